@@ -1,0 +1,71 @@
+/** A place where the written spec says "not shown" and this description decided. */
+export interface Decision {
+  /** Where the marker sits, as a readable trail (e.g. `GET /api/orders › parameter sort_by`). */
+  where: string;
+  /** JSON Pointer of the marked element inside the bundled document. */
+  pointer: string;
+  /** The operation the marker belongs to, when it is inside one. */
+  operationId?: string;
+  /** The decision and its reasoning, as written in `x-decision`. */
+  why: string;
+}
+
+const SILENT = new Set(['properties', 'content', 'schema', 'components', 'paths', 'webhooks']);
+const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
+
+function escapePointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Lists every `x-decision` marker of a bundled document, in document order.
+ * @example listDecisions(openapiDocument).filter((d) => d.operationId === 'listOrders')
+ */
+export function listDecisions(document: unknown): Decision[] {
+  const found: Decision[] = [];
+  const visit = (node: unknown, pointer: string[], trail: string[], operationId: string | undefined): void => {
+    if (Array.isArray(node)) {
+      node.forEach((item, index) => {
+        const label = isRecord(item) && typeof item.name === 'string' ? String(item.name) : String(index);
+        visit(item, [...pointer, String(index)], [...trail, label], operationId);
+      });
+      return;
+    }
+    if (!isRecord(node)) return;
+    const why = node['x-decision'];
+    if (typeof why === 'string') {
+      found.push({
+        where: trail.join(' › ') || 'document',
+        pointer: pointer.length ? `/${pointer.map(escapePointer).join('/')}` : '',
+        ...(operationId ? { operationId } : {}),
+        why: why.trim(),
+      });
+    }
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'x-decision' || key === 'examples' || key === 'example') continue;
+      let label = key;
+      let opId = operationId;
+      const parentKey = pointer.at(-1);
+      if (pointer.length === 2 && (pointer[0] === 'paths' || pointer[0] === 'webhooks') && METHODS.has(key)) {
+        label = `${key.toUpperCase()} ${parentKey}`;
+        opId = isRecord(value) && typeof value.operationId === 'string' ? value.operationId : undefined;
+        visit(value, [...pointer, key], [label], opId);
+        continue;
+      }
+      if (SILENT.has(key)) {
+        visit(value, [...pointer, key], trail, opId);
+        continue;
+      }
+      if (parentKey === 'parameters' && operationId) label = `parameter ${label}`;
+      if (parentKey === 'properties') label = `.${label}`;
+      if (parentKey === 'responses' && operationId) label = `response ${label}`;
+      visit(value, [...pointer, key], [...trail, label], opId);
+    }
+  };
+  visit(document, [], [], undefined);
+  return found;
+}

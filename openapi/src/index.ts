@@ -1,0 +1,31 @@
+/**
+ * @restoapi/openapi: the bundled OpenAPI 3.1 description of the Online
+ * Restaurant Ordering Service API, the operation index derived from it and
+ * ajv validators for requests, responses and standalone payloads.
+ */
+export { openapiDocument } from './generated/document.js';
+export type * from './generated/schemas.js';
+export { listDecisions, type Decision } from './decisions.js';
+export {
+  HTTP_METHODS,
+  Router,
+  escapePointer,
+  getAtPointer,
+  listOperations,
+  type HttpMethod,
+  type OperationInfo,
+  type ParameterInfo,
+  type ResponseInfo,
+  type RouteMatch,
+} from './operations.js';
+export {
+  createApiValidator,
+  type ApiValidator,
+  type ApiValidatorOptions,
+  type CoercedParameters,
+  type IssueLocation,
+  type RequestInput,
+  type ResponseInput,
+  type ValidationIssue,
+  type ValidationResult,
+} from './validators.js';

@@ -1,0 +1,118 @@
+import { expect, test } from 'vitest';
+import { createApiValidator } from './validators.js';
+
+const api = createApiValidator();
+
+const margherita = {
+  draft_dish: {
+    name: 'Margherita',
+    price: '9.50',
+    draft_category_id: 1001,
+    organization_id: 1,
+    options: [
+      { name: 'Size', multiple: false, items: [{ name: '30 cm', price: 0 }, { name: '40 cm', price: '4.00' }] },
+    ],
+  },
+};
+
+test('a valid draft dish body is accepted', () => {
+  const result = api.validateRequest('createDraftDish', { contentType: 'application/json', body: margherita });
+  expect(result).toMatchObject({ valid: true });
+});
+
+test('a missing required field is reported with its JSON pointer', () => {
+  const { name: _name, ...withoutName } = margherita.draft_dish;
+  const result = api.validateRequest('createDraftDish', {
+    contentType: 'application/json',
+    body: { draft_dish: withoutName },
+  });
+  expect(result.valid).toBe(false);
+  if (result.valid) return;
+  expect(result.issues).toContainEqual(
+    expect.objectContaining({ in: 'body', pointer: '/draft_dish/name', keyword: 'required' }),
+  );
+  expect(result.issues[0]!.message).toContain('/draft_dish/name');
+});
+
+test('a wrong type deep in the configurator names the exact element', () => {
+  const body = structuredClone(margherita);
+  (body.draft_dish.options[0]!.items[1] as { price: unknown }).price = 'four euros';
+  const result = api.validateRequest('createDraftDish', { contentType: 'application/json', body });
+  expect(result.valid).toBe(false);
+  if (result.valid) return;
+  expect(result.issues.map((i) => i.pointer)).toContain('/draft_dish/options/0/items/1/price');
+});
+
+test('an unknown field in a request body is refused', () => {
+  const body = { draft_dish: { ...margherita.draft_dish, colour: 'red' } };
+  const result = api.validateRequest('createDraftDish', { contentType: 'application/json', body });
+  expect(result).toMatchObject({ valid: false, issues: [expect.objectContaining({ pointer: '/draft_dish/colour', keyword: 'additionalProperties' })] });
+});
+
+test('a JSON body sent as text/plain is refused on Content-Type', () => {
+  const result = api.validateRequest('createDraftDish', { contentType: 'text/plain', body: JSON.stringify(margherita) });
+  expect(result).toMatchObject({ valid: false, issues: [expect.objectContaining({ in: 'header', name: 'Content-Type' })] });
+});
+
+test('query parameters are coerced, arrays collected from repeated keys, defaults applied', () => {
+  const query = new URLSearchParams('restaurant_id=11&restaurant_id=12&status=delivery&per_page=50');
+  const result = api.validateRequest('listOrders', { query });
+  expect(result.valid).toBe(true);
+  if (!result.valid) return;
+  expect(result.value.query).toMatchObject({ restaurant_id: [11, 12], status: ['delivery'], per_page: 50, page: 1 });
+});
+
+test('an out-of-range query parameter names the parameter', () => {
+  const result = api.validateRequest('listOrders', { query: new URLSearchParams('per_page=1000') });
+  expect(result).toMatchObject({ valid: false, issues: [expect.objectContaining({ in: 'query', name: 'per_page' })] });
+});
+
+test('an invalid enum value in the query lists the allowed values', () => {
+  const result = api.validateRequest('listOrders', { query: new URLSearchParams('sort_by=price') });
+  expect(result.valid).toBe(false);
+  if (result.valid) return;
+  expect(result.issues[0]).toMatchObject({ name: 'sort_by', keyword: 'enum' });
+  expect(result.issues[0]!.message).toContain('"-created_at"');
+});
+
+test('path parameters are coerced to integers and refused when not numeric', () => {
+  expect(api.validateRequest('getOrder', { params: { id: '5001' } })).toMatchObject({ valid: true, value: { params: { id: 5001 } } });
+  expect(api.validateRequest('getOrder', { params: { id: 'abc' } })).toMatchObject({
+    valid: false,
+    issues: [expect.objectContaining({ in: 'path', name: 'id' })],
+  });
+});
+
+test('the router finds canonical paths, the /orders alias and the carrier server prefix', () => {
+  expect(api.match('GET', '/api/orders/5001')).toMatchObject({ operation: { operationId: 'getOrder' }, params: { id: '5001' } });
+  expect(api.match('GET', '/orders/5001')).toMatchObject({ operation: { operationId: 'getOrder' } });
+  expect(api.match('GET', '/api/orders/5001/receipt.pdf')?.operation.operationId).toBe('getOrderReceiptPdf');
+  expect(api.match('GET', '/api-delivery/orders/abc123')).toMatchObject({
+    operation: { operationId: 'getCarrierOrder' },
+    params: { secure_id: 'abc123' },
+  });
+  expect(api.match('POST', '/api/draft_dishes/')?.operation.operationId).toBe('createDraftDish');
+  expect(api.match('PATCH', '/api/orders/5001')).toBeUndefined();
+  expect(api.allowedMethods('/api/orders/5001').sort()).toEqual(['GET', 'PUT']);
+});
+
+test('responses are checked for documented status, media type and body', () => {
+  const error = { errors: [{ status: '404', code: 'not_found', title: 'Not found' }] };
+  expect(api.validateResponse('getOrder', { status: 404, contentType: 'application/json', body: error }).valid).toBe(true);
+  expect(api.validateResponse('getOrder', { status: 418, contentType: 'application/json', body: error })).toMatchObject({
+    valid: false,
+    issues: [expect.objectContaining({ keyword: 'status' })],
+  });
+  expect(api.validateResponse('getOrder', { status: 404, contentType: 'text/html', body: '<p>' })).toMatchObject({
+    valid: false,
+    issues: [expect.objectContaining({ name: 'Content-Type' })],
+  });
+  expect(api.validateResponse('getOrder', { status: 404, contentType: 'application/json', body: { errors: [] } }).valid).toBe(false);
+});
+
+test('standalone payloads validate by component name', () => {
+  const ok = api.validateSchema('ClientImport', { clients: [{ external_id: 'c-1', name: 'Jonas Becker', birthdate: '01/02/1990' }] });
+  expect(ok.valid).toBe(true);
+  const bad = api.validateSchema('ClientImport', { clients: [{ external_id: 'c-1', birthdate: '1990-02-01' }] });
+  expect(bad).toMatchObject({ valid: false, issues: [expect.objectContaining({ pointer: '/clients/0/birthdate' })] });
+});

@@ -1,0 +1,335 @@
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { openapiDocument } from './generated/document.js';
+import { escapePointer, listOperations, Router, type OperationInfo, type RouteMatch } from './operations.js';
+
+// ajv-formats ships CJS with a default export; under NodeNext the namespace object is what we get.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
+
+const DOCUMENT_ID = 'openapi.json';
+
+/** Where a validation problem was found. */
+export type IssueLocation = 'path' | 'query' | 'header' | 'body';
+
+/** One readable validation problem. */
+export interface ValidationIssue {
+  in: IssueLocation;
+  /** JSON Pointer into the body (for `body`), or `/<name>` for parameters. */
+  pointer: string;
+  /** Parameter or header name, for `path`, `query` and `header` issues. */
+  name?: string;
+  /** The JSON Schema keyword that failed (`required`, `type`, `enum`, `additionalProperties`, …). */
+  keyword: string;
+  /** Human-readable sentence naming the field. */
+  message: string;
+  /** The keyword's parameters, e.g. `{ allowedValues }` for `enum`. */
+  params?: Record<string, unknown>;
+}
+
+/** The outcome of a validation: either valid, or the list of problems. */
+export type ValidationResult<T = undefined> = { valid: true; value: T } | { valid: false; issues: ValidationIssue[] };
+
+/** A request as seen by the validator. Body must already be parsed (JSON) or be a FormData/Blob. */
+export interface RequestInput {
+  params?: Record<string, string>;
+  query?: URLSearchParams | Record<string, string | string[] | undefined>;
+  headers?: Headers | Record<string, string | undefined>;
+  /** The request's media type (`Content-Type` without parameters); absent when there is no body. */
+  contentType?: string | null;
+  body?: unknown;
+}
+
+/** Path and query parameters after coercion to their schema types, with defaults applied. */
+export interface CoercedParameters {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+}
+
+/** A response as seen by the validator. Body must already be parsed when JSON. */
+export interface ResponseInput {
+  status: number;
+  contentType?: string | null;
+  body?: unknown;
+  headers?: Headers | Record<string, string | undefined>;
+}
+
+/** Options of {@link createApiValidator}. */
+export interface ApiValidatorOptions {
+  /** Another bundled document (for example a faulty variant in tests); defaults to this package's. */
+  document?: Record<string, unknown>;
+}
+
+/** Validators and routing derived from one OpenAPI document. */
+export interface ApiValidator {
+  readonly document: Record<string, unknown>;
+  readonly operations: readonly OperationInfo[];
+  /** Looks an operation up by `operationId`; throws for unknown ids. */
+  operation(operationId: string): OperationInfo;
+  /** Finds the operation a method and path reach (server prefixes and `x-aliases` included). */
+  match(method: string, pathname: string): RouteMatch | undefined;
+  /** Methods served at a path, for `405 Method Not Allowed`. */
+  allowedMethods(pathname: string): string[];
+  /** Checks parameters and body of a request against an operation; returns coerced parameters. */
+  validateRequest(operationId: string, request: RequestInput): ValidationResult<CoercedParameters>;
+  /** Checks status, media type and body of a response against an operation. */
+  validateResponse(operationId: string, response: ResponseInput): ValidationResult;
+  /** Checks a value against a component schema, e.g. `validateSchema('MenuImport', body)`. */
+  validateSchema(name: string, value: unknown): ValidationResult;
+  /** Checks a value against the schema at a JSON Pointer of the document. */
+  validateAt(pointer: string, value: unknown): ValidationResult;
+}
+
+function mediaTypeOf(contentType: string | null | undefined): string | undefined {
+  return contentType ? contentType.split(';')[0]!.trim().toLowerCase() : undefined;
+}
+
+function headerValue(headers: RequestInput['headers'], name: string): string | undefined {
+  if (!headers) return undefined;
+  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
+  const record = headers as Record<string, string | undefined>;
+  const key = Object.keys(record).find((k) => k.toLowerCase() === name.toLowerCase());
+  return key ? record[key] : undefined;
+}
+
+function describe(error: ErrorObject, pointer: string): string {
+  const where = pointer || '(root)';
+  switch (error.keyword) {
+    case 'required':
+      return `${where} is required`;
+    case 'additionalProperties':
+      return `${where} is not an allowed field`;
+    case 'enum':
+      return `${where} must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'const':
+      return `${where} must be ${JSON.stringify(error.params.allowedValue)}`;
+    default:
+      return `${where} ${error.message ?? 'is invalid'}`;
+  }
+}
+
+function toIssues(errors: ErrorObject[] | null | undefined, location: IssueLocation): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  const seen = new Set<string>();
+  for (const error of errors ?? []) {
+    let pointer = error.instancePath;
+    if (error.keyword === 'required') pointer += `/${escapePointer(String(error.params.missingProperty))}`;
+    if (error.keyword === 'additionalProperties') pointer += `/${escapePointer(String(error.params.additionalProperty))}`;
+    const key = `${pointer}|${error.keyword}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const issue: ValidationIssue = {
+      in: location,
+      pointer,
+      keyword: error.keyword,
+      message: describe(error, location === 'body' ? pointer : pointer.split('/')[1] ?? pointer),
+      params: error.params as Record<string, unknown>,
+    };
+    if (location !== 'body') issue.name = pointer.split('/')[1]?.replace(/~1/g, '/').replace(/~0/g, '~');
+    issues.push(issue);
+  }
+  // Branch errors of oneOf/anyOf repeat the specific ones; keep the specific ones when there are any.
+  const specific = issues.filter((issue) => !['oneOf', 'anyOf', 'if', 'not'].includes(issue.keyword));
+  return specific.length > 0 ? specific : issues;
+}
+
+function matchMedia<T>(content: Record<string, T>, mediaType: string | undefined): [string, T] | undefined {
+  if (!mediaType) return undefined;
+  for (const [key, value] of Object.entries(content)) {
+    if (key.toLowerCase() === mediaType) return [key, value];
+  }
+  const [type] = mediaType.split('/');
+  for (const [key, value] of Object.entries(content)) {
+    if (key === '*/*' || key === `${type}/*`) return [key, value];
+  }
+  return undefined;
+}
+
+/**
+ * Compiles validators and a router from the bundled OpenAPI document.
+ * Schemas compile lazily per operation and are cached, so creating one is cheap.
+ * @example
+ * const api = createApiValidator();
+ * const result = api.validateRequest('createDraftDish', { contentType: 'application/json', body });
+ * if (!result.valid) console.log(result.issues[0].pointer); // "/draft_dish/name"
+ */
+export function createApiValidator(options: ApiValidatorOptions = {}): ApiValidator {
+  const document = options.document ?? openapiDocument;
+  const operations = listOperations(document);
+  const byId = new Map(operations.map((op) => [op.operationId, op]));
+  const router = new Router(operations);
+
+  const makeAjv = (coerce: boolean): Ajv2020 => {
+    const ajv = new Ajv2020({
+      strict: false,
+      allErrors: true,
+      validateFormats: true,
+      ...(coerce ? { coerceTypes: 'array' as const, useDefaults: true } : {}),
+    });
+    addFormats(ajv);
+    ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
+    ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && Math.abs(n) <= 2 ** 31 });
+    ajv.addSchema(document as object, DOCUMENT_ID);
+    return ajv;
+  };
+  const bodyAjv = makeAjv(false);
+  const paramAjv = makeAjv(true);
+  const cache = new Map<string, ValidateFunction>();
+
+  const compileRef = (ajv: Ajv2020, pointer: string, key: string): ValidateFunction => {
+    const cached = cache.get(key);
+    if (cached) return cached;
+    const fn = ajv.compile({ $ref: `${DOCUMENT_ID}#${pointer}` });
+    cache.set(key, fn);
+    return fn;
+  };
+
+  const parameterValidator = (op: OperationInfo, location: 'path' | 'query'): ValidateFunction => {
+    const key = `${op.operationId}|${location}`;
+    const cached = cache.get(key);
+    if (cached) return cached;
+    const params = op.parameters.filter((p) => p.in === location);
+    const schema = {
+      type: 'object',
+      properties: Object.fromEntries(params.map((p) => [p.name, { $ref: `${DOCUMENT_ID}#${p.schemaPointer}` }])),
+      required: params.filter((p) => p.required).map((p) => p.name),
+    };
+    const fn = paramAjv.compile(schema);
+    cache.set(key, fn);
+    return fn;
+  };
+
+  const operation = (operationId: string): OperationInfo => {
+    const op = byId.get(operationId);
+    if (!op) throw new Error(`Unknown operationId ${operationId}`);
+    return op;
+  };
+
+  const isArrayParam = (op: OperationInfo, name: string): boolean => {
+    const param = op.parameters.find((p) => p.in === 'query' && p.name === name);
+    if (!param) return false;
+    const schema = paramAjv.getSchema(`${DOCUMENT_ID}#${param.schemaPointer}`)?.schema as { type?: unknown } | undefined;
+    return schema?.type === 'array' || (Array.isArray(schema?.type) && schema.type.includes('array'));
+  };
+
+  const readQuery = (op: OperationInfo, query: RequestInput['query']): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    if (!query) return out;
+    const declared = op.parameters.filter((p) => p.in === 'query');
+    if (query instanceof URLSearchParams) {
+      for (const param of declared) {
+        const values = [...query.getAll(param.name), ...query.getAll(`${param.name}[]`)];
+        if (values.length === 0) continue;
+        out[param.name] = isArrayParam(op, param.name) ? values.flatMap((v) => v.split(',')).filter((v) => v !== '') : values[0];
+      }
+      return out;
+    }
+    for (const param of declared) {
+      const value = query[param.name];
+      if (value !== undefined) out[param.name] = value;
+    }
+    return out;
+  };
+
+  return {
+    document,
+    operations,
+    operation,
+    match: (method, pathname) => router.match(method, pathname),
+    allowedMethods: (pathname) => router.allowedMethods(pathname),
+
+    validateRequest(operationId, request) {
+      const op = operation(operationId);
+      const issues: ValidationIssue[] = [];
+      const params: Record<string, unknown> = { ...(request.params ?? {}) };
+      const pathCheck = parameterValidator(op, 'path');
+      if (!pathCheck(params)) issues.push(...toIssues(pathCheck.errors, 'path'));
+      const query = readQuery(op, request.query);
+      const queryCheck = parameterValidator(op, 'query');
+      if (!queryCheck(query)) issues.push(...toIssues(queryCheck.errors, 'query'));
+      for (const header of op.parameters.filter((p) => p.in === 'header')) {
+        const value = headerValue(request.headers, header.name);
+        if (value === undefined) {
+          if (header.required) {
+            issues.push({ in: 'header', pointer: `/${header.name}`, name: header.name, keyword: 'required', message: `header ${header.name} is required` });
+          }
+          continue;
+        }
+        const check = compileRef(paramAjv, header.schemaPointer, `header|${op.operationId}|${header.name}`);
+        const holder = { value };
+        if (!check(holder.value)) {
+          issues.push({ in: 'header', pointer: `/${header.name}`, name: header.name, keyword: 'type', message: `header ${header.name} is invalid` });
+        }
+      }
+      const mediaType = mediaTypeOf(request.contentType);
+      if (op.requestBody) {
+        if (request.body === undefined || mediaType === undefined) {
+          if (op.requestBody.required) {
+            issues.push({ in: 'body', pointer: '', keyword: 'required', message: 'a request body is required' });
+          }
+        } else {
+          const found = matchMedia(op.requestBody.content, mediaType);
+          if (!found) {
+            issues.push({
+              in: 'header',
+              pointer: '/Content-Type',
+              name: 'Content-Type',
+              keyword: 'contentType',
+              message: `Content-Type ${mediaType} is not accepted; use ${Object.keys(op.requestBody.content).join(' or ')}`,
+              params: { allowed: Object.keys(op.requestBody.content) },
+            });
+          } else if (found[1] && (found[0] === 'application/json' || found[0].endsWith('+json'))) {
+            const check = compileRef(bodyAjv, found[1], `body|${op.operationId}|${found[0]}`);
+            if (!check(request.body)) issues.push(...toIssues(check.errors, 'body'));
+          }
+        }
+      } else if (request.body !== undefined && request.body !== null && request.body !== '') {
+        issues.push({ in: 'body', pointer: '', keyword: 'body', message: 'this operation takes no request body' });
+      }
+      return issues.length ? { valid: false, issues } : { valid: true, value: { params, query } };
+    },
+
+    validateResponse(operationId, response) {
+      const op = operation(operationId);
+      const status = String(response.status);
+      const declared =
+        op.responses.find((r) => r.status === status) ??
+        op.responses.find((r) => r.status.toUpperCase() === `${status[0]}XX`) ??
+        op.responses.find((r) => r.status === 'default');
+      if (!declared) {
+        return {
+          valid: false,
+          issues: [{ in: 'body', pointer: '', keyword: 'status', message: `status ${status} is not documented for ${operationId} (documented: ${op.responses.map((r) => r.status).join(', ')})` }],
+        };
+      }
+      const mediaTypes = Object.keys(declared.content);
+      const mediaType = mediaTypeOf(response.contentType);
+      if (mediaTypes.length === 0) {
+        const empty = response.body === undefined || response.body === null || response.body === '';
+        return empty
+          ? { valid: true, value: undefined }
+          : { valid: false, issues: [{ in: 'body', pointer: '', keyword: 'body', message: `status ${status} of ${operationId} has no body, but one was sent` }] };
+      }
+      const found = matchMedia(declared.content, mediaType);
+      if (!found) {
+        return {
+          valid: false,
+          issues: [{ in: 'header', pointer: '/Content-Type', name: 'Content-Type', keyword: 'contentType', message: `Content-Type ${mediaType ?? '(none)'} is not documented for ${operationId} ${status} (documented: ${mediaTypes.join(', ')})` }],
+        };
+      }
+      if (found[1] && (found[0] === 'application/json' || found[0].endsWith('+json'))) {
+        const check = compileRef(bodyAjv, found[1], `response|${op.operationId}|${declared.status}|${found[0]}`);
+        if (!check(response.body)) return { valid: false, issues: toIssues(check.errors, 'body') };
+      }
+      return { valid: true, value: undefined };
+    },
+
+    validateSchema(name, value) {
+      return this.validateAt(`/components/schemas/${escapePointer(name)}`, value);
+    },
+
+    validateAt(pointer, value) {
+      const check = compileRef(bodyAjv, pointer, `schema|${pointer}`);
+      return check(value) ? { valid: true, value: undefined } : { valid: false, issues: toIssues(check.errors, 'body') };
+    },
+  };
+}

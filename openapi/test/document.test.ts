@@ -1,0 +1,102 @@
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { readFile } from 'node:fs/promises';
+import { expect, test } from 'vitest';
+import { createApiValidator, getAtPointer, listDecisions, listOperations, openapiDocument } from '@restoapi/openapi';
+
+const api = createApiValidator();
+
+test('the bundled document is valid OpenAPI 3.1 with no lint problems', async () => {
+  const source = await readFile(new URL('../generated/openapi.yaml', import.meta.url), 'utf8');
+  const config = await createConfig(await readFile(new URL('../redocly.yaml', import.meta.url), 'utf8'));
+  const problems = await lintFromString({ source, absoluteRef: 'openapi.yaml', config });
+  expect(problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer}`)).toEqual([]);
+  expect(openapiDocument.openapi).toBe('3.1.0');
+});
+
+// Collects every example in the document with the schema it must satisfy.
+function collectExamples(): { where: string; schemaPointer: string; value: unknown }[] {
+  const found: { where: string; schemaPointer: string; value: unknown }[] = [];
+  const walk = (node: unknown, pointer: string): void => {
+    if (Array.isArray(node)) {
+      node.forEach((item, i) => walk(item, `${pointer}/${i}`));
+      return;
+    }
+    if (typeof node !== 'object' || node === null) return;
+    const record = node as Record<string, unknown>;
+    // Media type objects and parameter objects: `schema` plus a named `examples` map or one `example`.
+    if ('schema' in record && (record.examples || 'example' in record)) {
+      const schemaPointer = `${pointer}/schema`;
+      if ('example' in record) found.push({ where: `${pointer}/example`, schemaPointer, value: record.example });
+      for (const [name, example] of Object.entries((record.examples ?? {}) as Record<string, unknown>)) {
+        const resolved = (example as { $ref?: string }).$ref
+          ? getAtPointer(openapiDocument, (example as { $ref: string }).$ref.slice(1))
+          : example;
+        const value = (resolved as { value?: unknown }).value;
+        if (value !== undefined) found.push({ where: `${pointer}/examples/${name}`, schemaPointer, value });
+      }
+    }
+    // Schema objects: JSON Schema `examples` array.
+    if (Array.isArray(record.examples) && ('type' in record || '$ref' in record || 'oneOf' in record || 'anyOf' in record)) {
+      record.examples.forEach((value, i) => found.push({ where: `${pointer}/examples/${i}`, schemaPointer: pointer, value }));
+    }
+    for (const [key, value] of Object.entries(record)) {
+      if (key === 'examples' || key === 'example') continue;
+      walk(value, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    }
+  };
+  walk(openapiDocument, '');
+  return found;
+}
+
+test('every example validates against its own schema', () => {
+  const examples = collectExamples();
+  expect(examples.length).toBeGreaterThan(50);
+  const failures = examples.flatMap(({ where, schemaPointer, value }) => {
+    const result = api.validateAt(schemaPointer, value);
+    return result.valid ? [] : [`${where}: ${result.issues.map((i) => i.message).join('; ')}`];
+  });
+  expect(failures).toEqual([]);
+});
+
+test('every operation has an operationId, a tag, x-spec-ref, a success example and documented errors', () => {
+  const operations = listOperations(openapiDocument);
+  const problems: string[] = [];
+  for (const op of operations) {
+    const where = `${op.method.toUpperCase()} ${op.path}`;
+    if (!/^[a-z][A-Za-z]+$/.test(op.operationId)) problems.push(`${where}: operationId ${op.operationId}`);
+    if (op.tags.length !== 1) problems.push(`${where}: needs exactly one tag`);
+    if (!op.specRef) problems.push(`${where}: no x-spec-ref`);
+    const success = op.responses.filter((r) => r.status.startsWith('2'));
+    if (success.length === 0) problems.push(`${where}: no 2xx response`);
+    if (op.kind === 'paths') {
+      const statuses = op.responses.map((r) => r.status);
+      if (!statuses.some((s) => s.startsWith('4'))) problems.push(`${where}: no 4xx response`);
+      if (op.authenticated && !statuses.includes('401')) problems.push(`${where}: authenticated but no 401`);
+      if (op.path.includes('{') && !statuses.includes('404')) problems.push(`${where}: by-id but no 404`);
+    }
+  }
+  expect(problems).toEqual([]);
+});
+
+test('decided elements are marked and listed in DECISIONS.md', async () => {
+  const decisions = listDecisions(openapiDocument);
+  expect(decisions.length).toBeGreaterThan(40);
+  const markdown = await readFile(new URL('../DECISIONS.md', import.meta.url), 'utf8');
+  for (const decision of decisions) expect(markdown).toContain(`\`${decision.pointer || '/'}\``);
+  // The spec's "not shown" topics each have a decision somewhere.
+  const text = decisions.map((d) => d.why).join('\n').toLowerCase();
+  for (const topic of ['per_page', 'sort_by', 'send_sms', 'lifetime', 'retry', 'error body', 'day']) {
+    expect(text, topic).toContain(topic);
+  }
+});
+
+test('both servers are declared and the carrier API sits under /api-delivery', () => {
+  const operations = listOperations(openapiDocument);
+  const carrier = operations.filter((op) => op.tags.includes('Carrier API'));
+  expect(carrier.map((op) => op.operationId).sort()).toEqual(['getCarrierOrder', 'updateCarrierDelivery']);
+  for (const op of carrier) expect(op.serverPath).toBe('/api-delivery');
+  expect(operations.filter((op) => op.kind === 'webhooks').map((op) => op.operationId).sort()).toEqual([
+    'orderCreatedCallback',
+    'orderStatusChangedCallback',
+  ]);
+});
