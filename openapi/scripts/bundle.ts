@@ -120,7 +120,12 @@ export async function bundle(): Promise<BundleResult> {
   }
 
   for (const file of await listFiles(path.join(root, 'api'), '.yaml')) {
-    const fragment = YAML.parse(await readFile(file, 'utf8')) as JsonObject | null;
+    let fragment: JsonObject | null;
+    try {
+      fragment = YAML.parse(await readFile(file, 'utf8')) as JsonObject | null;
+    } catch (error) {
+      throw new Error(`${rel(file)}: ${(error as Error).message}`);
+    }
     if (!fragment) continue;
     for (const key of Object.keys(fragment)) {
       if (key !== 'components' && !(MERGEABLE as readonly string[]).includes(key)) {
