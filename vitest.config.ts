@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { workspaceAliases } from './scripts/workspace-aliases.js';
+import { workspaceAliases } from './scripts/workspace-aliases.ts';
 
 // Workspace packages resolve to their TypeScript sources, so tests never need a build first.
 export default defineConfig({

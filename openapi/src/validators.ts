@@ -277,8 +277,10 @@ export function createApiValidator(options: ApiValidatorOptions = {}): ApiValida
               message: `Content-Type ${mediaType} is not accepted; use ${Object.keys(op.requestBody.content).join(' or ')}`,
               params: { allowed: Object.keys(op.requestBody.content) },
             });
-          } else if (found[1] && (found[0] === 'application/json' || found[0].endsWith('+json'))) {
-            const check = compileRef(bodyAjv, found[1], `body|${op.operationId}|${found[0]}`);
+          } else if (found[1]) {
+            // Form fields arrive as strings, so forms validate with coercion; JSON must match exactly.
+            const isJson = found[0] === 'application/json' || found[0].endsWith('+json');
+            const check = compileRef(isJson ? bodyAjv : paramAjv, found[1], `body|${op.operationId}|${found[0]}`);
             if (!check(request.body)) issues.push(...toIssues(check.errors, 'body'));
           }
         }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const at = (p) => path.join(root, p);
+const at = (p: string): string => path.join(root, p);
 
 /** Most specific first: vite matches aliases in order. */
 export const workspaceAliases = [

@@ -1,0 +1,85 @@
+import type { ApiValidator } from '@restoapi/openapi';
+import type { MockStateTables, NotificationRecord, OrderRecord } from '../state/mock-state.js';
+import type { VirtualClock } from './clock.js';
+
+/** Settings of a mock instance that tests and the control API may change. */
+export interface MockConfig {
+  /** How long a menu or client import job runs, in virtual milliseconds (0: done at once). */
+  importDurationMs: number;
+  /** Idle time after which a session token expires (the decided 30 days, sliding). */
+  tokenTtlMs: number;
+  /** Largest request body accepted, in bytes (the decided 10 MiB). */
+  maxBodyBytes: number;
+  /** Largest photo accepted, in bytes (the decided 10 MiB). */
+  maxPhotoBytes: number;
+  /** Largest number of records in one import request (the decided 10,000). */
+  maxImportRecords: number;
+  /** How long the mock waits for a carrier to answer a callback. */
+  callbackTimeoutMs: number;
+  /** Check every answer against the document and fail loudly on drift. */
+  validateResponses: boolean;
+}
+
+/** The defaults: the decisions of openapi/DECISIONS.md. */
+export const DEFAULT_CONFIG: MockConfig = {
+  importDurationMs: 3_000,
+  tokenTtlMs: 30 * 24 * 60 * 60 * 1000,
+  maxBodyBytes: 10 * 1024 * 1024,
+  maxPhotoBytes: 10 * 1024 * 1024,
+  maxImportRecords: 10_000,
+  callbackTimeoutMs: 10_000,
+  validateResponses: false,
+};
+
+/** What handlers work with: the state, virtual time, settings and shared services. */
+export interface MockRuntime {
+  state: MockStateTables;
+  clock: VirtualClock;
+  config: MockConfig;
+  api: ApiValidator;
+  /** Base URL the instance is reached at (for absolute URLs such as photo links). */
+  baseUrl: string;
+  /** An unguessable token (256 bits, base64url). */
+  secureToken(): string;
+  /** The virtual time as an ISO 8601 string. */
+  nowIso(): string;
+  /** Persists the state when the instance has a state file (debounced by the engine). */
+  changed(): void;
+  /** Records an SMS or e-mail in the outbox (`GET /__mock/notifications`). */
+  notify(notification: Omit<NotificationRecord, 'id' | 'created_at'>): NotificationRecord;
+  /** Order lifecycle events; the callbacks module listens to send carrier callbacks. */
+  events: OrderEvents;
+}
+
+/** Something that happened to an order that a carrier may need to hear about. */
+export type OrderEvent =
+  | { type: 'order_created'; order: OrderRecord }
+  | { type: 'order_status_changed'; order: OrderRecord; previous: OrderRecord['status'] };
+
+/** A tiny synchronous event hub: listeners run inside the request that caused the event. */
+export class OrderEvents {
+  private readonly listeners: ((event: OrderEvent) => void)[] = [];
+
+  /** Adds a listener; returns a function that removes it. */
+  on(listener: (event: OrderEvent) => void): () => void {
+    this.listeners.push(listener);
+    return () => {
+      const index = this.listeners.indexOf(listener);
+      if (index >= 0) this.listeners.splice(index, 1);
+    };
+  }
+
+  /** Tells every listener. */
+  emit(event: OrderEvent): void {
+    for (const listener of this.listeners) listener(event);
+  }
+}
+
+/** 256 bits of randomness, base64url: sessions and carrier `secure_id`s. */
+export function secureToken(): string {
+  // Web Crypto, not node:crypto: the engine also runs in browsers under MSW.
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(32));
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}

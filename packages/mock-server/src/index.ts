@@ -1,0 +1,51 @@
+/**
+ * @restoapi/mock-server: a stateful mock of the Online Restaurant Ordering
+ * Service API. The engine answers fetch `Request`s; `./node` serves it over
+ * HTTP and `./msw` plugs it into MSW.
+ */
+import { createMockEngine, type EngineRoute, type MockEngine } from './engine/engine.js';
+import type { MockConfig } from './engine/runtime.js';
+import { handlers } from './handlers.js';
+import type { MockStateJson } from './state/mock-state.js';
+
+export { createMockEngine, sharedApiValidator, type EngineRoute, type MockEngine, type MockEngineOptions } from './engine/engine.js';
+export { DEFAULT_CONFIG, type MockConfig, type MockRuntime } from './engine/runtime.js';
+export { HttpError } from './engine/http-error.js';
+export type { MockStateJson } from './state/mock-state.js';
+export { handlers } from './handlers.js';
+
+/** Options of {@link createMock}. */
+export interface MockOptions {
+  /** Initial state: a full state export (`GET /__mock/state`); empty when absent. */
+  state?: MockStateJson;
+  /** Settings (import duration, limits, response validation…). */
+  config?: Partial<MockConfig>;
+  /** Check every answer against the document and fail loudly on drift. */
+  validateResponses?: boolean;
+  /** Base URL the instance is reached at, for absolute links. */
+  baseUrl?: string;
+  /** Called after every state change (the Node adapter saves the state file). */
+  onChange?: (mock: RestoMock) => void;
+  /** Extra routes tried before the API. */
+  routes?: EngineRoute[];
+}
+
+/** A mock instance: the engine with the full API behind it. */
+export type RestoMock = MockEngine;
+
+/**
+ * Creates a mock instance in memory. Each test can have its own: instances share nothing but compiled schemas.
+ * @example
+ * const mock = createMock();
+ * const res = await mock.fetch('http://localhost:4010/api/session?login=admin@pizza.demo&password=demo', { method: 'POST' });
+ */
+export function createMock(options: MockOptions = {}): RestoMock {
+  return createMockEngine({
+    handlers,
+    ...(options.state ? { state: options.state } : {}),
+    config: { ...options.config, ...(options.validateResponses !== undefined ? { validateResponses: options.validateResponses } : {}) },
+    ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
+    ...(options.onChange ? { onChange: options.onChange } : {}),
+    ...(options.routes ? { routes: options.routes } : {}),
+  });
+}

@@ -1,0 +1,97 @@
+/**
+ * @restoapi/mock-server/node: serves a mock instance over node:http.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { createMock, type MockOptions, type RestoMock } from './index.js';
+
+/** Options of {@link createMockServer}. */
+export interface MockServerOptions extends MockOptions {
+  /** Port to listen on; 0 picks a free one (default). */
+  port?: number;
+  /** Interface to listen on (default `127.0.0.1`). */
+  host?: string;
+}
+
+/** A running mock server. */
+export interface MockServer {
+  /** Base URL of the main API, e.g. `http://127.0.0.1:4010`. */
+  url: string;
+  /** The mock instance behind the server. */
+  mock: RestoMock;
+  server: Server;
+  /** Stops listening and stops the instance's timers. */
+  close(): Promise<void>;
+}
+
+/** Converts a node:http request into a fetch `Request`. */
+export function toFetchRequest(req: IncomingMessage, origin: string): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  const method = req.method ?? 'GET';
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  return new Request(new URL(req.url ?? '/', origin), {
+    method,
+    headers,
+    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
+  } as RequestInit);
+}
+
+/** Writes a fetch `Response` to a node:http response. */
+export async function writeFetchResponse(response: Response, res: ServerResponse): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  res.writeHead(response.status, headers);
+  if (response.body) {
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
+  }
+  res.end();
+}
+
+/**
+ * Starts a mock server on loopback.
+ * @example
+ * const { url, close } = await createMockServer({ port: 0 });
+ * const res = await fetch(`${url}/api/session?login=admin@pizza.demo&password=demo`, { method: 'POST' });
+ * await close();
+ */
+export async function createMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  const host = options.host ?? '127.0.0.1';
+  let origin = `http://${host}`;
+  let mock: RestoMock | undefined;
+  const server = createServer((req, res) => {
+    void (async () => {
+      try {
+        const response = await mock!.handle(toFetchRequest(req, origin));
+        await writeFetchResponse(response, res);
+      } catch (error) {
+        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ errors: [{ status: '500', code: 'internal', title: 'Internal error', detail: String(error) }] }));
+      }
+    })();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const hostInUrl = host.includes(':') ? `[${host}]` : host;
+  origin = `http://${hostInUrl}:${port}`;
+  mock = createMock({ ...options, baseUrl: origin });
+  return {
+    url: origin,
+    mock,
+    server,
+    async close() {
+      mock?.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
