@@ -1,0 +1,89 @@
+import { expect, test } from 'vitest';
+import { Money } from './money.js';
+
+test('amounts print with exactly two decimals', () => {
+  expect(Money.of('9.5').toString()).toBe('9.50');
+  expect(Money.of(9.5).toString()).toBe('9.50');
+  expect(Money.of('12').toString()).toBe('12.00');
+  expect(Money.of(0).toString()).toBe('0.00');
+  expect(Money.of('-2.5').toString()).toBe('-2.50');
+  expect(Money.of('9.500').toString()).toBe('9.50');
+});
+
+test('0.1 + 0.2 is exactly 0.30, unlike floating point', () => {
+  expect(0.1 + 0.2).not.toBe(0.3);
+  expect(Money.of(0.1).plus(Money.of(0.2)).toString()).toBe('0.30');
+  expect(Money.of(0.1).plus(Money.of(0.2)).equals(Money.of('0.3'))).toBe(true);
+});
+
+test('3 × 3.30 is 9.90 and 100 × 1.10 is 110.00', () => {
+  expect(3 * 3.3).not.toBe(9.9);
+  expect(Money.of('3.30').times(3).toString()).toBe('9.90');
+  expect(Money.of(1.1).times(100).toString()).toBe('110.00');
+});
+
+test('summing many small amounts stays exact', () => {
+  const cents = Array.from({ length: 1000 }, () => Money.of('0.01'));
+  expect(Money.sum(cents).toString()).toBe('10.00');
+  expect(Money.sum([]).toString()).toBe('0.00');
+});
+
+test('subtraction gives change: 50.00 handed over for 20.00', () => {
+  expect(Money.of(50).minus(Money.of('20.00')).toString()).toBe('30.00');
+  expect(Money.of('1.00').minus(Money.of('1.01')).toString()).toBe('-0.01');
+});
+
+test('minor units round-trip through integer cents', () => {
+  expect(Money.of('9.50').toMinorUnits()).toBe(950);
+  expect(Money.of(0.29).toMinorUnits()).toBe(29); // 0.29 * 100 is 28.999999999999996 in floats
+  expect(Money.fromMinorUnits(1999).toString()).toBe('19.99');
+  expect(Money.fromMinorUnits(-5).toString()).toBe('-0.05');
+  expect(Money.fromMinorUnits(Money.of('1234567.89').toMinorUnits()).toString()).toBe('1234567.89');
+});
+
+test('minor units refuse fractions and unsafe sizes', () => {
+  expect(() => Money.fromMinorUnits(9.5)).toThrow(RangeError);
+  expect(() => Money.of('100000000000000000000').toMinorUnits()).toThrow(/too large/);
+});
+
+test('comparisons', () => {
+  const ten = Money.of(10);
+  expect(ten.compare(Money.of('9.99'))).toBe(1);
+  expect(ten.compare(Money.of('10.00'))).toBe(0);
+  expect(ten.compare(Money.of('10.01'))).toBe(-1);
+  expect(Money.of('11.99').lessThan(Money.of('12.00'))).toBe(true);
+  expect(Money.of('25.00').atLeast(Money.of(25))).toBe(true);
+  expect(Money.of('-0.01').isNegative()).toBe(true);
+  expect(Money.of('0.00').isZero()).toBe(true);
+});
+
+test('parse refuses what is not an amount of whole cents', () => {
+  for (const bad of ['9.505', '', ' 9.50', '9,50', '+1', '.5', '1e3', 'abc', '0x10', 'NaN']) {
+    expect(Money.parse(bad), bad).toBeUndefined();
+  }
+  expect(Money.parse(Number.NaN)).toBeUndefined();
+  expect(Money.parse(Number.POSITIVE_INFINITY)).toBeUndefined();
+  expect(Money.parse(0.001)).toBeUndefined();
+  expect(Money.parse(1e-7)).toBeUndefined();
+  expect(Money.parse(null as unknown as string)).toBeUndefined();
+});
+
+test('of throws a RangeError naming the bad value', () => {
+  expect(() => Money.of('9.505')).toThrow('not a money amount with at most two decimals: "9.505"');
+  expect(() => Money.of(Number.NaN)).toThrow(RangeError);
+});
+
+test('times refuses fractional quantities', () => {
+  expect(() => Money.of(1).times(1.5)).toThrow('quantity must be an integer, got 1.5');
+});
+
+test('JSON gets the decimal string, toNumber the plain number', () => {
+  expect(JSON.stringify({ total: Money.of('17.5') })).toBe('{"total":"17.50"}');
+  expect(Money.of('20.00').toNumber()).toBe(20);
+  expect(Money.of('0.30').toNumber()).toBe(0.3);
+});
+
+test('of passes an existing Money through', () => {
+  const amount = Money.of('1.00');
+  expect(Money.of(amount)).toBe(amount);
+});

@@ -1,0 +1,135 @@
+import BigModule from 'big.js';
+
+// A private constructor, so settings changed elsewhere on the shared big.js constructor cannot leak in.
+const Big = BigModule();
+// Every amount is a whole number of cents, so no operation here ever needs to round; strict mode
+// makes big.js refuse raw JS numbers, forcing them through `String()` where they are checked.
+Big.strict = true;
+
+type BigValue = BigModule.Big;
+
+const DECIMAL = /^-?\d+(?:\.\d+)?$/;
+
+/**
+ * An exact amount of money in whole cents (two decimals), backed by big.js. Immutable. Serialises to
+ * JSON as the decimal string (`"9.50"`); use {@link Money.toNumber} for fields the API sends as numbers.
+ */
+export class Money {
+  /** Zero. */
+  static readonly ZERO = new Money(new Big('0'));
+
+  readonly #value: BigValue;
+
+  private constructor(value: BigValue) {
+    this.#value = value;
+  }
+
+  /**
+   * Reads an amount from a JSON number (`9.5`) or a decimal string (`"9.50"`, `"-2"`, `"0.5"`).
+   * `undefined` when it is not a finite decimal or not a whole number of cents (`"9.505"`).
+   */
+  static parse(value: number | string): Money | undefined {
+    let text: string;
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return undefined;
+      // String() gives the shortest text that round-trips, i.e. the literal that was in the JSON.
+      text = String(value);
+      if (text.includes('e')) text = value.toFixed(20);
+    } else if (typeof value === 'string' && DECIMAL.test(value)) {
+      text = value;
+    } else {
+      return undefined;
+    }
+    const amount = new Big(text);
+    return amount.times('100').mod('1').eq('0') ? new Money(amount) : undefined;
+  }
+
+  /** Like {@link Money.parse} but throws a `RangeError` for a value that is not an amount. */
+  static of(value: number | string | Money): Money {
+    if (value instanceof Money) return value;
+    const amount = Money.parse(value);
+    if (!amount) throw new RangeError(`not a money amount with at most two decimals: ${JSON.stringify(value)}`);
+    return amount;
+  }
+
+  /** Amount from integer minor units (cents): `950` → 9.50. Throws a `RangeError` for a non-integer. */
+  static fromMinorUnits(units: number): Money {
+    if (!Number.isSafeInteger(units)) throw new RangeError(`minor units must be a safe integer, got ${units}`);
+    return new Money(new Big(String(units)).div('100'));
+  }
+
+  /** Sum of any number of amounts (zero for none). */
+  static sum(amounts: Iterable<Money>): Money {
+    let total = Money.ZERO;
+    for (const amount of amounts) total = total.plus(amount);
+    return total;
+  }
+
+  /** This plus `other`. */
+  plus(other: Money): Money {
+    return new Money(this.#value.plus(other.#value));
+  }
+
+  /** This minus `other`. */
+  minus(other: Money): Money {
+    return new Money(this.#value.minus(other.#value));
+  }
+
+  /** This times an integer quantity, e.g. a line of 3 × 3.30 = 9.90. Throws a `RangeError` for a fraction. */
+  times(quantity: number): Money {
+    if (!Number.isSafeInteger(quantity)) throw new RangeError(`quantity must be an integer, got ${quantity}`);
+    return new Money(this.#value.times(String(quantity)));
+  }
+
+  /** -1, 0 or 1 as this is less than, equal to or greater than `other`. */
+  compare(other: Money): -1 | 0 | 1 {
+    return this.#value.cmp(other.#value) as -1 | 0 | 1;
+  }
+
+  /** Whether both amounts are equal. */
+  equals(other: Money): boolean {
+    return this.#value.eq(other.#value);
+  }
+
+  /** Whether this is below `other`. */
+  lessThan(other: Money): boolean {
+    return this.#value.lt(other.#value);
+  }
+
+  /** Whether this is at or above `other`. */
+  atLeast(other: Money): boolean {
+    return this.#value.gte(other.#value);
+  }
+
+  /** Whether this is below zero. */
+  isNegative(): boolean {
+    return this.#value.lt('0');
+  }
+
+  /** Whether this is zero. */
+  isZero(): boolean {
+    return this.#value.eq('0');
+  }
+
+  /** Integer minor units (cents): 9.50 → 950. Throws a `RangeError` beyond `Number.MAX_SAFE_INTEGER`. */
+  toMinorUnits(): number {
+    const units = Number(this.#value.times('100').toFixed(0));
+    if (!Number.isSafeInteger(units)) throw new RangeError(`amount ${this.toString()} is too large for minor units`);
+    return units;
+  }
+
+  /** The decimal string with exactly two decimals: `"9.50"`, `"-0.30"`. */
+  toString(): string {
+    return this.#value.toFixed(2);
+  }
+
+  /** The amount as a JS number (`9.5`), for fields the API returns as JSON numbers. */
+  toNumber(): number {
+    return Number(this.toString());
+  }
+
+  /** JSON form: the decimal string, as `DecimalString` fields expect. */
+  toJSON(): string {
+    return this.toString();
+  }
+}
