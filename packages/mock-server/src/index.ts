@@ -6,6 +6,7 @@
 import { createMockEngine, type EngineRoute, type MockEngine } from './engine/engine.js';
 import type { MockConfig } from './engine/runtime.js';
 import { handlers } from './handlers.js';
+import { demoSeed } from './seeds/demo-seed.js';
 import type { MockStateJson } from './state/mock-state.js';
 
 export { createMockEngine, sharedApiValidator, type EngineRoute, type MockEngine, type MockEngineOptions } from './engine/engine.js';
@@ -13,10 +14,11 @@ export { DEFAULT_CONFIG, type MockConfig, type MockRuntime } from './engine/runt
 export { HttpError } from './engine/http-error.js';
 export type { MockStateJson } from './state/mock-state.js';
 export { handlers } from './handlers.js';
+export { DEMO_LOGINS, demoSeed } from './seeds/demo-seed.js';
 
 /** Options of {@link createMock}. */
 export interface MockOptions {
-  /** Initial state: a full state export (`GET /__mock/state`); empty when absent. */
+  /** Initial state: a full state export (`GET /__mock/state`); the demo seed when absent. */
   state?: MockStateJson;
   /** Settings (import duration, limits, response validation…). */
   config?: Partial<MockConfig>;
@@ -42,7 +44,7 @@ export type RestoMock = MockEngine;
 export function createMock(options: MockOptions = {}): RestoMock {
   return createMockEngine({
     handlers,
-    ...(options.state ? { state: options.state } : {}),
+    state: options.state ?? demoSeed(),
     config: { ...options.config, ...(options.validateResponses !== undefined ? { validateResponses: options.validateResponses } : {}) },
     ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
     ...(options.onChange ? { onChange: options.onChange } : {}),
