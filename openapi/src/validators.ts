@@ -1,7 +1,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { openapiDocument } from './generated/document.js';
-import { escapePointer, listOperations, Router, type OperationInfo, type RouteMatch } from './operations.js';
+import { escapePointer, getAtPointer, listOperations, Router, type OperationInfo, type RouteMatch } from './operations.js';
 
 // ajv-formats ships CJS with a default export; under NodeNext the namespace object is what we get.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
@@ -77,6 +77,15 @@ export interface ApiValidator {
   validateSchema(name: string, value: unknown): ValidationResult;
   /** Checks a value against the schema at a JSON Pointer of the document. */
   validateAt(pointer: string, value: unknown): ValidationResult;
+}
+
+/** The `default` of the schema at a pointer, following `$ref`s. */
+function defaultOf(document: unknown, pointer: string): unknown {
+  let schema = getAtPointer(document, pointer) as { $ref?: string; default?: unknown } | undefined;
+  for (let hops = 0; schema?.$ref && schema.default === undefined && hops < 10; hops += 1) {
+    schema = getAtPointer(document, schema.$ref.replace(/^#/, '')) as typeof schema;
+  }
+  return schema?.default;
 }
 
 function mediaTypeOf(contentType: string | null | undefined): string | undefined {
@@ -190,7 +199,13 @@ export function createApiValidator(options: ApiValidatorOptions = {}): ApiValida
     const params = op.parameters.filter((p) => p.in === location);
     const schema = {
       type: 'object',
-      properties: Object.fromEntries(params.map((p) => [p.name, { $ref: `${DOCUMENT_ID}#${p.schemaPointer}` }])),
+      // ajv applies `default` only where the property is declared, not behind a $ref, so lift it here.
+      properties: Object.fromEntries(
+        params.map((p) => {
+          const fallback = defaultOf(document, p.schemaPointer);
+          return [p.name, { $ref: `${DOCUMENT_ID}#${p.schemaPointer}`, ...(fallback === undefined ? {} : { default: fallback }) }];
+        }),
+      ),
       required: params.filter((p) => p.required).map((p) => p.name),
     };
     const fn = paramAjv.compile(schema);

@@ -30,10 +30,15 @@ test('a wrong field or a wrong enum value in a request fails to compile', () => 
     // @ts-expect-error there is no `restaurant` filter, only restaurant_id
     params: { query: { restaurant: 11 } },
   });
+  const update: Schemas['OrganizationUpdate'] = {
+    // @ts-expect-error social_network only takes vk, facebook, twitter, instagram
+    organization: { social_network: { myspace: 'https://myspace.com/pizza' } },
+  };
+  void api.PUT('/api/organizations/{id}', { params: { path: { id: 1 } }, body: update });
   void api.PUT('/api/organizations/{id}', {
     params: { path: { id: 1 } },
-    // @ts-expect-error social_network only takes vk, facebook, twitter, instagram
-    body: { organization: { social_network: { myspace: 'https://myspace.com/pizza' } } },
+    // @ts-expect-error a link is a URL string, not a number
+    body: { organization: { social_network: { instagram: 42 } } },
   });
 });
 
