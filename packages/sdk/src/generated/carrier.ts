@@ -529,7 +529,10 @@ export interface components {
          *     `delivered` (terminal); `problem` from any non-terminal status, and
          *     from `problem` back to `idle`, `courier_assigned` or `delivering`.
          *     `delivering` moves the main order to `delivery`, `delivered` to
-         *     `complete`. An illegal move is `409`.
+         *     `complete`. An illegal move is `409`. In `x-state-machine`,
+         *     `setsOrderStatus` names the main order status a transition sets, and
+         *     `lockedByOrderStatus` the main order statuses in which the delivery
+         *     block no longer changes (`409`).
          * @enum {string}
          */
         DeliveryStatus: "idle" | "courier_assigned" | "delivering" | "delivered" | "problem";
@@ -1074,7 +1077,11 @@ export interface components {
             category_name?: string;
             /** @description Optional external identifier of the dish. Re-importing a dish with a known `external_id` keeps its identifier in the service (Menu import rules 3). */
             external_id?: string;
-        } & (unknown | unknown);
+        } & ({
+            category_name?: never;
+        } | {
+            category_external_id?: never;
+        });
         /**
          * @description Multipart body of a photo upload of a draft category or a draft dish:
          *     the image in the part `file` (Data format rules 9). Other parts are
@@ -1344,7 +1351,7 @@ export interface components {
             takeaway?: boolean;
             /** @description The participants of the order, each with the items they ordered. */
             buddies?: components["schemas"]["OrderImportBuddy"][];
-        } | {
+        } & ({
             /** @constant */
             takeaway: true;
         } | {
@@ -1353,7 +1360,7 @@ export interface components {
         } | {
             /** @constant */
             takeaway?: false;
-        };
+        });
         /**
          * OrderImportPaymentSource
          * @description How the order is paid.
