@@ -64,11 +64,11 @@ export async function writeFetchResponse(response: Response, res: ServerResponse
 export async function createMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const host = options.host ?? '127.0.0.1';
   let origin = `http://${host}`;
-  let mock: RestoMock | undefined;
+  const mock = createMock(options);
   const server = createServer((req, res) => {
     void (async () => {
       try {
-        const response = await mock!.handle(toFetchRequest(req, origin));
+        const response = await mock.handle(toFetchRequest(req, origin));
         await writeFetchResponse(response, res);
       } catch (error) {
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' });
@@ -83,13 +83,14 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   const { port } = server.address() as AddressInfo;
   const hostInUrl = host.includes(':') ? `[${host}]` : host;
   origin = `http://${hostInUrl}:${port}`;
-  mock = createMock({ ...options, baseUrl: origin });
+  // Absolute links (photo URLs) need the port, known only now.
+  mock.runtime.baseUrl = origin;
   return {
     url: origin,
     mock,
     server,
     async close() {
-      mock?.close();
+      mock.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
