@@ -10,7 +10,7 @@ export interface Decision {
   why: string;
 }
 
-const SILENT = new Set(['properties', 'content', 'schema', 'components', 'paths', 'webhooks']);
+const SILENT = new Set(['properties', 'content', 'schema', 'components', 'paths', 'webhooks', 'parameters', 'responses']);
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
 
 function escapePointer(segment: string): string {
@@ -30,7 +30,8 @@ export function listDecisions(document: unknown): Decision[] {
   const visit = (node: unknown, pointer: string[], trail: string[], operationId: string | undefined): void => {
     if (Array.isArray(node)) {
       node.forEach((item, index) => {
-        const label = isRecord(item) && typeof item.name === 'string' ? String(item.name) : String(index);
+        const named = isRecord(item) && typeof item.name === 'string' ? String(item.name) : String(index);
+        const label = pointer.at(-1) === 'parameters' ? `parameter ${named}` : named;
         visit(item, [...pointer, String(index)], [...trail, label], operationId);
       });
       return;
@@ -54,6 +55,16 @@ export function listDecisions(document: unknown): Decision[] {
         label = `${key.toUpperCase()} ${parentKey}`;
         opId = isRecord(value) && typeof value.operationId === 'string' ? value.operationId : undefined;
         visit(value, [...pointer, key], [label], opId);
+        continue;
+      }
+      if (pointer.length === 2 && pointer[0] === 'components') {
+        // components/<kind>/<name> reads as "schema Order", "response NotFound", "header Retry-After".
+        const kind = String(parentKey).replace(/ies$/, 'y').replace(/s$/, '');
+        visit(value, [...pointer, key], [`${kind} ${key}`], opId);
+        continue;
+      }
+      if (key === 'components' || (pointer.length === 1 && pointer[0] === 'components')) {
+        visit(value, [...pointer, key], trail, opId);
         continue;
       }
       if (SILENT.has(key)) {
