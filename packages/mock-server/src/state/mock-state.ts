@@ -19,9 +19,14 @@ export interface DispatcherRecord extends WithId {
   name: string;
 }
 /** A draft category; `draft_dish_ids` is derived from the dishes on every read. */
-export type DraftCategoryRecord = Omit<S['DraftCategory'], 'draft_dish_ids'>;
-/** A draft dish with the per-restaurant availability set by menu import. */
-export type DraftDishRecord = S['DraftDish'] & { availability?: S['DishAvailability'][] | null };
+export type DraftCategoryRecord = Omit<S['DraftCategory'], 'draft_dish_ids'> & {
+  /** Menu import's category `external_id` (matched on re-import; never sent out). */
+  external_id?: string | null;
+  /** Menu import's `remote_photo_url`, as sent. */
+  remote_photo_url?: string | null;
+};
+/** A draft dish with the per-restaurant availability and photo URL set by menu import. */
+export type DraftDishRecord = S['DraftDish'] & { availability?: S['DishAvailability'][] | null; remote_photo_url?: string | null };
 /** The menu a storefront sees: a snapshot of the drafts taken by `publish`. */
 export interface PublishedMenuRecord extends WithId {
   /** Same as the organization id: one published menu per organization. */
@@ -94,7 +99,16 @@ export interface CarrierRecord extends WithId {
   restaurant_ids: number[] | null;
   /** Optional Standard Webhooks secret (`whsec_…`); callbacks are signed when set. */
   secret: string | null;
+  /** Deliberate unreliability of its callbacks (the control API's `CarrierChaos`); absent or null for none. */
+  chaos?: CarrierChaos | null;
   created_at: string;
+}
+/** Chaos options of a carrier: duplicate (probability), delay (virtual ms), swap consecutive callbacks; deterministic per seed. */
+export interface CarrierChaos {
+  duplicate?: number;
+  delayMs?: number;
+  reorder?: boolean;
+  seed?: number;
 }
 /** One attempt to deliver a callback. */
 export interface CallbackAttempt {
@@ -112,6 +126,10 @@ export interface CallbackRecord extends WithId {
   type: 'order_created' | 'order_status_changed';
   /** The query parameters sent (type, order_id, order_secure_id, status). */
   query: Record<string, string>;
+  /** Standard Webhooks `webhook-id` of the event: the same for every retry and for a chaos duplicate. */
+  webhook_id?: string;
+  /** The callback a chaos duplicate copies; null otherwise. */
+  duplicate_of?: number | null;
   created_at: string;
   state: 'pending' | 'delivered' | 'failed';
   next_attempt_at: string | null;

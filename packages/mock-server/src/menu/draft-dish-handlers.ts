@@ -1,0 +1,210 @@
+import type { components } from '@restoapi/sdk';
+import { created, noContent, ok, type HandlerMap } from '../engine/handler.js';
+import { forbidden, notFound, unprocessable, type FieldProblem } from '../engine/http-error.js';
+import { notEditableProblems } from '../organizations/not-editable.js';
+import type { ConfiguratorGroup } from '../orders/pricing.js';
+import { requireStaffOf, seesOrganization, type Actor } from '../session/actor.js';
+import type { DraftDishRecord, MockStateTables } from '../state/mock-state.js';
+import { configuratorProblems, normalizePrice, normalizeWeight } from './menu-values.js';
+import { dishComparator, dishView } from './menu-views.js';
+import { dishPhoto, readPhotoUpload, releasePhoto, storePhoto } from './photos.js';
+
+type S = components['schemas'];
+type DishInput = Partial<Omit<S['DraftDish'], 'price' | 'weight'>> & {
+  price?: number | string;
+  weight?: number | string | null;
+};
+
+/** The dish, or 404 when missing or outside the caller's scope. */
+function visibleDish(state: MockStateTables, actor: Actor, id: number): DraftDishRecord {
+  const dish = state.draftDishes.get(id);
+  if (!dish || !seesOrganization(actor, dish.organization_id)) throw notFound('Draft dish', id);
+  return dish;
+}
+
+/** The dish for a write: 404 out of scope, 403 for dispatchers and couriers (they do not edit menus). */
+function dishForStaff(state: MockStateTables, actor: Actor, id: number): DraftDishRecord {
+  const dish = visibleDish(state, actor, id);
+  requireStaffOf(actor, dish.organization_id, 'Draft dish', id);
+  return dish;
+}
+
+/**
+ * Checks and normalises the value fields shared by create and update (price,
+ * weight, options, external_id, draft_category_id) into `next`; returns the
+ * problems, so every invalid field is reported at once.
+ */
+function applyDishFields(
+  state: MockStateTables,
+  sent: DishInput,
+  next: DraftDishRecord,
+  ownId: number | undefined,
+): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  if (sent.price !== undefined) {
+    const price = normalizePrice(sent.price);
+    if (price === undefined)
+      problems.push({
+        pointer: '/draft_dish/price',
+        code: 'invalid_value',
+        detail: 'price must be a non-negative amount with at most two decimals.',
+      });
+    else next.price = price;
+  }
+  if ('weight' in sent) {
+    const weight = normalizeWeight(sent.weight);
+    if (weight === undefined)
+      problems.push({
+        pointer: '/draft_dish/weight',
+        code: 'invalid_value',
+        detail: 'weight must be a non-negative number of grams with at most two decimals, or null.',
+      });
+    else next.weight = weight;
+  }
+  if ('options' in sent) {
+    problems.push(...configuratorProblems(sent.options as ConfiguratorGroup[] | null, '/draft_dish/options'));
+    next.options = sent.options ?? null;
+  }
+  if ('external_id' in sent) {
+    const externalId = sent.external_id ?? null;
+    // Unique within the organization (decided): the widget and the menu import identify a dish by it.
+    const taken =
+      externalId !== null &&
+      state.draftDishes.find(
+        (d) => d.organization_id === next.organization_id && d.external_id === externalId && d.id !== ownId,
+      );
+    if (taken)
+      problems.push({
+        pointer: '/draft_dish/external_id',
+        code: 'invalid_value',
+        detail: `external_id "${externalId}" is already used by dish ${taken.id} of the organization.`,
+      });
+    else next.external_id = externalId;
+  }
+  if (sent.draft_category_id !== undefined) {
+    const category = state.draftCategories.get(sent.draft_category_id);
+    if (!category || category.organization_id !== next.organization_id) {
+      problems.push({
+        pointer: '/draft_dish/draft_category_id',
+        code: 'invalid_value',
+        detail: `Draft category ${sent.draft_category_id} does not exist in organization ${next.organization_id}.`,
+      });
+    } else next.draft_category_id = category.id;
+  }
+  if (sent.name !== undefined) next.name = sent.name;
+  if (sent.description !== undefined) next.description = sent.description;
+  if (sent.ingredients !== undefined) next.ingredients = sent.ingredients;
+  if (sent.menu_order !== undefined) next.menu_order = sent.menu_order;
+  if (sent.is_hidden !== undefined) next.is_hidden = sent.is_hidden;
+  if (sent.can_zoom !== undefined) next.can_zoom = sent.can_zoom;
+  if (sent.is_next_day !== undefined) next.is_next_day = sent.is_next_day;
+  return problems;
+}
+
+/** `/api/draft_dishes…` (Endpoints > Draft dishes). Drafts reach the storefront only on publication. */
+export const draftDishHandlers: HandlerMap = {
+  listDraftDishes({ runtime, actor, query }) {
+    const { state } = runtime;
+    const dishes = state.draftDishes
+      .filter(
+        (d) =>
+          seesOrganization(actor, d.organization_id) &&
+          (query.organization_id === undefined || d.organization_id === query.organization_id) &&
+          (query.draft_category_id === undefined || d.draft_category_id === query.draft_category_id),
+      )
+      .sort(dishComparator(state))
+      .map(dishView);
+    return ok({ draft_dishes: dishes, meta: { count: dishes.length, total: dishes.length } });
+  },
+
+  getDraftDish({ runtime, actor, params }) {
+    return ok({ draft_dish: dishView(visibleDish(runtime.state, actor, params.id)) });
+  },
+
+  createDraftDish({ runtime, actor, body }) {
+    const { state } = runtime;
+    const sent = body.draft_dish as DishInput & {
+      organization_id: number;
+      draft_category_id: number;
+      name: string;
+      price: number | string;
+    };
+    if (actor.type !== 'staff_member') {
+      throw forbidden(
+        `A ${actor.type.replace('_', ' ')} account may not create draft dishes; only staff members of the organization may.`,
+      );
+    }
+    // The organization is a body field, so a foreign one is an invalid value (422), not a missing resource.
+    if (!state.organizations.has(sent.organization_id) || !seesOrganization(actor, sent.organization_id)) {
+      throw unprocessable([
+        {
+          pointer: '/draft_dish/organization_id',
+          code: 'invalid_value',
+          detail: `Organization ${sent.organization_id} does not exist or is not yours.`,
+        },
+      ]);
+    }
+    // Decided defaults for every optional field.
+    const next: DraftDishRecord = {
+      id: state.draftDishes.peekNextId(),
+      is_hidden: false,
+      name: sent.name,
+      description: '',
+      menu_order: 0,
+      price: '0.00',
+      photo: null,
+      weight: null,
+      ingredients: '',
+      can_zoom: false,
+      is_next_day: false,
+      external_id: null,
+      options: null,
+      draft_category_id: sent.draft_category_id,
+      organization_id: sent.organization_id,
+    };
+    const problems = applyDishFields(state, sent, next, undefined);
+    if (problems.length > 0) throw unprocessable(problems);
+    if (sent.menu_order === undefined) {
+      // After the last dish of the category, so a new dish goes last.
+      const siblings = state.draftDishes.filter((d) => d.draft_category_id === next.draft_category_id);
+      next.menu_order = Math.max(0, ...siblings.map((d) => d.menu_order)) + 1;
+    }
+    const { id: _id, ...row } = next;
+    const dish = state.draftDishes.insert(row);
+    return created({ draft_dish: dishView(dish) }, `/api/draft_dishes/${dish.id}`);
+  },
+
+  updateDraftDish({ runtime, actor, params, body }) {
+    const { state } = runtime;
+    const dish = dishForStaff(state, actor, params.id);
+    const sent = body.draft_dish as DishInput;
+    const problems = notEditableProblems('/draft_dish', sent, dishView(dish), ['id', 'organization_id', 'photo']);
+    const next: DraftDishRecord = { ...dish };
+    problems.push(...applyDishFields(state, sent, next, dish.id));
+    if (problems.length > 0) throw unprocessable(problems);
+    state.draftDishes.put(next);
+    return ok({ draft_dish: dishView(next) });
+  },
+
+  deleteDraftDish({ runtime, actor, params }) {
+    const dish = dishForStaff(runtime.state, actor, params.id);
+    // The published menu is a snapshot: the storefront keeps the dish until the next publication.
+    runtime.state.draftDishes.delete(dish.id);
+    releasePhoto(runtime, dish.photo);
+    return noContent();
+  },
+
+  async uploadDraftDishPhoto({ runtime, actor, params, form }) {
+    dishForStaff(runtime.state, actor, params.id);
+    const upload = await readPhotoUpload(runtime, form);
+    // Re-read after the await: the dish may have been deleted meanwhile.
+    const current = runtime.state.draftDishes.get(params.id);
+    if (!current) throw notFound('Draft dish', params.id);
+    const photo = storePhoto(runtime, 'draft_dish', current.id, upload);
+    const previous = current.photo;
+    const next: DraftDishRecord = { ...current, photo: dishPhoto(runtime, photo.id) };
+    runtime.state.draftDishes.put(next);
+    releasePhoto(runtime, previous);
+    return ok({ draft_dish: dishView(next) });
+  },
+};

@@ -1,0 +1,52 @@
+import type { FieldProblem } from '../engine/http-error.js';
+import { Money } from '../orders/money.js';
+import { configuratorErrors, type ConfiguratorGroup } from '../orders/pricing.js';
+
+/**
+ * A dish price as stored and returned: a decimal string with exactly two
+ * decimals (`9.5` → `"9.50"`). `undefined` for a negative amount or one with
+ * more than two decimals (the schema cannot check that for JSON numbers).
+ */
+export function normalizePrice(value: number | string): string | undefined {
+  const amount = Money.parse(value);
+  return amount && !amount.isNegative() ? amount.toString() : undefined;
+}
+
+/**
+ * A weight in grams as stored and returned: a decimal string without trailing
+ * zeros (`450`, `450.0` and `"450.00"` → `"450"`, `12.50` → `"12.5"`), `null`
+ * for an unknown weight, `undefined` when invalid (negative or more than two decimals).
+ */
+export function normalizeWeight(value: number | string | null | undefined): string | null | undefined {
+  if (value === null || value === undefined) return null;
+  // Weights have the same precision rule as prices, so the exact money parser checks them too.
+  const amount = Money.parse(value);
+  if (!amount || amount.isNegative()) return undefined;
+  return amount.toString().replace(/\.?0+$/, '');
+}
+
+/**
+ * Checks a dish configurator (`options`, or `modifiers` of the menu import) by
+ * the rules of `ConfiguratorGroup`: 422 `invalid_configuration` for broken
+ * rules, `invalid_value` for prices with more than two decimals. Pointers are
+ * absolute (`base` is where the configurator sits, e.g. `/draft_dish/options`).
+ */
+export function configuratorProblems(
+  options: readonly ConfiguratorGroup[] | null | undefined,
+  base: string,
+): FieldProblem[] {
+  if (!options) return [];
+  return (
+    configuratorErrors(options)
+      // min and max are ignored for single-choice groups (decided: exactly one option is chosen, they are kept as sent).
+      .filter((problem) => {
+        const match = /^\/(\d+)\/(min|max)$/.exec(problem.pointer);
+        return !(match && options[Number(match[1])]?.multiple === false);
+      })
+      .map((problem) => ({
+        pointer: `${base}${problem.pointer}`,
+        code: problem.pointer.endsWith('/price') ? 'invalid_value' : 'invalid_configuration',
+        detail: problem.detail,
+      }))
+  );
+}
