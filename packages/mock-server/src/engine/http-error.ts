@@ -120,6 +120,25 @@ export function fromIssues(issues: ValidationIssue[]): HttpError {
     );
   }
   return unprocessable(
-    issues.map((issue) => ({ pointer: issue.pointer, code: KEYWORD_CODES[issue.keyword] ?? 'invalid_value', detail: issue.message })),
+    issues.map(
+      (issue) =>
+        areaShapeProblem(issue) ?? { pointer: issue.pointer, code: KEYWORD_CODES[issue.keyword] ?? 'invalid_value', detail: issue.message },
+    ),
   );
+}
+
+/**
+ * The document's regex on a delivery zone's `area` stops what is no single-ring POLYGON at all
+ * (MULTIPOLYGON, holes, other types, malformed WKT) before the handler runs; the document promises
+ * `invalid_geometry` for those as for a self-intersecting ring, and a readable reason instead of the regex.
+ */
+function areaShapeProblem(issue: ValidationIssue): FieldProblem | undefined {
+  if (issue.keyword !== 'pattern' || !/(^|\/)area$/.test(issue.pointer)) return undefined;
+  return {
+    pointer: issue.pointer,
+    code: 'invalid_geometry',
+    detail:
+      'The area must be a simple polygon written as WKT POLYGON((lon lat, lon lat, lon lat, lon lat)): one closed ring of at least 4 points, ' +
+      'the last repeating the first. MULTIPOLYGON, rings with holes, other geometry types and malformed WKT are refused.',
+  };
 }

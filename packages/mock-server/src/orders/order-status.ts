@@ -51,8 +51,10 @@ export function changeOrderStatus(runtime: MockRuntime, order: OrderRecord, to: 
     throw conflict('invalid_transition', `An order in status ${from} cannot move to ${to}: ${from} is final.`, { parameter: 'status' });
   }
   if (!canTransition(options.by, from, to)) {
+    // A courier asking for a move only staff may make is refused for its account (403); staff asking
+    // for a courier-only shortcut is simply not a step of their state machine (409).
     const somebodyCan = ORDER_STATE_MACHINE.transitions.some((t) => t.from === from && t.to === to);
-    if (somebodyCan && options.by !== 'system' && options.by !== 'carrier') {
+    if (somebodyCan && options.by === 'courier') {
       throw forbidden(`A ${options.by.replace('_', ' ')} account may not move an order from ${from} to ${to}.`, { parameter: 'status' });
     }
     throw conflict('invalid_transition', `An order in status ${from} cannot move to ${to}.`, { parameter: 'status' });

@@ -268,12 +268,22 @@ test('configuratorErrors accepts the example configurator and pinpoints broken o
     { pointer: '/1/multiple', detail: 'multiple must be true or false' },
     { pointer: '/1/items/0/price', detail: 'price must be a number or numeric string with at most two decimals' },
     { pointer: '/1/items/1/name', detail: 'item name "A" is used twice in this group' },
-    { pointer: '/1/max', detail: 'max (1) is below min (3)' },
     { pointer: '/2/name', detail: 'a group needs a non-empty name' },
     { pointer: '/2/min', detail: 'min must be a non-negative integer' },
     { pointer: '/2/max', detail: 'max must be a non-negative integer' },
     { pointer: '/3/min', detail: 'min (4) is more than the 1 item(s) of the group' },
   ]);
+});
+
+test('max below min is refused for a multiple-choice group and ignored for a single-choice one', () => {
+  const items = [
+    { name: 'A', price: 0 },
+    { name: 'B', price: 1 },
+  ];
+  expect(configuratorErrors([{ name: 'Sauce', multiple: true, min: 2, max: 1, items }])).toEqual([
+    { pointer: '/0/max', detail: 'max (1) is below min (2)' },
+  ]);
+  expect(configuratorErrors([{ name: 'Size', multiple: false, min: 2, max: 1, items }])).toEqual([]);
 });
 
 test('the example order: 15.00 + 2.50 dishes, 2.50 delivery, 20.00 to pay', () => {
