@@ -3,9 +3,13 @@
  * Service API. The engine answers fetch `Request`s; `./node` serves it over
  * HTTP and `./msw` plugs it into MSW.
  */
+import { attachCallbackDispatcher } from './callbacks/callback-dispatcher.js';
+import { createControlRoute } from './control/control-route.js';
+import { createFaultInjector } from './control/faults.js';
 import { createMockEngine, type EngineRoute, type MockEngine } from './engine/engine.js';
 import type { MockConfig } from './engine/runtime.js';
 import { handlers } from './handlers.js';
+import { photoRoute } from './menu/photo-route.js';
 import { demoSeed } from './seeds/demo-seed.js';
 import type { MockStateJson } from './state/mock-state.js';
 
@@ -15,6 +19,13 @@ export { HttpError } from './engine/http-error.js';
 export type { MockStateJson } from './state/mock-state.js';
 export { handlers } from './handlers.js';
 export { DEMO_LOGINS, demoSeed } from './seeds/demo-seed.js';
+export { createControlClient, type ControlClient, type ControlClientOptions } from './control/control-client.js';
+export { createFaultInjector, type Fault, type FaultInjector, type FaultInput } from './control/faults.js';
+export {
+  attachCallbackDispatcher,
+  callbackDispatcherOf,
+  type CallbackDispatcher,
+} from './callbacks/callback-dispatcher.js';
 
 /** Options of {@link createMock}. */
 export interface MockOptions {
@@ -30,6 +41,8 @@ export interface MockOptions {
   onChange?: (mock: RestoMock) => void;
   /** Extra routes tried before the API. */
   routes?: EngineRoute[];
+  /** The `fetch` carrier callbacks are sent with (default: the global one). */
+  callbackFetch?: typeof fetch;
 }
 
 /** A mock instance: the engine with the full API behind it. */
@@ -42,12 +55,17 @@ export type RestoMock = MockEngine;
  * const res = await mock.fetch('http://localhost:4010/api/session?login=admin@pizza.demo&password=demo', { method: 'POST' });
  */
 export function createMock(options: MockOptions = {}): RestoMock {
-  return createMockEngine({
+  const faults = createFaultInjector();
+  const mock = createMockEngine({
     handlers,
     state: options.state ?? demoSeed(),
     config: { ...options.config, ...(options.validateResponses !== undefined ? { validateResponses: options.validateResponses } : {}) },
     ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
     ...(options.onChange ? { onChange: options.onChange } : {}),
-    ...(options.routes ? { routes: options.routes } : {}),
+    // The control API owns /__mock; uploaded photos are served at the URLs of the `photo` objects.
+    routes: [createControlRoute({ faults }), ...(options.routes ?? []), photoRoute],
+    beforeRequest: faults.beforeRequest,
   });
+  attachCallbackDispatcher(mock, options.callbackFetch ? { fetch: options.callbackFetch } : {});
+  return mock;
 }

@@ -27,14 +27,13 @@ export interface MockServer {
 
 /** Converts a node:http request into a fetch `Request`. */
 export function toFetchRequest(req: IncomingMessage, origin: string): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    else if (value !== undefined) headers.set(name, value);
-  }
+  // rawHeaders keeps repeated headers as separate pairs, which Headers accepts as tuples.
+  const raw = req.rawHeaders;
+  const headers: [string, string][] = [];
+  for (let i = 0; i < raw.length; i += 2) headers.push([raw[i]!, raw[i + 1]!]);
   const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
-  return new Request(new URL(req.url ?? '/', origin), {
+  return new Request(origin + (req.url ?? '/'), {
     method,
     headers,
     ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
@@ -43,15 +42,15 @@ export function toFetchRequest(req: IncomingMessage, origin: string): Request {
 
 /** Writes a fetch `Response` to a node:http response. */
 export async function writeFetchResponse(response: Response, res: ServerResponse): Promise<void> {
-  const headers: Record<string, string | string[]> = {};
+  const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
+  // The engine's answers are complete in memory; one buffer and one write beat streaming chunks.
+  const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
+  if (body) headers['content-length'] = String(body.byteLength);
   res.writeHead(response.status, headers);
-  if (response.body) {
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
-  }
-  res.end();
+  res.end(body);
 }
 
 /**

@@ -1,0 +1,236 @@
+/**
+ * `npm run bench -w @restoapi/mock-server`: the mock measured side by side, in one run, with a
+ * bare node:http server answering a prebuilt body of the same size (the ceiling) and with Prism
+ * serving the same document. Load comes from autocannon over loopback; every figure is printed
+ * with its ratio. Targets come from the mock-server issue; they are reported, never asserted.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { createMock, demoSeed, type MockStateJson } from '../src/index.js';
+import { createMockServer } from '../src/node.js';
+import type { OrderRecord } from '../src/state/mock-state.js';
+import { seedWithOrders } from '../test/orders/order-fixtures.js';
+
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = 10;
+const require = createRequire(import.meta.url);
+
+interface Result {
+  rps: number;
+  p99: number;
+  non2xx: number;
+}
+
+// autocannon runs in its own process: load generated on the server's event loop would measure itself.
+async function load(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Result> {
+  const bin = require.resolve('autocannon/autocannon.js');
+  const args = [bin, '-j', '-c', String(CONNECTIONS), '-d', String(DURATION_S), '-m', init.method ?? 'GET'];
+  for (const [name, value] of Object.entries(init.headers ?? {})) args.push('-H', `${name}=${value}`);
+  if (init.body) args.push('-b', init.body);
+  args.push(url);
+  const output = await new Promise<string>((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`autocannon exited with ${code}`))));
+  });
+  const result = JSON.parse(output) as { requests: { average: number }; latency: { p99: number }; non2xx: number };
+  return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx };
+}
+
+async function bare(body: string, status: number): Promise<{ url: string; server: Server }> {
+  const bytes = Buffer.from(body);
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': bytes.length });
+      res.end(bytes);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+async function prism(): Promise<{ url: string; child: ChildProcess }> {
+  const bin = require.resolve('@stoplight/prism-cli/dist/index.js');
+  const doc = fileURLToPath(new URL('../../../openapi/generated/openapi.yaml', import.meta.url));
+  const port = 40000 + Math.floor(Math.random() * 20000);
+  const child = spawn(process.execPath, [bin, 'mock', doc, '--host', '127.0.0.1', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`Prism did not start: ${out}`)), 60_000);
+    const onData = (chunk: Buffer): void => {
+      out += chunk.toString();
+      if (out.includes('Prism is listening')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+  });
+  return { url: `http://127.0.0.1:${port}`, child };
+}
+
+function row(name: string, mock: Result, ceiling: Result, prismResult: Result, target: number): string {
+  const ratio = mock.rps / ceiling.rps;
+  const vsPrism = mock.rps / prismResult.rps;
+  return [
+    `${name}`,
+    `  mock      ${mock.rps.toFixed(0).padStart(7)} req/s  p99 ${String(mock.p99).padStart(4)} ms  (non-2xx ${mock.non2xx})`,
+    `  node:http ${ceiling.rps.toFixed(0).padStart(7)} req/s  p99 ${String(ceiling.p99).padStart(4)} ms`,
+    `  prism     ${prismResult.rps.toFixed(0).padStart(7)} req/s  p99 ${String(prismResult.p99).padStart(4)} ms  (non-2xx ${prismResult.non2xx})`,
+    `  ratio to node:http ${ratio.toFixed(2)} (target ≥ ${target}) ${ratio >= target ? 'ok' : 'BELOW TARGET'}`,
+    `  ratio to prism     ${vsPrism.toFixed(1)}× (target ≥ 15×) ${vsPrism >= 15 ? 'ok' : 'BELOW TARGET'}`,
+  ].join('\n');
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function token(baseUrl: string, login: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/api/session?login=${encodeURIComponent(login)}&password=demo`, { method: 'POST' });
+  return ((await res.json()) as { meta: { token: string } }).meta.token;
+}
+
+async function main(): Promise<void> {
+  console.log(`mock-server benchmark: autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per target, loopback\n`);
+  const server = await createMockServer({ state: seedWithOrders(10_000) });
+  const p = await prism();
+  try {
+    const auth = { Authorization: `Token token="${await token(server.url, 'dispatcher@demo')}"` };
+    const staff = { Authorization: `Token token="${await token(server.url, 'admin@pizza.demo')}"`, 'Content-Type': 'application/json' };
+    const prismAuth = { Authorization: 'Token token="bench"' };
+
+    // 1. One order with its sideloads.
+    const orderPath = '/api/orders/5001';
+    const orderBody = await (await fetch(server.url + orderPath, { headers: auth })).text();
+    const c1 = await bare(orderBody, 200);
+    const r1 = [await load(server.url + orderPath, { headers: auth }), await load(c1.url + orderPath), await load(p.url + orderPath, { headers: prismAuth })] as const;
+    c1.server.close();
+    console.log(row(`GET ${orderPath} (order + restaurants, couriers, payments)`, ...r1, 0.6));
+
+    // 2. A filtered, sorted page of 50 over 10,000 orders.
+    const listPath = '/api/orders?per_page=50&status=delivery&status=pending&restaurant_id=11&restaurant_id=12&sort_by=-delivery_at';
+    const listBody = await (await fetch(server.url + listPath, { headers: auth })).text();
+    const c2 = await bare(listBody, 200);
+    const r2 = [await load(server.url + listPath, { headers: auth }), await load(c2.url + listPath), await load(p.url + listPath, { headers: prismAuth })] as const;
+    c2.server.close();
+    console.log(row('GET /api/orders?per_page=50 over 10,000 orders, filtered and sorted', ...r2, 0.25));
+
+    // 3. Creating a draft dish with full validation.
+    const dish = JSON.stringify({
+      draft_dish: {
+        name: 'Quattro Formaggi',
+        price: '12.90',
+        draft_category_id: 1001,
+        organization_id: 1,
+        options: [{ name: 'Size', multiple: false, items: [{ name: '30 cm', price: 0 }, { name: '40 cm', price: '4.00' }] }],
+      },
+    });
+    const createdBody = await (await fetch(`${server.url}/api/draft_dishes`, { method: 'POST', headers: staff, body: dish })).text();
+    const c3 = await bare(createdBody, 201);
+    const r3 = [
+      await load(`${server.url}/api/draft_dishes`, { method: 'POST', headers: staff, body: dish }),
+      await load(`${c3.url}/api/draft_dishes`, { method: 'POST', headers: staff, body: dish }),
+      await load(`${p.url}/api/draft_dishes`, { method: 'POST', headers: { ...prismAuth, 'Content-Type': 'application/json' }, body: dish }),
+    ] as const;
+    c3.server.close();
+    console.log(row('POST /api/draft_dishes with full validation', ...r3, 0.5));
+  } finally {
+    p.child.kill();
+    await server.close();
+  }
+
+  // 4. Menu import of 5,000 dishes with the job duration set to zero.
+  {
+    const mock = createMock({ config: { importDurationMs: 0 } });
+    const login = await mock.fetch('http://localhost:4010/api/session?login=admin@pizza.demo&password=demo', { method: 'POST' });
+    const headers = { Authorization: `Token token="${((await login.json()) as { meta: { token: string } }).meta.token}"`, 'Content-Type': 'application/json' };
+    const dishes = Array.from({ length: 5000 }, (_, i) => ({ name: `Dish ${i}`, price: 5 + (i % 20), category_name: `Category ${i % 25}`, external_id: `d-${i}` }));
+    const started = performance.now();
+    const res = await mock.fetch('http://localhost:4010/api/organizations/1/import/menu', { method: 'POST', headers, body: JSON.stringify({ dishes }) });
+    await mock.runtime.clock.runDue();
+    const state = await (await mock.fetch('http://localhost:4010/api/organizations/1/import/menu', { headers })).json();
+    const ms = performance.now() - started;
+    console.log(`\nmenu import, 5,000 dishes, job duration 0: ${ms.toFixed(0)} ms (status ${res.status}, job ${(state as { job_status: string }).job_status}; target < 1000 ms) ${ms < 1000 ? 'ok' : 'ABOVE TARGET'}`);
+    mock.close();
+  }
+
+  // 5. Order import of 10,000 orders over 100 zones.
+  {
+    const seed = demoSeed();
+    const zones = seed.deliveryZones!.rows as { id: number; restaurant_id: number; organization_id: number; area: string; timetables: unknown[] }[];
+    const template = zones[0]!;
+    zones.length = 0;
+    for (let i = 0; i < 100; i++) {
+      const lon = 13.3 + (i % 10) * 0.02;
+      const lat = 52.45 + Math.floor(i / 10) * 0.01;
+      const ring = `POLYGON((${lon} ${lat}, ${lon + 0.02} ${lat}, ${lon + 0.02} ${lat + 0.01}, ${lon} ${lat + 0.01}, ${lon} ${lat}))`;
+      zones.push({ ...template, id: 1000 + i, restaurant_id: i % 2 ? 11 : 12, organization_id: 1, area: ring });
+    }
+    const mock = createMock({ state: seed as MockStateJson });
+    const login = await mock.fetch('http://localhost:4010/api/session?login=admin@pizza.demo&password=demo', { method: 'POST' });
+    const headers = { Authorization: `Token token="${((await login.json()) as { meta: { token: string } }).meta.token}"`, 'Content-Type': 'application/json' };
+    const orders = Array.from({ length: 10_000 }, (_, i) => ({
+      external_id: `imp-${i}`,
+      status: 'complete',
+      city: 'Berlin',
+      address: `Teststraße ${i}`,
+      latitude: 52.4505 + (i % 97) * 0.001,
+      longitude: 13.3005 + (i % 199) * 0.001,
+      total: 20,
+      contact_name: 'Bench Client',
+      contact_phone: '+49 170 0000000',
+      payment_source: 'cash',
+      buddies: [{ items: [{ name: 'Margherita', amount: 1, price: 9.5, item_price: 9.5 }] }],
+    }));
+    const started = performance.now();
+    const res = await mock.fetch('http://localhost:4010/api/organizations/1/import/orders', { method: 'POST', headers, body: JSON.stringify({ orders }) });
+    const body = (await res.json()) as { organization_import: { status: string }[] };
+    const ms = performance.now() - started;
+    const imported = body.organization_import.filter((r) => r.status === 'imported').length;
+    console.log(`order import, 10,000 orders over 100 zones: ${ms.toFixed(0)} ms (${imported} imported; target < 2000 ms) ${ms < 2000 ? 'ok' : 'ABOVE TARGET'}`);
+    mock.close();
+  }
+
+  // 6. In-process bound fetch latency.
+  {
+    const mock = createMock();
+    const login = await mock.fetch('http://localhost:4010/api/session?login=dispatcher@demo&password=demo', { method: 'POST' });
+    const headers = { Authorization: `Token token="${((await login.json()) as { meta: { token: string } }).meta.token}"` };
+    for (let i = 0; i < 500; i++) await (await mock.fetch('http://localhost:4010/api/orders/5001', { headers })).arrayBuffer();
+    const samples: number[] = [];
+    for (let i = 0; i < 5000; i++) {
+      const t0 = performance.now();
+      await (await mock.fetch('http://localhost:4010/api/orders/5001', { headers })).arrayBuffer();
+      samples.push((performance.now() - t0) * 1000);
+    }
+    const m = median(samples);
+    console.log(`in-process mock.fetch GET /api/orders/5001: median ${m.toFixed(1)} µs over 5,000 calls (target < 60 µs) ${m < 60 ? 'ok' : 'ABOVE TARGET'}`);
+    mock.close();
+  }
+
+  // 7. Memory with 100,000 orders.
+  {
+    globalThis.gc?.();
+    const before = process.memoryUsage().rss;
+    const mock = createMock({ state: seedWithOrders(100_000) });
+    const rows = (mock.runtime.state.orders.all() as OrderRecord[]).length;
+    globalThis.gc?.();
+    const rss = process.memoryUsage().rss;
+    console.log(`100,000 orders in memory: process RSS ${(rss / 2 ** 20).toFixed(0)} MB (${((rss - before) / 2 ** 20).toFixed(0)} MB for the instance, ${rows} orders; target < 400 MB) ${rss < 400 * 2 ** 20 ? 'ok' : 'ABOVE TARGET'}`);
+    mock.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

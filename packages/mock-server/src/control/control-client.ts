@@ -1,0 +1,28 @@
+import createClient, { type Client } from 'openapi-fetch';
+import type { paths } from '../generated/control.js';
+
+/** The typed openapi-fetch client of the mock's control API (`/__mock`). */
+export type ControlClient = Client<paths>;
+
+/** Options of {@link createControlClient}. */
+export interface ControlClientOptions {
+  /** Base address of the mock, e.g. `http://127.0.0.1:4010` (the control paths start with `/__mock`). */
+  baseUrl: string;
+  /** A `fetch` to use instead of the global one, e.g. `mock.fetch` to stay in-process. */
+  fetch?: (input: Request) => Promise<Response>;
+}
+
+/**
+ * Creates a typed client of the control API: paths, bodies and answers are checked against the types
+ * generated from `openapi/control/control.yaml`.
+ * @example
+ * const control = createControlClient({ baseUrl: 'http://localhost:4010', fetch: mock.fetch });
+ * await control.POST('/__mock/reset', { body: { seed: 'demo' } });
+ * await control.POST('/__mock/clock/advance', { body: { ms: 60_000 } });
+ */
+export function createControlClient(options: ControlClientOptions): ControlClient {
+  return createClient<paths>({
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+}
