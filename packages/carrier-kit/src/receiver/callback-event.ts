@@ -1,0 +1,67 @@
+import { createApiValidator, type ApiValidator, type CallbackEvent, type ValidationIssue } from '@restoapi/openapi';
+
+/** The kinds of callback the service sends: the keys of the document's `webhooks`. */
+export type CallbackType = CallbackEvent['type'];
+
+/** The callback of one kind, e.g. `CallbackEventOf<'order_status_changed'>` has `status`. */
+export type CallbackEventOf<T extends CallbackType> = Extract<CallbackEvent, { type: T }>;
+
+/** The callback events as the document's standalone schemas type them (generated in `@restoapi/openapi`). */
+export type { CallbackEvent, OrderCreatedEvent, OrderStatusChangedEvent } from '@restoapi/openapi';
+
+let sharedValidator: ApiValidator | undefined;
+
+/** The validator built from the bundled document, created once per process. */
+export function defaultValidator(): ApiValidator {
+  sharedValidator ??= createApiValidator();
+  return sharedValidator;
+}
+
+/** The outcome of {@link parseCallback}. */
+export type ParsedCallback =
+  | { kind: 'event'; event: CallbackEvent }
+  | { kind: 'unknown_type'; type: string }
+  | { kind: 'invalid'; issues: ValidationIssue[] };
+
+/** The webhook operation of each callback type, read from the document's `webhooks`. */
+function webhookOperations(validator: ApiValidator): Map<string, string> {
+  const cached = operationsCache.get(validator);
+  if (cached) return cached;
+  const webhooks = (validator.document.webhooks ?? {}) as Record<string, { post?: { operationId?: string } }>;
+  const map = new Map<string, string>();
+  for (const [type, item] of Object.entries(webhooks)) {
+    if (item.post?.operationId) map.set(type, item.post.operationId);
+  }
+  operationsCache.set(validator, map);
+  return map;
+}
+const operationsCache = new WeakMap<ApiValidator, Map<string, string>>();
+
+/**
+ * Reads a callback's event from its query string and validates it against the document's webhook
+ * operation for its `type` (so `order_id` is coerced to an integer and `status` checked against the
+ * order statuses). Unknown parameters are ignored, as the document asks.
+ * @example
+ * const parsed = parseCallback(new URL(request.url).searchParams);
+ * if (parsed.kind === 'event' && parsed.event.type === 'order_status_changed') console.log(parsed.event.status);
+ */
+export function parseCallback(query: URLSearchParams, validator: ApiValidator = defaultValidator()): ParsedCallback {
+  const type = query.get('type');
+  if (type === null || type === '') {
+    return {
+      kind: 'invalid',
+      issues: [{ in: 'query', pointer: '/type', name: 'type', keyword: 'required', message: 'type is required' }],
+    };
+  }
+  const operationId = webhookOperations(validator).get(type);
+  // The document asks receivers to acknowledge an unknown type without acting, so a later event kind is not retried forever.
+  if (!operationId) return { kind: 'unknown_type', type };
+  const result = validator.validateRequest(operationId, { query });
+  if (!result.valid) return { kind: 'invalid', issues: result.issues };
+  return { kind: 'event', event: result.value.query as unknown as CallbackEvent };
+}
+
+/** The default dedupe key of a callback: (order_id, type, status), as callbacks carry no delivery id. */
+export function callbackKey(event: CallbackEvent): string {
+  return `${event.order_id}|${event.type}|${event.type === 'order_status_changed' ? event.status : ''}`;
+}

@@ -1,0 +1,102 @@
+// The `restoapi-carrier` program, separate from src/cli.ts so tests can parse arguments without running it.
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { consoleLogger } from '../observability/logger.js';
+import { runSimulator } from './run-simulator.js';
+
+function number(min: number, max = Number.POSITIVE_INFINITY) {
+  return (value: string): number => {
+    const parsed = Number(value);
+    if (!Number.isFinite(parsed) || parsed < min || parsed > max)
+      throw new InvalidArgumentError(`expected a number from ${min}${Number.isFinite(max) ? ` to ${max}` : ''}`);
+    return parsed;
+  };
+}
+
+function integerList(value: string): number[] {
+  const ids = value.split(',').map((part) => Number(part.trim()));
+  if (ids.length === 0 || ids.some((id) => !Number.isInteger(id) || id < 1))
+    throw new InvalidArgumentError('expected restaurant ids like 11,12');
+  return ids;
+}
+
+/** Builds the command-line program (exported for tests). */
+export function createProgram(): Command {
+  const program = new Command('restoapi-carrier')
+    .description('Carrier tools for the Online Restaurant Ordering Service')
+    .showHelpAfterError();
+
+  program
+    .command('simulate')
+    .description(
+      'Run a simulated carrier: receive callbacks, take every new order, drive a courier to the client and deliver',
+    )
+    .requiredOption('--base-url <url>', 'base address of the service (the mock server), e.g. http://127.0.0.1:4010')
+    .option('--control-url <url>', 'base address of the mock control API (default: --base-url)')
+    .addOption(
+      new Option('--port <port>', 'port of the callback receiver (0: any free port)')
+        .default(4020)
+        .argParser(number(0, 65535)),
+    )
+    .option('--host <host>', 'interface the receiver listens on', '127.0.0.1')
+    .option('--public-url <url>', 'callback URL to register when the mock reaches this process under another address')
+    .addOption(new Option('--speed <km/h>', 'courier speed in km/h').default(25).argParser(number(1, 10_000)))
+    .addOption(
+      new Option('--tick <ms>', 'time between two position reports of a courier').default(1000).argParser(number(10)),
+    )
+    .addOption(
+      new Option('--min-interval <ms>', 'least time between two position updates sent per order')
+        .default(10_000)
+        .argParser(number(0)),
+    )
+    .addOption(
+      new Option('--problem-rate <rate>', 'share of orders whose courier reports a problem, 0 to 1')
+        .default(0)
+        .argParser(number(0, 1)),
+    )
+    .addOption(
+      new Option('--problem-pause <ms>', 'how long a courier is stuck after a problem')
+        .default(5000)
+        .argParser(number(0)),
+    )
+    .option('--chaos', 'register with chaos options: the mock duplicates, delays and reorders callbacks', false)
+    .addOption(
+      new Option('--seed <n>', 'seed of the random decisions (problems, chaos)').default(1).argParser(number(0)),
+    )
+    .addOption(
+      new Option('--restaurants <ids>', 'only these restaurants, e.g. 11,12 (default: all)').argParser(integerList),
+    )
+    .option(
+      '--secret <whsec>',
+      'register a Standard Webhooks secret and verify the signatures (extension beyond the spec)',
+    )
+    .option('--outbox <file>', 'keep pending delivery updates in this file, so they survive a restart')
+    .option('--name <name>', 'name of the carrier in the mock', 'Simulated carrier')
+    .option('--verbose', 'log what the kit does', false)
+    .action(async (opts: Record<string, unknown>) => {
+      const simulator = await runSimulator({
+        baseUrl: opts.baseUrl as string,
+        ...(opts.controlUrl ? { controlUrl: opts.controlUrl as string } : {}),
+        port: opts.port as number,
+        host: opts.host as string,
+        ...(opts.publicUrl ? { publicUrl: opts.publicUrl as string } : {}),
+        speedKmh: opts.speed as number,
+        tickMs: opts.tick as number,
+        minIntervalMs: opts.minInterval as number,
+        problemRate: opts.problemRate as number,
+        problemPauseMs: opts.problemPause as number,
+        chaos: opts.chaos === true,
+        seed: opts.seed as number,
+        ...(opts.restaurants ? { restaurantIds: opts.restaurants as number[] } : {}),
+        ...(opts.secret ? { secret: opts.secret as string } : {}),
+        ...(opts.outbox ? { outboxFile: opts.outbox as string } : {}),
+        name: opts.name as string,
+        ...(opts.verbose ? { logger: consoleLogger('debug') } : {}),
+      });
+      const shutdown = (): void => {
+        void simulator.stop().then(() => process.exit(0));
+      };
+      process.once('SIGINT', shutdown);
+      process.once('SIGTERM', shutdown);
+    });
+  return program;
+}
