@@ -20,7 +20,7 @@ const workspaceAliases = [
 export default defineConfig({
   resolve: { alias: workspaceAliases },
   test: {
-    include: ['{openapi,packages/*,contract-tests,examples,docs}/{src,test}/**/*.test.ts'],
+    include: ['{openapi,packages/*,contract-tests,examples,docs}/{src,test}/**/*.test.ts', 'examples/*/**/*.test.ts'],
     typecheck: { enabled: true, include: ['**/*.test-d.ts'], tsconfig: './tsconfig.typetests.json' },
     testTimeout: 20_000,
   },

@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { createControlClient } from '@restoapi/mock-server';
+import { createMockServer, type MockServer } from '@restoapi/mock-server/node';
+import { startCarrierService } from './carrier-service.js';
+
+let server: MockServer;
+beforeAll(async () => {
+  server = await createMockServer({ port: 0 });
+});
+afterAll(() => server.close());
+
+test('the carrier service takes a new order and delivers it: the main API shows it complete', async () => {
+  const service = await startCarrierService(server.url, { stepMs: 50, log: () => {} });
+  try {
+    const control = createControlClient({ baseUrl: server.url });
+    await control.POST('/__mock/carriers', { body: { name: 'Example Carrier', callback_url: service.callbackUrl } });
+    await control.PUT('/__mock/clock', { body: { now: '2026-11-20T18:30:00+01:00', frozen: false } });
+    const { data } = await control.POST('/__mock/orders', {
+      body: {
+        organization_id: 1,
+        latitude: 52.4975,
+        longitude: 13.431,
+        city: 'Berlin',
+        address: 'Wiener Straße 18',
+        contact_name: 'Jonas Becker',
+        contact_phone: '+49 170 1112233',
+        payment_source: 'cash',
+        items: [{ dish_id: 10003, amount: 6 }],
+      },
+    });
+    const number = data!.order.number;
+    await expect.poll(() => service.delivered, { timeout: 15_000 }).toContain(number);
+
+    const order = server.mock.runtime.state.orders.get(data!.order.id)!;
+    expect(order.status).toBe('complete');
+    expect(order.delivery.status).toBe('delivered');
+    expect(order.delivery.courier_name).toBe('Tom Richter');
+    expect(order.delivery.lat).toBeCloseTo(52.4975, 3);
+  } finally {
+    await service.stop();
+  }
+});
