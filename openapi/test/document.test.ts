@@ -82,6 +82,9 @@ test('every operation has an operationId, a tag, x-spec-ref, a success example a
       if (!statuses.some((s) => s.startsWith('4'))) problems.push(`${where}: no 4xx response`);
       if (op.authenticated && !statuses.includes('401')) problems.push(`${where}: authenticated but no 401`);
       if (op.path.includes('{') && !statuses.includes('404')) problems.push(`${where}: by-id but no 404`);
+      // An id that is not an integer is an invalid path parameter: 400 (AUTHORING.md, Errors).
+      const typedParam = op.parameters.some((p) => p.in === 'path' && p.name === 'id');
+      if (typedParam && !statuses.includes('400')) problems.push(`${where}: integer path id but no 400`);
     }
   }
   expect(problems).toEqual([]);

@@ -3316,6 +3316,9 @@ export const openapiDocument: Record<string, unknown> = {
               }
             }
           },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
@@ -3553,6 +3556,9 @@ export const openapiDocument: Record<string, unknown> = {
               }
             }
           },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
@@ -3606,6 +3612,9 @@ export const openapiDocument: Record<string, unknown> = {
                 }
               }
             }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
           },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
@@ -3736,6 +3745,9 @@ export const openapiDocument: Record<string, unknown> = {
               }
             },
             "x-decision": "The body of the answer to the confirm action is not shown. It is the same body as GET /api/orders/{id}, so the client sees the new `restaurant_confirmed_at` or `courier_confirmed_at` without a second request."
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
           },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
@@ -3996,6 +4008,9 @@ export const openapiDocument: Record<string, unknown> = {
               }
             }
           },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
@@ -4063,6 +4078,9 @@ export const openapiDocument: Record<string, unknown> = {
                 }
               }
             }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
           },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
@@ -5641,6 +5659,9 @@ export const openapiDocument: Record<string, unknown> = {
               }
             }
           },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
           },
@@ -5863,6 +5884,9 @@ export const openapiDocument: Record<string, unknown> = {
                 "$ref": "#/components/headers/X-Request-Id"
               }
             }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
           },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
