@@ -32,11 +32,20 @@ function sessionBody(runtime: MockRuntime, user: ApiUserRecord, session: Session
 
 type Credentials = { login?: string; password?: string; api_key?: string };
 
+function formCredentials(form: FormData): Credentials {
+  const text = (name: string): string | undefined => {
+    const value = form.get(name);
+    return typeof value === 'string' ? value : undefined;
+  };
+  return { login: text('login'), password: text('password'), api_key: text('api_key') };
+}
+
 /** `POST /api/session`, `GET /api/session`, `DELETE /api/session` (Endpoints > Session, Authentication). */
 export const sessionHandlers: HandlerMap = {
-  createSession({ runtime, query, body }) {
+  createSession({ runtime, query, body, form }) {
     const fromQuery = query as Credentials;
-    const fromForm = (body ?? {}) as Credentials;
+    // Form parameters arrive url-encoded (parsed into `body`) or as multipart/form-data (`form`).
+    const fromForm = (form ? formCredentials(form) : (body ?? {})) as Credentials;
     const inQuery = Boolean(fromQuery.login || fromQuery.password || fromQuery.api_key);
     const inForm = Boolean(fromForm.login || fromForm.password || fromForm.api_key);
     if (inQuery && inForm) {
