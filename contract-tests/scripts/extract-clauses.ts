@@ -1,0 +1,174 @@
+/**
+ * Derives the clause catalogue of the written specification: every numbered
+ * rule and every table row becomes a clause with a stable id, such as
+ * `Limits 1`, `Data format rules 8`, `Endpoints > Orders: PUT /orders/:id/status`,
+ * `States and transitions: row 5` or `Resources > DraftDish: price`.
+ *
+ * Usage: `npm run generate -w @restoapi/contract-tests` (root: `npm run generate`).
+ * `--check` compares instead of writing and exits 1 when the file is stale.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface ExtractedClause {
+  id: string;
+  /** Heading trail, e.g. `Endpoints > Orders`. */
+  section: string;
+  kind: 'rule' | 'row';
+  text: string;
+  /** The clause only says that something is "not shown": nothing to test. */
+  notShown: boolean;
+}
+
+const SPEC_RELATIVE = '../shared/seeds/000_1d0cb84b409498a3.txt';
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(here, '..', '..');
+const specPath = path.resolve(repoRoot, SPEC_RELATIVE);
+const outPath = path.resolve(here, '..', 'src', 'generated', 'clauses.ts');
+
+/** Long H2 titles get the short name used in clause ids. */
+const SHORT_H2: Record<string, string> = { 'Resources and their fields': 'Resources' };
+
+function cleanTitle(title: string): string {
+  return title
+    .replace(/\s*\([^)]*\)\s*$/, '')
+    .replace(/`/g, '')
+    .trim();
+}
+
+function cells(line: string): string[] {
+  return line
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/\|$/, '')
+    .split('|')
+    .map((cell) => cell.trim());
+}
+
+const plain = (text: string): string => text.replace(/`/g, '').trim();
+
+/** Parses the spec's markdown into clauses, in document order. */
+export function extractClauses(markdown: string): ExtractedClause[] {
+  const lines = markdown.split(/\r?\n/);
+  const clauses: ExtractedClause[] = [];
+  let h2 = '';
+  let h3 = '';
+  let label = '';
+  /** A numbered rule ending with ':' owns the table that follows it. */
+  let owningRule = '';
+  const sectionOf = (): string => [h2, h3, label].filter(Boolean).join(' > ');
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i]!;
+    const trimmed = line.trim();
+    if (trimmed === '') continue;
+    if (trimmed.startsWith('# ')) continue;
+    if (trimmed.startsWith('## ')) {
+      const title = cleanTitle(trimmed.slice(3));
+      h2 = SHORT_H2[title] ?? title;
+      h3 = '';
+      label = '';
+      owningRule = '';
+      continue;
+    }
+    if (trimmed.startsWith('### ')) {
+      h3 = cleanTitle(trimmed.slice(4));
+      label = '';
+      owningRule = '';
+      continue;
+    }
+    const numbered = /^(\d+)\.\s+(.*)$/.exec(trimmed);
+    if (numbered) {
+      const name = label || h3 || h2;
+      const id = `${name} ${numbered[1]}`;
+      const text = numbered[2]!.trim();
+      clauses.push({
+        id,
+        section: [h2, h3].filter(Boolean).join(' > '),
+        kind: 'rule',
+        text,
+        notShown: /^[^.]*: not shown\.?$/.test(text),
+      });
+      owningRule = numbered[2]!.trim().endsWith(':') ? id : '';
+      continue;
+    }
+    if (trimmed.startsWith('|')) {
+      const header = cells(trimmed);
+      const rows: string[][] = [];
+      i += 1; // separator
+      while (i + 1 < lines.length && lines[i + 1]!.trim().startsWith('|')) {
+        i += 1;
+        rows.push(cells(lines[i]!));
+      }
+      const prefix = owningRule || sectionOf();
+      const methodAt = header.findIndex((h) => h.toLowerCase() === 'method');
+      const pathAt = header.findIndex((h) => h.toLowerCase() === 'path');
+      const firsts = rows.map((row) => plain(row[0] ?? ''));
+      const unique = new Set(firsts).size === firsts.length;
+      rows.forEach((row, index) => {
+        let key: string;
+        if (methodAt >= 0 && pathAt >= 0) key = `${plain(row[methodAt] ?? '')} ${plain(row[pathAt] ?? '')}`;
+        else if (unique) key = firsts[index]!;
+        else key = `row ${index + 1}`;
+        clauses.push({
+          id: `${prefix}: ${key}`,
+          section: prefix,
+          kind: 'row',
+          text: header.map((h, c) => `${h}: ${row[c] ?? ''}`).join('; '),
+          notShown: false,
+        });
+      });
+      owningRule = '';
+      continue;
+    }
+    if (/^[-*]\s/.test(trimmed)) continue;
+    // A paragraph: a short one ending with ':' names what follows (a table or a list of rules).
+    owningRule = '';
+    // Names ("Menu import body:", "Timetable entry:") label what follows; sentences and
+    // descriptions ("An array of groups (…):") do not.
+    if (trimmed.endsWith(':')) {
+      const head = trimmed.split(':')[0]!;
+      label = head.length <= 60 && !/^(A|An)\s/.test(head) ? cleanTitle(plain(head)) : '';
+    } else label = '';
+  }
+  const seen = new Set<string>();
+  for (const clause of clauses) {
+    if (seen.has(clause.id)) throw new Error(`duplicate clause id ${clause.id}`);
+    seen.add(clause.id);
+  }
+  return clauses;
+}
+
+/** The TypeScript module holding the catalogue. */
+export function renderClauses(markdown: string): string {
+  const clauses = extractClauses(markdown);
+  const hash = createHash('sha256').update(markdown).digest('hex').slice(0, 16);
+  return `/* eslint-disable */
+// Generated by contract-tests/scripts/extract-clauses.ts from shared/seeds/000_1d0cb84b409498a3.txt. Do not edit; run \`npm run generate\`.
+import type { Clause } from '../clause-types.js';
+
+/** SHA-256 (first 16 hex digits) of the specification text the catalogue was derived from. */
+export const SPEC_HASH = ${JSON.stringify(hash)};
+
+/** Every clause of the specification: each numbered rule and each table row, in document order. */
+export const CLAUSES: readonly Clause[] = ${JSON.stringify(clauses, null, 2)};
+`;
+}
+
+const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain) {
+  const markdown = readFileSync(specPath, 'utf8');
+  const rendered = renderClauses(markdown);
+  if (process.argv.includes('--check')) {
+    const current = readFileSync(outPath, 'utf8');
+    if (current !== rendered) {
+      console.error(`${path.relative(repoRoot, outPath)} is stale: run npm run generate -w @restoapi/contract-tests`);
+      process.exit(1);
+    }
+    console.log('clause catalogue is fresh');
+  } else {
+    writeFileSync(outPath, rendered);
+    console.log(`wrote ${extractClauses(markdown).length} clauses to ${path.relative(repoRoot, outPath)}`);
+  }
+}

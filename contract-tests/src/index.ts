@@ -1,0 +1,51 @@
+/**
+ * @restoapi/contract-tests: black-box contract tests that any implementation
+ * of the Online Restaurant Ordering Service API can be checked against,
+ * traceable to every clause of the written specification.
+ */
+export { runContractSuite, selectTests, selectionName } from './runner/run.js';
+export type {
+  ClauseCoverage,
+  ContractTest,
+  DecisionCoverage,
+  Need,
+  OperationCoverage,
+  Profile,
+  Reporter,
+  RunOptions,
+  Selection,
+  SuiteResult,
+  TestKind,
+  TestResult,
+  TestStatus,
+  Violation,
+} from './runner/types.js';
+export {
+  CONFIG_SCHEMA,
+  loadConfig,
+  resolveConfig,
+  validateConfig,
+  ROLES,
+  type ContractConfig,
+  type Credentials,
+  type Point,
+  type ResolvedConfig,
+  type Role,
+} from './config.js';
+export { CLAUSES, SPEC_HASH } from './generated/clauses.js';
+export type { Clause } from './clause-types.js';
+export { allTests } from './tests/index.js';
+export {
+  clauseFigures,
+  consoleReporter,
+  consoleSummary,
+  fileReporter,
+  junitXml,
+  matrixHtml,
+  matrixMarkdown,
+  operationFigures,
+} from './reports/reports.js';
+export { ControlClient, ControlError } from './control.js';
+export { CallbackReceiver, type ReceivedCallback } from './runner/receiver.js';
+export { TestContext, Client, type SessionInfo } from './runner/context.js';
+export type { ApiResponse, RequestSpec } from './runner/http.js';

@@ -1,0 +1,286 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { ApiValidator } from '@restoapi/openapi';
+import type { Credentials, ResolvedConfig, Role } from '../config.js';
+import { ControlError, type ControlClient } from '../control.js';
+import { Fixtures } from './fixtures.js';
+import type { ApiResponse, CheckingHttp, RequestSpec } from './http.js';
+import type { ContractTest, Profile } from './types.js';
+
+/** Thrown by `t.skip()`. */
+export class SkipSignal extends Error {
+  constructor(readonly reason: string) {
+    super(reason);
+  }
+}
+
+/** Thrown by failed checks. */
+export class CheckFailure extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CheckFailure';
+  }
+}
+
+/** The session body (`POST /api/session`). */
+export interface SessionInfo {
+  token: string;
+  accountType: string;
+  accountId: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+}
+
+/** Shared between the tests of one run. */
+export interface SuiteRuntime {
+  config: ResolvedConfig;
+  profile: Profile;
+  seed: number;
+  http: CheckingHttp;
+  validator: ApiValidator;
+  control: ControlClient | undefined;
+  sessions: Map<Role, SessionInfo>;
+}
+
+/** Expected statuses: an exact code, a list, or a class (`2xx`, `4xx`). */
+export type StatusExpectation = number | readonly number[] | '2xx' | '4xx';
+
+function matches(status: number, expected: StatusExpectation): boolean {
+  if (expected === '2xx') return status >= 200 && status < 300;
+  if (expected === '4xx') return status >= 400 && status < 500;
+  if (typeof expected === 'number') return status === expected;
+  return expected.includes(status);
+}
+
+function describeBody(response: ApiResponse): string {
+  const body = typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
+  return body === undefined ? '' : ` ${String(body).slice(0, 400)}`;
+}
+
+/** An HTTP client bound to a session (or none). */
+export class Client {
+  constructor(
+    private readonly t: TestContext,
+    readonly role: Role | undefined,
+    readonly session: SessionInfo | undefined,
+    private readonly api: 'main' | 'carrier' = 'main',
+  ) {}
+
+  get token(): string | undefined {
+    return this.session?.token;
+  }
+
+  request(spec: RequestSpec): Promise<ApiResponse> {
+    return this.t.runtime.http.request({
+      api: this.api,
+      ...(this.session ? { token: this.session.token } : {}),
+      ...spec,
+    });
+  }
+
+  get(path: string, query?: RequestSpec['query']): Promise<ApiResponse> {
+    return this.request({ method: 'GET', path, ...(query ? { query } : {}) });
+  }
+
+  post(path: string, json?: unknown, extra: Partial<RequestSpec> = {}): Promise<ApiResponse> {
+    return this.request({ method: 'POST', path, ...(json !== undefined ? { json } : {}), ...extra });
+  }
+
+  put(path: string, json?: unknown, extra: Partial<RequestSpec> = {}): Promise<ApiResponse> {
+    return this.request({ method: 'PUT', path, ...(json !== undefined ? { json } : {}), ...extra });
+  }
+
+  delete(path: string, extra: Partial<RequestSpec> = {}): Promise<ApiResponse> {
+    return this.request({ method: 'DELETE', path, ...extra });
+  }
+}
+
+/** Everything a test works with. */
+export class TestContext {
+  readonly fixtures: Fixtures;
+  private readonly cleanups: (() => Promise<void>)[] = [];
+  private counter = 0;
+
+  constructor(
+    readonly runtime: SuiteRuntime,
+    readonly test: ContractTest,
+  ) {
+    this.fixtures = new Fixtures(this);
+  }
+
+  get config(): ResolvedConfig {
+    return this.runtime.config;
+  }
+
+  get profile(): Profile {
+    return this.runtime.profile;
+  }
+
+  /** Seed of the property-based tests of this run. */
+  get seed(): number {
+    return this.runtime.seed;
+  }
+
+  get validator(): ApiValidator {
+    return this.runtime.validator;
+  }
+
+  /** The control API, or a skip when the implementation has none. */
+  get control(): ControlClient {
+    if (!this.runtime.control) this.skip('needs the control API (capabilities.controlApi)');
+    return this.runtime.control;
+  }
+
+  get hasControl(): boolean {
+    return this.runtime.control !== undefined;
+  }
+
+  /** A unique marker for records this test creates. */
+  unique(prefix = 'ct'): string {
+    this.counter += 1;
+    return `${prefix}-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6).toString(36)}-${this.counter}`;
+  }
+
+  /** Runs after the test, passed or not (restores what a test changed on a shared service). */
+  cleanup(fn: () => Promise<void>): void {
+    this.cleanups.unshift(fn);
+  }
+
+  async runCleanups(): Promise<void> {
+    for (const fn of this.cleanups) {
+      try {
+        await fn();
+      } catch {
+        // cleanup is best effort
+      }
+    }
+  }
+
+  /** A client without a session. */
+  anon(): Client {
+    return new Client(this, undefined, undefined);
+  }
+
+  /** A client of the carrier API (no session: the secure_id is the credential). */
+  carrier(): Client {
+    if (!this.config.capabilities.carrierApi) this.skip('the carrier API is not available (capabilities.carrierApi)');
+    return new Client(this, undefined, undefined, 'carrier');
+  }
+
+  credentials(role: Role): Credentials {
+    const credentials = this.config.accounts[role];
+    if (!credentials) this.skip(`needs an account for the role ${role} in the configuration`);
+    return credentials;
+  }
+
+  /** Logs in with the role's credentials and returns a fresh session (not cached). */
+  async login(role: Role, where: 'form' | 'query' | 'multipart' = 'form'): Promise<SessionInfo> {
+    const credentials = this.credentials(role);
+    const fields: Record<string, string> =
+      'apiKey' in credentials
+        ? { api_key: credentials.apiKey }
+        : { login: credentials.login, password: credentials.password };
+    let response: ApiResponse;
+    if (where === 'query')
+      response = await this.runtime.http.request({ method: 'POST', path: '/api/session', query: fields });
+    else if (where === 'multipart') {
+      const form = new FormData();
+      for (const [key, value] of Object.entries(fields)) form.set(key, value);
+      response = await this.runtime.http.request({ method: 'POST', path: '/api/session', body: form });
+    } else {
+      response = await this.runtime.http.request({
+        method: 'POST',
+        path: '/api/session',
+        body: new URLSearchParams(fields).toString(),
+        contentType: 'application/x-www-form-urlencoded',
+      });
+    }
+    if (response.status < 200 || response.status >= 300 || typeof response.body?.meta?.token !== 'string') {
+      this.fail(
+        `cannot log in as ${role} (credentials as ${where}): POST /api/session answered ${response.status}${describeBody(response)}`,
+      );
+    }
+    return {
+      token: response.body.meta.token,
+      accountType: String(response.body.api_user?.account?.type),
+      accountId: Number(response.body.api_user?.account?.id),
+      body: response.body,
+    };
+  }
+
+  /** A client logged in as a role; the session is shared by the tests until the state is reset. */
+  async as(role: Role): Promise<Client> {
+    let session = this.runtime.sessions.get(role);
+    if (!session) {
+      session = await this.login(role);
+      this.runtime.sessions.set(role, session);
+    }
+    return new Client(this, role, session);
+  }
+
+  /** A client with a given session. */
+  withSession(session: SessionInfo, role?: Role): Client {
+    return new Client(this, role, session);
+  }
+
+  skip(reason: string): never {
+    throw new SkipSignal(reason);
+  }
+
+  fail(message: string): never {
+    throw new CheckFailure(message);
+  }
+
+  check(condition: unknown, message: string): void {
+    if (!condition) this.fail(message);
+  }
+
+  /** The value, or a failure when it is missing. */
+  present<T>(value: T | undefined | null | false | '' | 0, message: string): T {
+    if (!value) this.fail(message);
+    return value;
+  }
+
+  equal<T>(actual: T, expected: T, message: string): void {
+    if (!isDeepStrictEqual(actual, expected))
+      this.fail(`${message}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+  }
+
+  notEqual<T>(actual: T, unexpected: T, message: string): void {
+    if (isDeepStrictEqual(actual, unexpected)) this.fail(`${message}: got ${JSON.stringify(actual)}`);
+  }
+
+  /** Checks a status; the message names the request and the body. */
+  status(response: ApiResponse, expected: StatusExpectation, what = ''): void {
+    if (!matches(response.status, expected)) {
+      const label = typeof expected === 'object' ? expected.join(' or ') : String(expected);
+      this.fail(
+        `${what ? `${what}: ` : ''}${response.method} ${new URL(response.url).pathname}${new URL(response.url).search} answered ${response.status}, expected ${label}.${describeBody(response)}`,
+      );
+    }
+  }
+
+  /** A refusal: a 4xx (any under `spec`, since the spec leaves error statuses open; the decided one under `full`). */
+  refused(response: ApiResponse, decided: StatusExpectation, what = ''): void {
+    this.status(response, this.profile === 'full' ? decided : '4xx', what);
+  }
+
+  /** Whether the run checks decisions too. */
+  get full(): boolean {
+    return this.profile === 'full';
+  }
+
+  /** Adds a remark to the result. */
+  warn(message: string): void {
+    this.runtime.http.sink?.warnings.push(message);
+  }
+
+  /** Runs a control-API step; a failure skips the test (the capability is missing or broken). */
+  async setup<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      if (error instanceof ControlError) this.skip(`cannot set up ${what}: ${error.message}`);
+      throw error;
+    }
+  }
+}

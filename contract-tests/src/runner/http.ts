@@ -1,0 +1,240 @@
+import type { ApiValidator, OperationInfo } from '@restoapi/openapi';
+import type { Profile, Violation } from './types.js';
+
+/** Query parameters; arrays are sent as repeated keys. */
+export type QueryInput = Record<string, string | number | boolean | undefined | null | readonly (string | number)[]>;
+
+/** One request of the suite. */
+export interface RequestSpec {
+  method?: string;
+  /** Path below the API's base URL, starting with `/`. */
+  path: string;
+  query?: QueryInput;
+  /** A JSON body, sent with `Content-Type: application/json` unless `contentType` says otherwise. */
+  json?: unknown;
+  /** A raw body (text, bytes, form). */
+  body?: string | Uint8Array | FormData | URLSearchParams;
+  /** Overrides the Content-Type; `null` sends none at all. */
+  contentType?: string | null;
+  headers?: Record<string, string>;
+  /** Which API: the main one (default) or the carrier API. */
+  api?: 'main' | 'carrier';
+  /** The session token to send; none when absent. */
+  token?: string;
+  /** Where the token goes (Authentication 3): the `Authorization` header (default) or the `token` query parameter. */
+  tokenIn?: 'header' | 'query';
+}
+
+/** An answer, read completely. */
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  contentType: string | null;
+  /** Parsed JSON, or the text for other textual types, or undefined. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+  text: string;
+  bytes: Uint8Array;
+  operationId: string | undefined;
+  method: string;
+  url: string;
+}
+
+/** Thrown when an operation answers 501 and the run treats that as "not implemented yet". */
+export class NotImplementedSignal extends Error {
+  constructor(readonly operationId: string) {
+    super(`${operationId} answered 501 Not Implemented`);
+  }
+}
+
+/** What the running test collects from its requests. */
+export interface RequestSink {
+  violations: Violation[];
+  failures: string[];
+  warnings: string[];
+  requests: number;
+  log: string[];
+}
+
+/** Per-operation call and status counts. */
+export class CoverageRecorder {
+  readonly calls = new Map<string, { calls: number; statuses: Map<string, number> }>();
+
+  record(operationId: string, status: number): void {
+    const entry = this.calls.get(operationId) ?? { calls: 0, statuses: new Map<string, number>() };
+    entry.calls += 1;
+    entry.statuses.set(String(status), (entry.statuses.get(String(status)) ?? 0) + 1);
+    this.calls.set(operationId, entry);
+  }
+}
+
+export interface HttpOptions {
+  fetch: typeof fetch;
+  baseUrl: string;
+  carrierBaseUrl: string;
+  validator: ApiValidator;
+  profile: Profile;
+  coverage: CoverageRecorder;
+  requestMs: number;
+  notImplemented: 'fail' | 'skip';
+}
+
+const TEXTUAL = /json|text|xml|html|javascript|x-www-form-urlencoded/i;
+
+function mediaType(contentType: string | null): string | undefined {
+  return contentType ? contentType.split(';')[0]!.trim().toLowerCase() : undefined;
+}
+
+function hasDecidedSuccess(op: OperationInfo): boolean {
+  if (op.decision) return true;
+  return op.responses.some((r) => r.status.startsWith('2') && typeof r.raw['x-decision'] === 'string');
+}
+
+/**
+ * The checking HTTP client: every answer of the main and carrier APIs is
+ * validated against the OpenAPI document (status documented, media type,
+ * body), recorded for coverage, and problems go to the running test.
+ */
+export class CheckingHttp {
+  sink: RequestSink | undefined;
+
+  constructor(readonly options: HttpOptions) {}
+
+  url(spec: RequestSpec): URL {
+    const base = (spec.api === 'carrier' ? this.options.carrierBaseUrl : this.options.baseUrl).replace(/\/$/, '');
+    const url = new URL(`${base}${spec.path}`);
+    for (const [key, value] of Object.entries(spec.query ?? {})) {
+      if (value === undefined || value === null) continue;
+      if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, String(item));
+      else url.searchParams.append(key, String(value));
+    }
+    if (spec.token && spec.tokenIn === 'query') url.searchParams.set('token', spec.token);
+    return url;
+  }
+
+  /** The operation a request reaches, as the document routes it. */
+  operationFor(method: string, url: URL, api: 'main' | 'carrier'): OperationInfo | undefined {
+    const base = new URL(api === 'carrier' ? this.options.carrierBaseUrl : this.options.baseUrl);
+    const prefix = base.pathname.replace(/\/$/, '');
+    let path = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) || '/' : url.pathname;
+    if (api === 'carrier') path = `/api-delivery${path}`;
+    const match = this.options.validator.match(method, path);
+    if (!match) return undefined;
+    // The carrier API lives under its own base; a main-API request must not be routed to it and vice versa.
+    const isCarrier = match.operation.serverPath === '/api-delivery';
+    if (isCarrier !== (api === 'carrier')) return undefined;
+    return match.operation;
+  }
+
+  async request(spec: RequestSpec): Promise<ApiResponse> {
+    const method = (spec.method ?? (spec.json !== undefined || spec.body !== undefined ? 'POST' : 'GET')).toUpperCase();
+    const api = spec.api ?? 'main';
+    const url = this.url(spec);
+    const headers = new Headers(spec.headers ?? {});
+    if (spec.token && spec.tokenIn !== 'query') headers.set('Authorization', `Token token="${spec.token}"`);
+    let body: BodyInit | undefined;
+    if (spec.json !== undefined) {
+      const text = JSON.stringify(spec.json);
+      body = spec.contentType === null ? new TextEncoder().encode(text) : text;
+      if (spec.contentType !== null) headers.set('Content-Type', spec.contentType ?? 'application/json');
+    } else if (spec.body !== undefined) {
+      body =
+        spec.contentType === null && typeof spec.body === 'string'
+          ? new TextEncoder().encode(spec.body)
+          : (spec.body as BodyInit);
+      if (spec.contentType) headers.set('Content-Type', spec.contentType);
+    }
+    const op = this.operationFor(method, url, api);
+    const sink = this.sink;
+    if (sink) sink.requests += 1;
+    let raw: Response;
+    try {
+      raw = await this.options.fetch(url.toString(), {
+        method,
+        headers,
+        ...(body !== undefined ? { body } : {}),
+        signal: AbortSignal.timeout(this.options.requestMs),
+      });
+    } catch (error) {
+      throw new Error(`${method} ${url.pathname}${url.search} failed: ${(error as Error).message}`);
+    }
+    const bytes = new Uint8Array(await raw.arrayBuffer());
+    const contentType = raw.headers.get('content-type');
+    const type = mediaType(contentType);
+    const text = type === undefined || TEXTUAL.test(type) ? new TextDecoder().decode(bytes) : '';
+    const response: ApiResponse = {
+      status: raw.status,
+      headers: raw.headers,
+      contentType,
+      body: undefined,
+      text,
+      bytes,
+      operationId: op?.operationId,
+      method,
+      url: url.toString(),
+    };
+    const where = `${method} ${url.pathname}${url.search}`;
+    sink?.log.push(`${where} → ${raw.status}`);
+    let parseProblem: string | undefined;
+    if (type && (type === 'application/json' || type.endsWith('+json'))) {
+      if (text.trim() !== '') {
+        try {
+          response.body = JSON.parse(text);
+        } catch (error) {
+          parseProblem = `the body is not valid JSON (${(error as Error).message})`;
+          response.body = text;
+        }
+      }
+    } else if (text !== '') response.body = text;
+    if (!op) return response;
+
+    this.options.coverage.record(op.operationId, raw.status);
+    if (raw.status === 501) {
+      if (this.options.notImplemented === 'skip') throw new NotImplementedSignal(op.operationId);
+      sink?.failures.push(`${where}: ${op.operationId} answered 501 Not Implemented`);
+      return response;
+    }
+    if (raw.status >= 500) {
+      const detail =
+        typeof response.body === 'object' ? JSON.stringify(response.body).slice(0, 300) : text.slice(0, 300);
+      sink?.failures.push(`${where}: server error ${raw.status} ${detail}`);
+    }
+    const issues: { message: string; decisionOnly: boolean }[] = [];
+    if (parseProblem) issues.push({ message: parseProblem, decisionOnly: false });
+    else {
+      const result = this.options.validator.validateResponse(op.operationId, {
+        status: raw.status,
+        contentType,
+        body:
+          type && (type === 'application/json' || type.endsWith('+json'))
+            ? response.body
+            : bytes.byteLength === 0
+              ? undefined
+              : text || '<binary>',
+      });
+      if (!result.valid) {
+        const undocumented = result.issues.some((issue) => issue.keyword === 'status');
+        // The spec leaves error statuses and error bodies "not shown", and some success statuses too:
+        // only the decisions of the document fix them.
+        const decisionOnly = raw.status >= 400 || (undocumented && raw.status < 300 && hasDecidedSuccess(op));
+        for (const issue of result.issues)
+          issues.push({ message: `${issue.pointer ? `${issue.pointer}: ` : ''}${issue.message}`, decisionOnly });
+      }
+    }
+    for (const issue of issues) {
+      const violation: Violation = {
+        operationId: op.operationId,
+        method,
+        path: `${url.pathname}${url.search}`,
+        status: raw.status,
+        message: issue.message,
+        decisionOnly: issue.decisionOnly,
+      };
+      if (!sink) continue;
+      if (issue.decisionOnly && this.options.profile === 'spec')
+        sink.warnings.push(`${where} → ${raw.status}: ${issue.message} (deviates from a decision of the document)`);
+      else sink.violations.push(violation);
+    }
+    return response;
+  }
+}

@@ -1,0 +1,293 @@
+import { createApiValidator, listDecisions, openapiDocument } from '@restoapi/openapi';
+import { resolveConfig, type ResolvedConfig } from '../config.js';
+import { ControlClient, ControlError } from '../control.js';
+import { CLAUSES } from '../generated/clauses.js';
+import { allTests } from '../tests/index.js';
+import { CheckFailure, SkipSignal, TestContext, type SuiteRuntime } from './context.js';
+import { CheckingHttp, CoverageRecorder, NotImplementedSignal, type RequestSink } from './http.js';
+import type {
+  ClauseCoverage,
+  ContractTest,
+  DecisionCoverage,
+  OperationCoverage,
+  Profile,
+  RunOptions,
+  Selection,
+  SuiteResult,
+  TestResult,
+} from './types.js';
+
+function wildcard(pattern: string): RegExp {
+  return new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
+}
+
+/** The name a selection is reported under. */
+export function selectionName(selection: Selection | undefined): string {
+  if (selection === undefined) return 'all';
+  return typeof selection === 'string' ? selection : JSON.stringify(selection);
+}
+
+/** The tests a profile and a selection run, in registry order. */
+export function selectTests(
+  profile: Profile,
+  selection: Selection = 'all',
+  tests: ContractTest[] = allTests(),
+): ContractTest[] {
+  const inProfile = tests.filter((test) => profile === 'full' || test.profile === 'spec');
+  if (selection === 'all') return inProfile;
+  if (selection === 'schema-only') return inProfile.filter((test) => test.kind === 'conformance');
+  if (selection === 'behaviour')
+    return inProfile.filter((test) => test.kind === 'behaviour' || test.kind === 'decision');
+  if (selection === 'negative') return inProfile.filter((test) => test.kind === 'negative');
+  const ids = selection.ids?.map(wildcard);
+  const clauses = selection.clauses?.map(wildcard);
+  return inProfile.filter(
+    (test) =>
+      (!ids || ids.some((re) => re.test(test.id))) &&
+      (!clauses || test.clauses.some((clause) => clauses.some((re) => re.test(clause)))) &&
+      (!selection.operations || test.operations.some((op) => selection.operations!.includes(op))) &&
+      (!selection.kinds || selection.kinds.includes(test.kind)),
+  );
+}
+
+/** Fails fast (instead of skipping every test) when the target or its control API cannot be reached. */
+async function preflight(fetchImpl: typeof fetch, baseUrl: string, control: ControlClient | undefined): Promise<void> {
+  try {
+    await fetchImpl(`${baseUrl}/api/session`, { signal: AbortSignal.timeout(10_000) });
+  } catch (error) {
+    throw new Error(`cannot reach the implementation at ${baseUrl}: ${(error as Error).message}`);
+  }
+  if (!control) return;
+  let status: number | undefined;
+  try {
+    status = (await control.call('GET', '/config')).status;
+  } catch {
+    // reported below
+  }
+  if (status !== 200) {
+    throw new Error(
+      `the control API at ${control.baseUrl} does not answer (GET /config: ${status ?? 'unreachable'}); set capabilities.controlApi to false for an implementation without one`,
+    );
+  }
+}
+
+function unmetNeed(test: ContractTest, config: ResolvedConfig): string | undefined {
+  for (const need of test.needs ?? []) {
+    if (need === 'controlApi' && !config.capabilities.controlApi)
+      return 'needs the control API (capabilities.controlApi)';
+    if (need === 'mutations' && !config.capabilities.mutations)
+      return 'changes data, but capabilities.mutations is false';
+    if (need === 'menuImport' && !config.capabilities.menuImport)
+      return 'replaces the draft menu, but capabilities.menuImport is false';
+    if (need === 'carrierApi' && !config.capabilities.carrierApi)
+      return 'needs the carrier API (capabilities.carrierApi)';
+    if (need === 'foreignOrganization' && !config.foreignOrganization)
+      return 'needs foreignOrganization in the configuration';
+    if (need.startsWith('role:') && !config.accounts[need.slice(5) as keyof ResolvedConfig['accounts']])
+      return `needs an account for the role ${need.slice(5)}`;
+  }
+  return undefined;
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new CheckFailure(`${what} did not finish within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Runs the contract suite against an implementation and answers a structured
+ * result (also handed to the reporters).
+ * @example
+ * const mock = createMock();
+ * const result = await runContractSuite({ baseUrl: 'http://mock.local', fetch: mock.fetch, config, profile: 'full' });
+ */
+export async function runContractSuite(options: RunOptions): Promise<SuiteResult> {
+  const started = Date.now();
+  const profile = options.profile ?? 'spec';
+  const baseUrl = options.baseUrl.replace(/\/$/, '');
+  const carrierBaseUrl = (options.carrierBaseUrl ?? `${baseUrl}/api-delivery`).replace(/\/$/, '');
+  const config = resolveConfig(options.config, baseUrl);
+  const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  const validator = createApiValidator();
+  const coverage = new CoverageRecorder();
+  const http = new CheckingHttp({
+    fetch: fetchImpl,
+    baseUrl,
+    carrierBaseUrl,
+    validator,
+    profile,
+    coverage,
+    requestMs: config.timeouts.requestMs,
+    notImplemented: options.notImplemented ?? 'fail',
+  });
+  const runtime: SuiteRuntime = {
+    config,
+    profile,
+    seed,
+    http,
+    validator,
+    control: config.capabilities.controlApi ? new ControlClient(config.capabilities.controlApi, fetchImpl) : undefined,
+    sessions: new Map(),
+  };
+  await preflight(fetchImpl, baseUrl, runtime.control);
+  const tests = selectTests(profile, options.selection ?? 'all');
+  const results: TestResult[] = [];
+
+  for (const test of tests) {
+    const testStarted = Date.now();
+    const sink: RequestSink = { violations: [], failures: [], warnings: [], requests: 0, log: [] };
+    http.sink = sink;
+    const result: TestResult = {
+      id: test.id,
+      title: test.title,
+      kind: test.kind,
+      profile: test.profile,
+      clauses: test.clauses,
+      decisions: test.decisions ?? [],
+      operations: test.operations,
+      status: 'passed',
+      durationMs: 0,
+      warnings: sink.warnings,
+      requests: 0,
+    };
+    const reason = unmetNeed(test, config);
+    if (reason) {
+      result.status = 'skipped';
+      result.skipReason = reason;
+    } else {
+      const t = new TestContext(runtime, test);
+      let error: unknown;
+      try {
+        if (runtime.control && config.capabilities.resetBetweenTests) {
+          await runtime.control.reset();
+          runtime.sessions.clear();
+        }
+        await withTimeout(test.run(t), test.timeoutMs ?? config.timeouts.testMs, test.id);
+      } catch (caught) {
+        error = caught;
+      }
+      await t.runCleanups();
+      const problems = [
+        ...sink.failures,
+        ...sink.violations.map((v) => `${v.method} ${v.path} → ${v.status}: ${v.message}`),
+      ];
+      if (error instanceof SkipSignal && problems.length === 0) {
+        result.status = 'skipped';
+        result.skipReason = error.reason;
+      } else if (error instanceof NotImplementedSignal) {
+        result.status = 'skipped';
+        result.skipReason = `${error.operationId} is not implemented yet (501)`;
+      } else if (error instanceof ControlError) {
+        result.status = 'skipped';
+        result.skipReason = `control API: ${error.message}`;
+      } else if (error !== undefined || problems.length > 0) {
+        result.status = 'failed';
+        const message =
+          error === undefined || error instanceof SkipSignal
+            ? undefined
+            : error instanceof CheckFailure
+              ? error.message
+              : `${(error as Error)?.stack ?? String(error)}`;
+        result.failure = [message, ...problems.map((p) => `schema/server: ${p}`)].filter(Boolean).join('\n');
+        if (sink.log.length) result.failure += `\nrequests:\n  ${sink.log.slice(-12).join('\n  ')}`;
+      }
+    }
+    http.sink = undefined;
+    result.requests = sink.requests;
+    result.durationMs = Date.now() - testStarted;
+    results.push(result);
+    for (const reporter of options.reporters ?? []) reporter.onTestEnd?.(result);
+  }
+
+  const suite = summarize({
+    baseUrl,
+    carrierBaseUrl,
+    profile,
+    selection: selectionName(options.selection),
+    seed,
+    started,
+    results,
+    coverage,
+    validator,
+  });
+  for (const reporter of options.reporters ?? []) await reporter.onEnd?.(suite);
+  return suite;
+}
+
+function summarize(input: {
+  baseUrl: string;
+  carrierBaseUrl: string;
+  profile: Profile;
+  selection: string;
+  seed: number;
+  started: number;
+  results: TestResult[];
+  coverage: CoverageRecorder;
+  validator: ReturnType<typeof createApiValidator>;
+}): SuiteResult {
+  const { results } = input;
+  const operations: OperationCoverage[] = input.validator.operations.map((op) => {
+    const seen = input.coverage.calls.get(op.operationId);
+    return {
+      operationId: op.operationId,
+      method: op.method.toUpperCase(),
+      route: op.kind === 'webhooks' ? `callback ${op.path}` : (op.routes[0] ?? op.path),
+      documentedStatuses: op.responses.map((r) => r.status),
+      seenStatuses: Object.fromEntries(seen?.statuses ?? []),
+      calls: seen?.calls ?? 0,
+    };
+  });
+  const clauses: ClauseCoverage[] = CLAUSES.map((clause) => {
+    const tests = results.filter((r) => r.clauses.includes(clause.id)).map((r) => ({ id: r.id, status: r.status }));
+    const state: ClauseCoverage['state'] =
+      tests.length === 0
+        ? 'uncovered'
+        : tests.some((x) => x.status === 'failed')
+          ? 'failed'
+          : tests.some((x) => x.status === 'passed')
+            ? 'covered'
+            : 'skipped';
+    return { id: clause.id, section: clause.section, text: clause.text, notShown: clause.notShown, tests, state };
+  });
+  const decisions: DecisionCoverage[] = listDecisions(openapiDocument).map((d) => ({
+    pointer: d.pointer,
+    where: d.where,
+    tests: results.filter((r) => r.decisions.includes(d.pointer)).map((r) => ({ id: r.id, status: r.status })),
+  }));
+  const count = (status: TestResult['status']): number => results.filter((r) => r.status === status).length;
+  return {
+    baseUrl: input.baseUrl,
+    carrierBaseUrl: input.carrierBaseUrl,
+    profile: input.profile,
+    selection: input.selection,
+    seed: input.seed,
+    startedAt: new Date(input.started).toISOString(),
+    durationMs: Date.now() - input.started,
+    results,
+    summary: {
+      total: results.length,
+      passed: count('passed'),
+      failed: count('failed'),
+      skipped: count('skipped'),
+      warnings: results.reduce((n, r) => n + r.warnings.length, 0),
+    },
+    operations,
+    clauses,
+    decisions,
+    // A run in which nothing passed proves nothing.
+    ok: count('failed') === 0 && count('passed') > 0,
+  };
+}

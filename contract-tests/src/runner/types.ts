@@ -1,0 +1,151 @@
+import type { ContractConfig, Role } from '../config.js';
+import type { TestContext } from './context.js';
+
+/** `spec` checks what the written specification states; `full` also every decision of openapi/DECISIONS.md. */
+export type Profile = 'spec' | 'full';
+
+/** What a test needs besides the base URL; a test whose needs cannot be met is skipped with the reason. */
+export type Need = 'controlApi' | 'mutations' | 'menuImport' | 'foreignOrganization' | 'carrierApi' | `role:${Role}`;
+
+/** Kinds of tests, used by selections and reports. */
+export type TestKind = 'conformance' | 'behaviour' | 'negative' | 'decision';
+
+/** One named contract test. */
+export interface ContractTest {
+  /** Unique, stable id (`session.token-invalid-after-delete`). */
+  id: string;
+  /** Readable title, starting with the clause it checks (`Limits 1: one menu import per organization at a time`). */
+  title: string;
+  /** Clause ids of the specification it covers (see `CLAUSES`). */
+  clauses: string[];
+  profile: Profile;
+  /** For `full` tests: JSON Pointers of the `x-decision` markers checked (from `listDecisions()`). */
+  decisions?: string[];
+  /** operationIds the test exercises. */
+  operations: string[];
+  kind: TestKind;
+  needs?: Need[];
+  /** Per-test time limit in milliseconds (default from the config). */
+  timeoutMs?: number;
+  run(t: TestContext): Promise<void>;
+}
+
+/** How one test ended. */
+export type TestStatus = 'passed' | 'failed' | 'skipped';
+
+/** A schema problem found in a response. */
+export interface Violation {
+  operationId: string;
+  method: string;
+  path: string;
+  status: number;
+  message: string;
+  /** Only a decision of the document is broken: a failure under `full`, a warning under `spec`. */
+  decisionOnly: boolean;
+}
+
+export interface TestResult {
+  id: string;
+  title: string;
+  kind: TestKind;
+  profile: Profile;
+  clauses: string[];
+  decisions: string[];
+  operations: string[];
+  status: TestStatus;
+  durationMs: number;
+  /** Why it failed (assertion and schema violations). */
+  failure?: string;
+  /** Why it was skipped. */
+  skipReason?: string;
+  /** Deviations from decisions seen under the `spec` profile, and other remarks. */
+  warnings: string[];
+  /** Requests made: `METHOD path → status`. */
+  requests: number;
+}
+
+/** Calls and statuses seen per operation. */
+export interface OperationCoverage {
+  operationId: string;
+  method: string;
+  route: string;
+  documentedStatuses: string[];
+  seenStatuses: Record<string, number>;
+  calls: number;
+}
+
+export interface ClauseCoverage {
+  id: string;
+  section: string;
+  text: string;
+  notShown: boolean;
+  tests: { id: string; status: TestStatus }[];
+  /** `covered`: at least one test passed and none failed; `failed`: a test failed; `skipped`: tests exist but none ran; `uncovered`: no test. */
+  state: 'covered' | 'failed' | 'skipped' | 'uncovered';
+}
+
+export interface DecisionCoverage {
+  pointer: string;
+  where: string;
+  tests: { id: string; status: TestStatus }[];
+}
+
+/** The structured outcome of {@link runContractSuite}. */
+export interface SuiteResult {
+  baseUrl: string;
+  carrierBaseUrl: string;
+  profile: Profile;
+  selection: string;
+  seed: number;
+  startedAt: string;
+  durationMs: number;
+  results: TestResult[];
+  summary: { total: number; passed: number; failed: number; skipped: number; warnings: number };
+  operations: OperationCoverage[];
+  clauses: ClauseCoverage[];
+  decisions: DecisionCoverage[];
+  /** true when no test failed and at least one passed. */
+  ok: boolean;
+}
+
+/** A reporter gets every result as it comes and the whole result at the end. */
+export interface Reporter {
+  onTestEnd?(result: TestResult): void;
+  onEnd?(result: SuiteResult): void | Promise<void>;
+}
+
+/** Which tests to run: a named selection or a filter. */
+export type Selection =
+  | 'all'
+  | 'schema-only'
+  | 'behaviour'
+  | 'negative'
+  | {
+      /** Test ids or patterns (`*` wildcard). */
+      ids?: string[];
+      /** Clause ids or prefixes ending in `*` (`Limits *`). */
+      clauses?: string[];
+      /** operationIds. */
+      operations?: string[];
+      kinds?: TestKind[];
+    };
+
+/** Options of {@link runContractSuite}. */
+export interface RunOptions {
+  /** Base URL of the main API, e.g. `https://staging.example.com` (paths start with `/api`). */
+  baseUrl: string;
+  /** Base URL of the carrier API; default `${baseUrl}/api-delivery`. */
+  carrierBaseUrl?: string;
+  config: ContractConfig;
+  profile?: Profile;
+  selection?: Selection;
+  /** The fetch to use (e.g. an in-process mock's `fetch`); default the global one. */
+  fetch?: typeof fetch;
+  reporters?: Reporter[];
+  /** Seed of the property-based tests; random (and printed) when absent. */
+  seed?: number;
+  /** What a 501 answer means: `fail` (default: the operation is missing) or `skip` the test. */
+  notImplemented?: 'fail' | 'skip';
+}
+
+export type { ContractConfig, Role };

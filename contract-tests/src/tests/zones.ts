@@ -1,0 +1,281 @@
+import { SELF_INTERSECTING_AREA, VALID_AREA, type Rec } from '../runner/fixtures.js';
+import { component, defineTest, opPointer, resourceRows } from './define.js';
+
+const ZONE_FIELDS = [
+  'id',
+  'name',
+  'delivery_time',
+  'price',
+  'timezone',
+  'free_delivery_count',
+  'free_delivery_price',
+  'minimal_order_price',
+  'area',
+  'restaurant_id',
+  'organization_id',
+  'timetables',
+];
+
+const INVALID_AREAS: Record<string, string> = {
+  'a self-intersecting ring (bow tie)': SELF_INTERSECTING_AREA,
+  'a ring that is not closed': 'POLYGON((13.4000 52.4900, 13.4300 52.4900, 13.4300 52.5050, 13.4000 52.5050))',
+  'two separate regions':
+    'MULTIPOLYGON(((13.40 52.49, 13.41 52.49, 13.41 52.50, 13.40 52.49)),((13.50 52.49, 13.51 52.49, 13.51 52.50, 13.50 52.49)))',
+  'a ring touching itself in a figure eight':
+    'POLYGON((13.40 52.49, 13.42 52.51, 13.44 52.49, 13.44 52.53, 13.42 52.51, 13.40 52.53, 13.40 52.49))',
+};
+
+export const zoneTests = [
+  defineTest({
+    id: 'zones.lifecycle',
+    title:
+      'Endpoints > Delivery zones: a zone is created with the required fields, read unwrapped, listed by organization and updated',
+    clauses: [
+      'Endpoints > Delivery zones: POST /api/delivery_zones',
+      'Endpoints > Delivery zones: GET /api/delivery_zones/:id',
+      'Endpoints > Delivery zones: GET /api/delivery_zones',
+      'Endpoints > Delivery zones: PUT /api/delivery_zones/:id',
+      ...resourceRows('DeliveryZone', ZONE_FIELDS),
+    ],
+    profile: 'spec',
+    kind: 'behaviour',
+    needs: ['mutations'],
+    operations: ['createDeliveryZone', 'getDeliveryZone', 'listDeliveryZones', 'updateDeliveryZone'],
+    async run(t) {
+      const [restaurantId] = await t.fixtures.restaurantIds();
+      const zone = await t.fixtures.createZone({
+        delivery_time: 40,
+        price: 3.5,
+        timezone: 'Europe/Berlin',
+        minimal_order_price: 15,
+      });
+      t.check(Number.isInteger(zone.id), 'the created zone is not unwrapped (no id at the root)');
+      t.equal(
+        [zone.restaurant_id, zone.organization_id, zone.delivery_time, zone.price, zone.minimal_order_price],
+        [restaurantId, t.fixtures.orgId, 40, 3.5, 15],
+        'fields of the created zone',
+      );
+      const staff = await t.as('staffMember');
+      const read = await staff.get(`/api/delivery_zones/${zone.id}`);
+      t.status(read, 200);
+      t.equal(read.body.id, zone.id, 'id at the root of GET /api/delivery_zones/:id');
+      t.check(
+        typeof read.body.area === 'string' && /^POLYGON/i.test(read.body.area),
+        `area of the zone: ${JSON.stringify(read.body.area)}`,
+      );
+      const list = await staff.get('/api/delivery_zones', { organization_id: t.fixtures.orgId });
+      t.status(list, 200);
+      const zones = (list.body.delivery_zones ?? []) as Rec[];
+      t.check(
+        zones.some((z) => z.id === zone.id),
+        "the new zone is missing from its organization's list",
+      );
+      for (const z of zones) t.equal(z.organization_id, t.fixtures.orgId, `organization of zone ${z.id}`);
+      const area = 'POLYGON((13.4000 52.4900, 13.4400 52.4900, 13.4400 52.5100, 13.4000 52.5100, 13.4000 52.4900))';
+      t.status(
+        await staff.put(`/api/delivery_zones/${zone.id}`, { name: 'Renamed zone', area, delivery_time: 50 }),
+        '2xx',
+        'updating the zone',
+      );
+      const updated = (await staff.get(`/api/delivery_zones/${zone.id}`)).body as Rec;
+      t.equal([updated.name, updated.delivery_time], ['Renamed zone', 50], 'name and delivery_time after the update');
+      t.check(String(updated.area).replace(/\s+/g, ' ').includes('13.44'), `area after the update: ${updated.area}`);
+    },
+  }),
+  defineTest({
+    id: 'zones.required-fields',
+    title: 'Errors 3: a delivery zone without organization_id, restaurant_id or name is refused and not created',
+    clauses: [
+      'Errors 3',
+      'Endpoints > Delivery zones: POST /api/delivery_zones',
+      'Resources > DeliveryZone: name',
+      'Resources > DeliveryZone: restaurant_id',
+      'Resources > DeliveryZone: organization_id',
+    ],
+    profile: 'spec',
+    kind: 'behaviour',
+    needs: ['mutations'],
+    operations: ['createDeliveryZone', 'listDeliveryZones'],
+    async run(t) {
+      const [restaurantId] = await t.fixtures.restaurantIds();
+      const staff = await t.as('staffMember');
+      const count = async (): Promise<number> =>
+        ((await staff.get('/api/delivery_zones', { organization_id: t.fixtures.orgId })).body.delivery_zones as Rec[])
+          .length;
+      const before = await count();
+      const complete = {
+        organization_id: t.fixtures.orgId,
+        restaurant_id: restaurantId,
+        name: `Incomplete ${t.unique()}`,
+        area: VALID_AREA,
+      };
+      for (const field of ['organization_id', 'restaurant_id', 'name'] as const) {
+        const body: Record<string, unknown> = { ...complete };
+        delete body[field];
+        const response = await staff.post('/api/delivery_zones', body);
+        t.refused(response, 422, `creating a zone without ${field}`);
+        if (t.full)
+          t.check(
+            (response.body?.errors as Rec[] | undefined)?.some((e) => e.source?.pointer === `/${field}`),
+            `no error points at /${field}`,
+          );
+      }
+      t.equal(await count(), before, 'number of zones after refused creations');
+    },
+  }),
+  defineTest({
+    id: 'zones.simple-polygon-only',
+    title: 'Errors 4: a zone area that is not a simple polygon is refused on create and on update',
+    clauses: [
+      'Errors 4',
+      'Resources > DeliveryZone: area',
+      'Endpoints > Delivery zones: POST /api/delivery_zones',
+      'Endpoints > Delivery zones: PUT /api/delivery_zones/:id',
+    ],
+    profile: 'spec',
+    kind: 'behaviour',
+    needs: ['mutations'],
+    operations: ['createDeliveryZone', 'updateDeliveryZone', 'getDeliveryZone', 'listDeliveryZones'],
+    async run(t) {
+      const [restaurantId] = await t.fixtures.restaurantIds();
+      const staff = await t.as('staffMember');
+      const zone = await t.fixtures.createZone();
+      const names = async (): Promise<string[]> =>
+        (
+          (await staff.get('/api/delivery_zones', { organization_id: t.fixtures.orgId })).body.delivery_zones as Rec[]
+        ).map((z) => z.name as string);
+      for (const [what, area] of Object.entries(INVALID_AREAS)) {
+        const name = `Invalid ${t.unique()}`;
+        const created = await staff.post('/api/delivery_zones', {
+          organization_id: t.fixtures.orgId,
+          restaurant_id: restaurantId,
+          name,
+          area,
+        });
+        t.refused(created, 422, `creating a zone with ${what}`);
+        if (t.full && created.status === 422)
+          t.check(
+            (created.body.errors as Rec[]).some((e) => e.source?.pointer === '/area'),
+            `the refusal of ${what} does not point at /area`,
+          );
+        t.check(!(await names()).includes(name), `a zone with ${what} was created`);
+        const updated = await staff.put(`/api/delivery_zones/${zone.id}`, { area });
+        t.refused(updated, 422, `updating a zone to ${what}`);
+      }
+      t.equal((await staff.get(`/api/delivery_zones/${zone.id}`)).body.area, zone.area, 'area after refused updates');
+    },
+  }),
+  defineTest({
+    id: 'zones.timetable',
+    title: 'DeliveryZone timetables: entries with day, open_at, close_at, date and is_working are stored and returned',
+    clauses: [
+      ...resourceRows('DeliveryZone > Timetable entry', ['id', 'open_at', 'close_at', 'day', 'date', 'is_working']),
+      'Resources > DeliveryZone: timetables',
+    ],
+    profile: 'spec',
+    kind: 'behaviour',
+    needs: ['mutations'],
+    operations: ['updateDeliveryZone', 'getDeliveryZone'],
+    async run(t) {
+      const zone = await t.fixtures.createZone();
+      const staff = await t.as('staffMember');
+      const timetables = [
+        { day: 1, open_at: '2000-01-01T10:00:00Z', close_at: '2000-01-01T22:00:00Z', is_working: true },
+        { day: 3, open_at: '2000-01-01T10:00:00Z', close_at: '2000-01-01T22:00:00Z', is_working: false },
+        {
+          day: 5,
+          date: '2030-12-27',
+          open_at: '2000-01-01T12:00:00Z',
+          close_at: '2000-01-01T16:00:00Z',
+          is_working: true,
+        },
+      ];
+      t.status(await staff.put(`/api/delivery_zones/${zone.id}`, { timetables }), '2xx', 'setting timetables');
+      const read = ((await staff.get(`/api/delivery_zones/${zone.id}`)).body.timetables ?? []) as Rec[];
+      t.equal(read.length, 3, 'number of timetable entries');
+      const sorted = [...read].sort((a, b) => a.day - b.day);
+      t.equal(
+        sorted.map((e) => [e.day, e.is_working, e.date ?? null]),
+        [
+          [1, true, null],
+          [3, false, null],
+          [5, true, '2030-12-27'],
+        ],
+        'day, is_working and date of the entries',
+      );
+      for (const entry of read) t.check(Number.isInteger(entry.id), 'a timetable entry without an integer id');
+      t.check(
+        sorted.every((e, i) => new Date(e.open_at).getUTCHours() === new Date(timetables[i]!.open_at).getUTCHours()),
+        'open_at time of day changed',
+      );
+    },
+  }),
+  defineTest({
+    id: 'zones.decided-rules',
+    title:
+      'Delivery zones (decided): 201 unwrapped answer, create defaults, ISO day numbers, IANA time zones, invalid_geometry, DELETE 204',
+    clauses: [
+      'Endpoints > Delivery zones: POST /api/delivery_zones',
+      'Resources > DeliveryZone > Timetable entry: day',
+      'Resources > DeliveryZone: timezone',
+      'Errors 4',
+    ],
+    profile: 'full',
+    decisions: [
+      opPointer('/api/delivery_zones', 'post', '/responses/201'),
+      component('schemas', 'DeliveryZoneCreate'),
+      component('schemas', 'DeliveryZoneUpdate'),
+      component('schemas', 'Timetable/properties/day'),
+      component('schemas', 'DeliveryZone/properties/timezone'),
+      component('schemas', 'DeliveryZone/properties/area'),
+      opPointer('/api/delivery_zones/{id}', 'delete'),
+      opPointer('/api/delivery_zones/{id}', 'put', '/responses/200'),
+      component('schemas', 'TimetableInput'),
+    ],
+    kind: 'decision',
+    needs: ['mutations'],
+    operations: ['createDeliveryZone', 'updateDeliveryZone', 'deleteDeliveryZone', 'getDeliveryZone'],
+    async run(t) {
+      const [restaurantId] = await t.fixtures.restaurantIds();
+      const staff = await t.as('staffMember');
+      const created = await staff.post('/api/delivery_zones', {
+        organization_id: t.fixtures.orgId,
+        restaurant_id: restaurantId,
+        name: 'Defaults',
+      });
+      t.status(created, 201);
+      const zone = created.body as Rec;
+      t.equal(
+        [
+          zone.delivery_time,
+          zone.price,
+          zone.timezone,
+          zone.area,
+          zone.timetables,
+          zone.free_delivery_count,
+          zone.free_delivery_price,
+          zone.minimal_order_price,
+        ],
+        [60, 0, 'UTC', null, [], null, null, null],
+        'defaults of a zone created with the required fields only',
+      );
+      const day0 = await staff.put(`/api/delivery_zones/${zone.id}`, {
+        timetables: [{ day: 0, open_at: '2000-01-01T10:00:00Z', close_at: '2000-01-01T22:00:00Z' }],
+      });
+      t.status(day0, 422, 'day 0 (ISO days are 1..7)');
+      const tz = await staff.put(`/api/delivery_zones/${zone.id}`, { timezone: 'Mars/Olympus_Mons' });
+      t.status(tz, 422, 'an unknown time zone');
+      t.equal(tz.body.errors?.[0]?.source?.pointer, '/timezone', 'pointer of an unknown time zone');
+      const bowTie = await staff.put(`/api/delivery_zones/${zone.id}`, { area: SELF_INTERSECTING_AREA });
+      t.status(bowTie, 422);
+      t.equal(bowTie.body.errors?.[0]?.code, 'invalid_geometry', 'error code of a self-intersecting area');
+      const echoed = await staff.put(
+        `/api/delivery_zones/${zone.id}`,
+        (await staff.get(`/api/delivery_zones/${zone.id}`)).body,
+      );
+      t.status(echoed, 200, 'sending the GET body back');
+      t.status(await staff.delete(`/api/delivery_zones/${zone.id}`), 204, 'deleting the zone');
+      t.status(await staff.get(`/api/delivery_zones/${zone.id}`), 404, 'reading a deleted zone');
+    },
+  }),
+];

@@ -1,0 +1,96 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { createMockServer, type MockServer } from '@restoapi/mock-server/node';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
+const config = fileURLToPath(new URL('../config/mock.json', import.meta.url));
+let server: MockServer;
+
+beforeAll(async () => {
+  server = await createMockServer({ port: 0 });
+});
+afterAll(() => server.close());
+
+/** Runs the CLI in a child process (asynchronously: the mock server answers from this process). */
+function run(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], {
+      cwd: root,
+      env: { ...process.env, TSX_TSCONFIG_PATH: path.join(root, 'tsconfig.json') },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+test('restoapi-contract runs against a base URL, prints the summary and the seed, and writes the reports', async () => {
+  const reports = mkdtempSync(path.join(tmpdir(), 'restoapi-cli-'));
+  const result = await run([
+    '--base-url',
+    server.url,
+    '--config',
+    config,
+    '--profile',
+    'full',
+    '--grep',
+    'session.*',
+    'schema.getOrder',
+    '--seed',
+    '42',
+    '--report',
+    reports,
+  ]);
+  expect(result.stderr).not.toMatch(/Error/);
+  expect(result.stdout).toMatch(/reproduce\s+--seed 42/);
+  expect(result.stdout).toContain('RESULT: PASS');
+  expect(result.status).toBe(0);
+  expect(readFileSync(path.join(reports, 'junit.xml'), 'utf8')).toContain('session.lifecycle');
+  expect(readFileSync(path.join(reports, 'traceability.md'), 'utf8')).toContain(
+    'Endpoints > Session: DELETE /api/session',
+  );
+  expect(JSON.parse(readFileSync(path.join(reports, 'result.json'), 'utf8')).seed).toBe(42);
+}, 60_000);
+
+test('restoapi-contract exits 1 when the implementation breaks a rule', async () => {
+  // An implementation that answers every call with 500: reachable, but every scenario must fail.
+  const broken = createServer((req, res) => {
+    req.resume();
+    res.writeHead(500, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ errors: [{ status: '500', code: 'internal', title: 'Broken on purpose' }] }));
+  });
+  await new Promise<void>((resolve) => broken.listen(0, '127.0.0.1', resolve));
+  try {
+    const url = `http://127.0.0.1:${(broken.address() as AddressInfo).port}`;
+    // No control API there, so the suite runs what the configuration names and fails on the answers.
+    const noControl = fileURLToPath(new URL('../config/prism.json', import.meta.url));
+    const result = await run(['--base-url', url, '--config', noControl, '--grep', 'session.*']);
+    expect(result.stdout).toContain('RESULT: FAIL');
+    expect(result.status).toBe(1);
+  } finally {
+    broken.close();
+  }
+}, 60_000);
+
+test('restoapi-contract exits 0 when everything passes and 2 on a bad configuration', async () => {
+  expect(
+    (await run(['--base-url', server.url, '--config', config, '--grep', 'session.lifecycle', 'orders.*'])).status,
+  ).toBe(0);
+  const bad = await run([
+    '--base-url',
+    server.url,
+    '--config',
+    fileURLToPath(new URL('../package.json', import.meta.url)),
+  ]);
+  expect(bad.status).toBe(2);
+  expect(bad.stderr).toMatch(/invalid configuration/);
+}, 60_000);

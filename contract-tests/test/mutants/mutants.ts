@@ -1,0 +1,344 @@
+/**
+ * Deliberately faulty variants of the mock server. Each wraps the correct
+ * mock's `handle` (a `Request → Response` function) with a response
+ * transform, a request rewrite or state tampering through the control API,
+ * so the fault is exactly the one described and nothing else changes.
+ */
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import type { Selection } from '../../src/index.js';
+
+export type Handle = (request: Request) => Promise<Response>;
+
+export interface Mutant {
+  id: string;
+  description: string;
+  /** The tests of the normal suite that should catch it (to keep the run short). */
+  selection: Selection;
+  wrap(handle: Handle): Handle;
+}
+
+const ORIGIN = 'http://mock.local';
+
+function isJson(response: Response): boolean {
+  return (response.headers.get('content-type') ?? '').includes('json');
+}
+
+/** Rewrites the JSON body of matching answers. */
+function transformJson(
+  match: (request: Request, url: URL, status: number) => boolean,
+  transform: (body: any, request: Request) => any,
+): (handle: Handle) => Handle {
+  return (handle) => async (request) => {
+    const url = new URL(request.url);
+    const response = await handle(request);
+    if (!isJson(response) || !match(request, url, response.status)) return response;
+    const body = await response.json();
+    const headers = new Headers(response.headers);
+    headers.delete('content-length');
+    return new Response(JSON.stringify(transform(body, request)), { status: response.status, headers });
+  };
+}
+
+function tokenOf(request: Request, url: URL): string | undefined {
+  const header = request.headers.get('authorization');
+  return header ? /token="?([^",\s]+)"?/i.exec(header)?.[1] : (url.searchParams.get('token') ?? undefined);
+}
+
+async function accountType(handle: Handle, token: string | undefined): Promise<string | undefined> {
+  if (!token) return undefined;
+  const response = await handle(
+    new Request(`${ORIGIN}/api/session`, { headers: { Authorization: `Token token="${token}"` } }),
+  );
+  if (response.status !== 200) return undefined;
+  return ((await response.json()) as any).api_user?.account?.type;
+}
+
+async function login(handle: Handle, login: string): Promise<string> {
+  const response = await handle(
+    new Request(`${ORIGIN}/api/session`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ login, password: 'demo' }).toString(),
+    }),
+  );
+  return ((await response.json()) as any).meta.token;
+}
+
+/** Sends the same request with another account's token. */
+async function withToken(request: Request, token: string): Promise<Request> {
+  const url = new URL(request.url);
+  url.searchParams.delete('token');
+  const headers = new Headers(request.headers);
+  headers.set('Authorization', `Token token="${token}"`);
+  const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.clone().arrayBuffer();
+  return new Request(url, { method: request.method, headers, ...(body ? { body } : {}) });
+}
+
+const ordersPath = /^\/(api\/)?orders(\/\d+)?$/;
+
+export const MUTANTS: Mutant[] = [
+  {
+    id: 'missing-field',
+    description: 'a field missing from a response (order.number left out of GET /api/orders/{id})',
+    selection: { ids: ['schema.getOrder', 'orders.read-with-sideloads'] },
+    wrap: transformJson(
+      (r, url, status) => r.method === 'GET' && /^\/(api\/)?orders\/\d+$/.test(url.pathname) && status === 200,
+      (body) => {
+        delete body.order.number;
+        return body;
+      },
+    ),
+  },
+  {
+    id: 'number-as-string',
+    description: 'a number sent as a string (order.final_sum as "20.00")',
+    selection: { ids: ['schema.listOrders', 'schema.getOrder'] },
+    wrap: transformJson(
+      (r, url, status) => r.method === 'GET' && ordersPath.test(url.pathname) && status === 200,
+      (body) => {
+        for (const order of body.orders ?? [body.order]) order.final_sum = Number(order.final_sum).toFixed(2);
+        return body;
+      },
+    ),
+  },
+  {
+    id: 'courier-sees-other-orders',
+    description: "a courier seeing another courier's order (courier requests are answered with the dispatcher's scope)",
+    selection: { ids: ['scope.courier-sees-only-its-orders'] },
+    wrap: (handle) => async (request) => {
+      const url = new URL(request.url);
+      if (
+        request.method === 'GET' &&
+        ordersPath.test(url.pathname) &&
+        (await accountType(handle, tokenOf(request, url))) === 'courier'
+      ) {
+        return handle(await withToken(request, await login(handle, 'dispatcher@demo')));
+      }
+      return handle(request);
+    },
+  },
+  {
+    id: 'second-import-not-busy',
+    description: 'a second menu import while one runs is answered `queued` instead of `busy`',
+    selection: { ids: ['imports.menu-one-at-a-time'] },
+    wrap: (handle) => async (request) => {
+      const response = await handle(request);
+      if (!/\/import\/menu$/.test(new URL(request.url).pathname) || response.status !== 409) return response;
+      const body = (await response.json()) as any;
+      return new Response(JSON.stringify({ status: 'queued', job_id: body.job_id }), {
+        status: 202,
+        headers: { 'Content-Type': 'application/json' },
+      });
+    },
+  },
+  {
+    id: 'self-intersecting-zone-accepted',
+    description: 'a self-intersecting zone accepted (a refused area is dropped and the rest of the zone saved)',
+    selection: { ids: ['zones.simple-polygon-only'] },
+    wrap: (handle) => async (request) => {
+      const url = new URL(request.url);
+      if (!/^\/api\/delivery_zones/.test(url.pathname) || (request.method !== 'POST' && request.method !== 'PUT'))
+        return handle(request);
+      const text = await request.clone().text();
+      const response = await handle(request);
+      if (response.status !== 422) return response;
+      const problems = (await response.clone().json()) as any;
+      if (!problems.errors?.some((e: any) => e.source?.pointer === '/area')) return response;
+      const body = JSON.parse(text);
+      delete body.area;
+      return handle(
+        new Request(request.url, { method: request.method, headers: request.headers, body: JSON.stringify(body) }),
+      );
+    },
+  },
+  {
+    id: 'token-valid-after-delete',
+    description: 'a token still valid after DELETE /api/session',
+    selection: { ids: ['session.lifecycle'] },
+    wrap: (handle) => async (request) => {
+      if (request.method === 'DELETE' && new URL(request.url).pathname === '/api/session')
+        return new Response(null, { status: 204 });
+      return handle(request);
+    },
+  },
+  {
+    id: 'page-count-off-by-one',
+    description: '`meta.page_count` off by one',
+    selection: { ids: ['orders.pagination-meta'] },
+    wrap: transformJson(
+      (r, url, status) => r.method === 'GET' && /^\/(api\/)?orders$/.test(url.pathname) && status === 200,
+      (body) => {
+        body.meta.page_count += 1;
+        return body;
+      },
+    ),
+  },
+  {
+    id: 'existing-ignore-updates',
+    description: '`existing=ignore` (and the default) updating already imported orders',
+    selection: { ids: ['imports.orders-existing-update-or-ignore'] },
+    wrap: (handle) => async (request) => {
+      const url = new URL(request.url);
+      if (!/\/import\/orders$/.test(url.pathname) || url.searchParams.get('existing') === 'update')
+        return handle(request);
+      url.searchParams.set('existing', 'update');
+      return handle(
+        new Request(url, { method: request.method, headers: request.headers, body: await request.arrayBuffer() }),
+      );
+    },
+  },
+  {
+    id: '500-on-malformed-body',
+    description: 'a 500 on a malformed JSON body',
+    selection: { ids: ['negative.createDraftDish', 'negative.updateOrganization', 'negative.importOrders'] },
+    wrap: (handle) => async (request) => {
+      if ((request.headers.get('content-type') ?? '').includes('application/json')) {
+        const text = await request.clone().text();
+        try {
+          if (text) JSON.parse(text);
+        } catch {
+          return new Response(
+            JSON.stringify({ errors: [{ status: '500', code: 'internal', title: 'Internal error' }] }),
+            { status: 500, headers: { 'Content-Type': 'application/json' } },
+          );
+        }
+      }
+      return handle(request);
+    },
+  },
+  {
+    id: 'callback-not-sent',
+    description: "a callback not sent (the carrier's callback_url is replaced by a dead address when it registers)",
+    selection: { ids: ['carrier.round-trip'] },
+    wrap: (handle) => async (request) => {
+      const url = new URL(request.url);
+      if (request.method !== 'POST' || url.pathname !== '/__mock/carriers') return handle(request);
+      const body = JSON.parse(await request.text());
+      body.callback_url = 'http://127.0.0.1:9/nowhere';
+      return handle(
+        new Request(url, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        }),
+      );
+    },
+  },
+  {
+    id: 'json-without-content-type',
+    description: 'a JSON body without Content-Type: application/json taken as JSON',
+    selection: { ids: ['format.json-needs-content-type'] },
+    wrap: (handle) => async (request) => {
+      const type = request.headers.get('content-type');
+      if (request.method === 'GET' || (type && !type.startsWith('text/plain'))) return handle(request);
+      const text = await request.clone().text();
+      if (!text.startsWith('{')) return handle(request);
+      const headers = new Headers(request.headers);
+      headers.set('Content-Type', 'application/json');
+      return handle(new Request(request.url, { method: request.method, headers, body: text }));
+    },
+  },
+  {
+    id: 'confirm-sets-wrong-timestamp',
+    description:
+      'confirmation recorded in the wrong field (restaurant_confirmed_at and courier_confirmed_at swapped on read)',
+    selection: { ids: ['orders.confirm-by-account-type'] },
+    wrap: transformJson(
+      (r, url, status) => r.method === 'GET' && /^\/(api\/)?orders\/\d+$/.test(url.pathname) && status === 200,
+      (body) => {
+        const order = body.order;
+        [order.restaurant_confirmed_at, order.courier_confirmed_at] = [
+          order.courier_confirmed_at,
+          order.restaurant_confirmed_at,
+        ];
+        return body;
+      },
+    ),
+  },
+  {
+    id: 'status-filter-ignored',
+    description: 'the `status` filter of the order list ignored',
+    selection: { ids: ['orders.filters'] },
+    wrap: (handle) => async (request) => {
+      const url = new URL(request.url);
+      if (request.method !== 'GET' || !/^\/(api\/)?orders$/.test(url.pathname) || !url.searchParams.has('status'))
+        return handle(request);
+      url.searchParams.delete('status');
+      return handle(new Request(url, { headers: request.headers }));
+    },
+  },
+  {
+    id: 'staff-sees-every-organization',
+    description: 'a staff member sees organizations other than its own',
+    selection: { ids: ['scope.staff-member-sees-one-organization'] },
+    wrap: (handle) => async (request) => {
+      const url = new URL(request.url);
+      if (
+        request.method === 'GET' &&
+        url.pathname === '/api/organizations' &&
+        (await accountType(handle, tokenOf(request, url))) === 'staff_member'
+      ) {
+        return handle(await withToken(request, await login(handle, 'dispatcher@demo')));
+      }
+      return handle(request);
+    },
+  },
+  {
+    id: 'dish-name-defaulted',
+    description: 'a draft dish without its required name created with a default name',
+    selection: { ids: ['menu.draft-dish-required-fields'] },
+    wrap: (handle) => async (request) => {
+      const url = new URL(request.url);
+      if (request.method !== 'POST' || !/^\/api\/draft_dishes\/?$/.test(url.pathname)) return handle(request);
+      const body = JSON.parse(await request.clone().text());
+      if (body.draft_dish && body.draft_dish.name === undefined) body.draft_dish.name = 'Unnamed dish';
+      return handle(new Request(url, { method: 'POST', headers: request.headers, body: JSON.stringify(body) }));
+    },
+  },
+  {
+    id: 'publish-does-nothing',
+    description: 'POST /api/organizations/{id}/publish answers success without publishing',
+    selection: { ids: ['menu.drafts-reach-storefront-only-on-publish'] },
+    wrap: (handle) => async (request) => {
+      const match = /^\/api\/organizations\/(\d+)\/publish$/.exec(new URL(request.url).pathname);
+      if (request.method !== 'POST' || !match) return handle(request);
+      const menu = {
+        organization_id: Number(match[1]),
+        version: 1,
+        published_at: new Date().toISOString(),
+        category_count: 0,
+        dish_count: 0,
+      };
+      return new Response(JSON.stringify({ menu }), { status: 200, headers: { 'Content-Type': 'application/json' } });
+    },
+  },
+  {
+    id: 'token-query-ignored',
+    description: 'the `token` query parameter not accepted (only the header)',
+    selection: { ids: ['session.token-forms'] },
+    wrap: (handle) => async (request) => {
+      const url = new URL(request.url);
+      if (!url.searchParams.has('token') || url.pathname.startsWith('/__mock')) return handle(request);
+      url.searchParams.delete('token');
+      return handle(new Request(url, { method: request.method, headers: request.headers }));
+    },
+  },
+  {
+    id: 'failed-order-fails-batch',
+    description: 'one failing order of an order import reported as failing the whole batch',
+    selection: { ids: ['imports.orders-unknown-client-id'] },
+    wrap: transformJson(
+      (r, url, status) => r.method === 'POST' && /\/import\/orders$/.test(url.pathname) && status === 200,
+      (body) => {
+        const failed = body.organization_import.find((item: any) => item.status === 'error');
+        if (failed)
+          body.organization_import = body.organization_import.map((item: any) => ({
+            external_id: item.external_id,
+            status: 'error',
+            errors: failed.errors,
+          }));
+        return body;
+      },
+    ),
+  },
+];

@@ -1,0 +1,19 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { createMockServer, type MockServer } from '@restoapi/mock-server/node';
+import { runContractSuite } from '../src/index.js';
+import { MOCK_CONFIG, unexpectedFailures } from './helpers.js';
+
+let server: MockServer;
+beforeAll(async () => {
+  server = await createMockServer({ port: 0 });
+});
+afterAll(() => server.close());
+
+test('the suite passes against the mock over HTTP (real sockets, the carrier API under /api-delivery)', async () => {
+  const result = await runContractSuite({ baseUrl: server.url, config: MOCK_CONFIG, profile: 'full', seed: 11 });
+  console.log(
+    `over HTTP: ${result.summary.passed} passed, ${result.summary.failed} failed, ${result.summary.skipped} skipped in ${(result.durationMs / 1000).toFixed(1)} s`,
+  );
+  expect(unexpectedFailures(result)).toEqual([]);
+  expect(result.summary.skipped).toBe(0);
+}, 120_000);
