@@ -1,6 +1,108 @@
 /**
  * @restoapi/sdk: typed clients for the Online Restaurant Ordering Service API.
  */
+export { createRestoClient, RestoClient, type RestoClientOptions } from './client/resto-client.js';
+export type { FetchLike, Logger, PipelineOptions, RequestOptions } from './client/options.js';
+export type { TokenOption, TokenStore } from './client/token.js';
+export { ApiPromise, type ApiResult } from './client/api-promise.js';
+export type { Call, DefaultOptions } from './client/core.js';
+export type {
+  MainBody,
+  MainData,
+  MainError,
+  MainQuery,
+  OperationError,
+  OperationKey,
+  OperationOf,
+  RequestBody,
+  SuccessBody,
+  WithDefaults,
+} from './client/operations.js';
+export { createPipeline, type CallSettings, type Pipeline } from './client/pipeline.js';
+
+export {
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  ConnectionError,
+  ImportJobError,
+  InternalServerError,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  RestoApiError,
+  TimeoutError,
+  UnprocessableEntityError,
+  type ApiErrorObject,
+  type ImportBusyBody,
+  type ServerErrorStatus,
+} from './errors/api-error.js';
+export { errorFromResponse, type ErrorForStatus } from './errors/error-from-response.js';
+
+export {
+  IDEMPOTENT_METHODS,
+  isRetryableStatus,
+  parseRetryAfter,
+  retryDelay,
+  type BackoffOptions,
+} from './resilience/retry-policy.js';
+export { paginate, type PageMeta } from './pagination/paginate.js';
+export { ImportJob, type ImportJobState, type ImportKind, type ImportWaitOptions } from './imports/import-job.js';
+export { sniffImageType, toUploadForm, type UploadFileOptions, type UploadInput } from './uploads/upload-file.js';
+export { fromMinorUnits, toMinorUnits } from './money/minor-units.js';
+
+export { SessionResource } from './resources/session.js';
+export { OrganizationsResource, type OrganizationUpdateFields } from './resources/organizations.js';
+export { RestaurantsResource, type RestaurantFilters, type RestaurantUpdateFields } from './resources/restaurants.js';
+export { CouriersResource, type CourierFilters } from './resources/couriers.js';
+export {
+  DraftCategoriesResource,
+  type DraftCategoryCreateFields,
+  type DraftCategoryFilters,
+  type DraftCategoryUpdateFields,
+} from './resources/draft-categories.js';
+export {
+  DraftDishesResource,
+  type DraftDishCreateFields,
+  type DraftDishFilters,
+  type DraftDishUpdateFields,
+} from './resources/draft-dishes.js';
+export {
+  DeliveryZonesResource,
+  type DeliveryZoneCreateFields,
+  type DeliveryZoneFilters,
+  type DeliveryZoneUpdateFields,
+  type TimetableEntryInput,
+} from './resources/delivery-zones.js';
+export {
+  OrdersResource,
+  type Order,
+  type OrderFilters,
+  type OrderPage,
+  type OrderStatus,
+  type OrderUpdateFields,
+  type PageOptions,
+  type SmsOptions,
+} from './resources/orders.js';
+export {
+  ImportsResource,
+  type ClientImportBody,
+  type ClientImportOptions,
+  type MenuImportBody,
+  type OrderImportBody,
+  type OrderImportOptions,
+  type OrderImportResult,
+} from './resources/imports.js';
+
+export {
+  CarrierClient,
+  createCarrierClient,
+  type CarrierClientOptions,
+  type CarrierOrder,
+  type DeliveryStatus,
+  type DeliveryUpdate,
+} from './carrier/carrier-client.js';
+
 export {
   authorizationHeader,
   carrierBaseUrl,

@@ -71,7 +71,9 @@ export function createRawClient(options: RawClientOptions): RawMainClient {
 export interface RawCarrierClientOptions {
   /** Base address of the service (`{base_url}`); `/api-delivery` is appended unless already there. */
   baseUrl: string;
+  /** A `fetch` to use instead of the global one. */
   fetch?: ClientOptions['fetch'];
+  /** Headers added to every request. */
   headers?: Record<string, string>;
 }
 

@@ -1,0 +1,84 @@
+import createClient from 'openapi-fetch';
+import { Core, type Call, type DefaultOptions } from '../client/core.js';
+import type { OperationError, OperationKey, OperationOf, RequestBody, SuccessBody } from '../client/operations.js';
+import type { PipelineOptions, RequestOptions } from '../client/options.js';
+import { createPipeline } from '../client/pipeline.js';
+import type { components, paths as CarrierPaths } from '../generated/carrier.js';
+import { carrierBaseUrl, type RawCarrierClient } from '../raw/raw-client.js';
+
+/** Options of {@link createCarrierClient}. */
+export interface CarrierClientOptions extends PipelineOptions {
+  /** Base address of the service (`{base_url}`); `/api-delivery` is appended unless already there. */
+  baseUrl: string;
+}
+
+type CarrierCall<O, K extends OperationKey<CarrierPaths>> = Call<
+  O,
+  SuccessBody<OperationOf<CarrierPaths, K>>,
+  OperationError<OperationOf<CarrierPaths, K>>
+>;
+
+/** The carrier's writable delivery block (send only what changed). */
+export type DeliveryUpdate = RequestBody<OperationOf<CarrierPaths, 'PUT /orders/{secure_id}/delivery'>>;
+/** A delivery status (`idle`, `courier_assigned`, `delivering`, `delivered`, `problem`). */
+export type DeliveryStatus = components['schemas']['DeliveryStatus'];
+/** An order in the carrier view. */
+export type CarrierOrder = components['schemas']['CarrierOrder'];
+
+/**
+ * The carrier API client: orders addressed by `secure_id` (from the callback), no session needed.
+ * Same errors, retries and timeouts as the main client.
+ */
+export class CarrierClient {
+  /** The raw typed openapi-fetch client of the carrier API, through the same pipeline. */
+  readonly raw: RawCarrierClient;
+  readonly #core: Core<CarrierPaths>;
+
+  constructor(options: CarrierClientOptions) {
+    const pipeline = createPipeline(options);
+    this.raw = createClient<CarrierPaths>({
+      baseUrl: carrierBaseUrl(options.baseUrl),
+      fetch: (request) => pipeline(request),
+      ...(options.headers ? { headers: options.headers } : {}),
+    });
+    this.#core = new Core(this.raw, pipeline);
+  }
+
+  /** Loads the order in the carrier view. */
+  getOrder<O extends RequestOptions = DefaultOptions>(
+    secureId: string,
+    options?: O,
+  ): CarrierCall<O, 'GET /orders/{secure_id}'> {
+    const core = this.#core;
+    return core.invoke('GET /orders/{secure_id}', options, (init) =>
+      core.raw.GET('/orders/{secure_id}', { ...init, params: { path: { secure_id: secureId } } }),
+    );
+  }
+
+  /**
+   * Updates the delivery block (status, message, courier, position); answers the whole order. Repeating a status is a no-op, so it is retried like any PUT.
+   * @example
+   * await carrier.updateDelivery(secureId, { status: 'delivering', lat: 52.4975, lon: 13.431 });
+   */
+  updateDelivery<O extends RequestOptions = DefaultOptions>(
+    secureId: string,
+    patch: DeliveryUpdate,
+    options?: O,
+  ): CarrierCall<O, 'PUT /orders/{secure_id}/delivery'> {
+    const core = this.#core;
+    return core.invoke('PUT /orders/{secure_id}/delivery', options, (init) =>
+      core.raw.PUT('/orders/{secure_id}/delivery', { ...init, params: { path: { secure_id: secureId } }, body: patch }),
+    );
+  }
+}
+
+/**
+ * Creates the carrier API client.
+ * @example
+ * const carrier = createCarrierClient({ baseUrl: 'https://api.example.com' });
+ * const { order } = await carrier.getOrder(secureId);
+ * await carrier.updateDelivery(secureId, { status: 'courier_assigned', courier_name: 'Max' });
+ */
+export function createCarrierClient(options: CarrierClientOptions): CarrierClient {
+  return new CarrierClient(options);
+}

@@ -1,0 +1,50 @@
+import { describe, expect, test } from 'vitest';
+import { ConnectionError, NotFoundError, TimeoutError } from '../errors/api-error.js';
+import { createRestoClient } from './resto-client.js';
+
+/** A JSON answer whose body never finishes unless the request is aborted. */
+function stallingBody(init?: RequestInit): Response {
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode('{"organizations":'));
+      init?.signal?.addEventListener('abort', () => controller.error(init.signal!.reason));
+    },
+  });
+  return new Response(body, { status: 200, headers: { 'Content-Type': 'application/json' } });
+}
+
+describe('calls through the core', () => {
+  test('the timeout also covers reading the body; the stalled call is retried as a GET', async () => {
+    let attempts = 0;
+    const api = createRestoClient({
+      baseUrl: 'http://x',
+      timeoutMs: 50,
+      maxRetries: 1,
+      sleep: async () => undefined,
+      fetch: async (_request, init) => {
+        attempts += 1;
+        return stallingBody(init);
+      },
+    });
+    const error = await api.organizations.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as TimeoutError).operation).toBe('GET /api/organizations');
+    // The body stalled after the answer's headers: the pipeline had already answered, so no retry.
+    expect(attempts).toBe(1);
+  });
+
+  test('an error before any answer is not disguised as a connection error', async () => {
+    const api = createRestoClient({ baseUrl: 'http://x', fetch: async () => new Response(null, { status: 404 }) });
+    await expect(api.draftDishes.uploadPhoto(1, 42 as never)).rejects.toThrow(TypeError);
+    await expect(api.draftDishes.uploadPhoto(1, 42 as never)).rejects.not.toBeInstanceOf(ConnectionError);
+    await expect(api.draftDishes.get(1)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  test('the caller abort while the body is read rejects with its reason', async () => {
+    const controller = new AbortController();
+    const api = createRestoClient({ baseUrl: 'http://x', fetch: async (_request, init) => stallingBody(init) });
+    const pending = api.organizations.list({ signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('left the page')), 20);
+    await expect(pending).rejects.toThrow('left the page');
+  });
+});

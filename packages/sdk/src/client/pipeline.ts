@@ -1,0 +1,159 @@
+import { ConnectionError, TimeoutError, type RestoApiError } from '../errors/api-error.js';
+import { anySignal, raceAbort, sleep as defaultSleep } from '../resilience/abort.js';
+import {
+  DEFAULT_BACKOFF,
+  isRetryableStatus,
+  mayRetry,
+  parseRetryAfter,
+  retryDelay,
+  type BackoffOptions,
+} from '../resilience/retry-policy.js';
+import type { FetchLike, PipelineOptions, RequestOptions } from './options.js';
+
+/** What one call tells the pipeline beyond the request itself. */
+export interface CallSettings extends Pick<RequestOptions, 'timeoutMs' | 'maxRetries' | 'retry'> {
+  /** The caller's signal. When the key is present (even as `undefined`) it replaces `request.signal`. */
+  signal?: AbortSignal | undefined;
+  /** `METHOD path` of the operation, for errors and logs. */
+  operation?: string;
+  /**
+   * Receives `release` for the answer that is returned: the attempt's timer and abort wiring stay armed
+   * until it is called, so that the timeout also covers reading the body. Without `hold` they are released
+   * as soon as the answer's headers arrive.
+   */
+  hold?: (release: () => void) => void;
+}
+
+/** Sends one request with timeouts and retries; answers with the response or throws {@link ConnectionError}/{@link TimeoutError}. */
+export type Pipeline = (request: Request, call?: CallSettings) => Promise<Response>;
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_RETRIES = 2;
+
+/** The abort reason of an attempt's own timer, to tell a timeout from the caller's abort. */
+export class AttemptTimeout extends Error {
+  override name = 'AttemptTimeout';
+}
+
+/**
+ * Creates the request pipeline: one place for per-attempt timeouts, retries with backoff and `Retry-After`,
+ * abort handling, connection errors and logging. Both clients pass it to openapi-fetch as `fetch`.
+ */
+export function createPipeline(options: PipelineOptions = {}): Pipeline {
+  const fetchImpl: FetchLike = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const backoff: BackoffOptions = {
+    initialDelayMs: options.retryInitialDelayMs ?? DEFAULT_BACKOFF.initialDelayMs,
+    maxDelayMs: options.retryMaxDelayMs ?? DEFAULT_BACKOFF.maxDelayMs,
+    maxRetryAfterMs: options.maxRetryAfterMs ?? DEFAULT_BACKOFF.maxRetryAfterMs,
+  };
+  const wait = options.sleep ?? defaultSleep;
+  const random = options.random ?? Math.random;
+  const logger = options.logger;
+
+  return async function send(request, call = {}) {
+    const operation = call.operation ?? `${request.method} ${new URL(request.url).pathname}`;
+    const maxRetries = Math.max(0, call.maxRetries ?? options.maxRetries ?? DEFAULT_MAX_RETRIES);
+    const retries = mayRetry(request.method, call.retry ?? options.retry) ? maxRetries : 0;
+    const timeoutMs = call.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    // The caller's signal: the call option's when the call says (resource methods build the request without one),
+    // else the request's own (raw calls).
+    const callerSignals = 'signal' in call ? (call.signal ? [call.signal] : []) : [request.signal];
+    const hasBody = request.body !== null;
+
+    for (let attempt = 1; ; attempt++) {
+      const aborted = callerSignals.find((s) => s.aborted);
+      if (aborted) throw aborted.reason;
+      const last = attempt > retries;
+      const started = logger ? Date.now() : 0;
+      // One controller per attempt: its own timer and the caller's signals abort it.
+      const controller = new AbortController();
+      const timeout = setTimeout(
+        () => controller.abort(new AttemptTimeout(`${operation} timed out after ${timeoutMs} ms`)),
+        timeoutMs,
+      );
+      const onCallerAbort = (event: Event): void => controller.abort((event.target as AbortSignal).reason);
+      for (const s of callerSignals) s.addEventListener('abort', onCallerAbort);
+      const release = (): void => {
+        clearTimeout(timeout);
+        for (const s of callerSignals) s.removeEventListener('abort', onCallerAbort);
+      };
+      let response: Response | undefined;
+      let failure: RestoApiError<undefined> | undefined;
+      try {
+        // A body can be read only once: every attempt but the last sends a copy of it.
+        const input = hasBody && !last ? request.clone() : request;
+        // Raced as well, for `fetch` implementations that ignore their signal.
+        response = await raceAbort(fetchImpl(input, { signal: controller.signal }), controller.signal);
+      } catch (error) {
+        release();
+        const callerAbort = callerSignals.find((s) => s.aborted);
+        if (callerAbort) throw callerAbort.reason;
+        failure = transportError(error, operation, attempt, controller.signal.reason);
+      }
+      const durationMs = logger ? Date.now() - started : 0;
+      logger?.debug(`${operation} ${response ? response.status : failure!.name} in ${durationMs} ms`, {
+        operation,
+        attempt,
+        status: response?.status,
+        durationMs,
+        requestId: response?.headers.get('x-request-id') ?? undefined,
+      });
+      const retryable = failure !== undefined || isRetryableStatus(response!.status);
+      if (!retryable || last) {
+        if (failure) throw failure;
+        if (call.hold) call.hold(release);
+        else release();
+        return response!;
+      }
+      release();
+      response?.body?.cancel().catch(() => undefined);
+      const retryAfterMs = response ? parseRetryAfter(response.headers.get('retry-after')) : undefined;
+      const delayMs = retryDelay(attempt, retryAfterMs, backoff, random);
+      const reason = response
+        ? `status ${response.status}`
+        : failure instanceof TimeoutError
+          ? 'timeout'
+          : 'connection error';
+      logger?.warn(`Retrying ${operation} in ${delayMs} ms after ${reason} (retry ${attempt} of ${retries})`, {
+        operation,
+        retry: attempt,
+        nextAttempt: attempt + 1,
+        maxRetries: retries,
+        delayMs,
+        reason,
+        status: response?.status,
+        retryAfterMs,
+      });
+      await wait(delayMs, anySignal(callerSignals));
+    }
+  };
+}
+
+/**
+ * The SDK error for a failure without an answer: {@link TimeoutError} when the attempt's timer fired,
+ * {@link ConnectionError} otherwise (the original error is the `cause`).
+ */
+export function transportError(
+  error: unknown,
+  operation: string,
+  attempt?: number,
+  abortReason?: unknown,
+): ConnectionError {
+  if (error instanceof ConnectionError) return error;
+  const timeout = [abortReason, error, (error as { cause?: unknown } | null)?.cause].find(
+    (e): e is AttemptTimeout => e instanceof AttemptTimeout,
+  );
+  if (timeout)
+    return new TimeoutError({
+      status: undefined,
+      operation,
+      message: `${timeout.message}${attempt ? ` (attempt ${attempt})` : ''}`,
+      cause: error,
+    });
+  return new ConnectionError({
+    status: undefined,
+    operation,
+    message: `${operation} failed: ${(error as Error)?.message ?? String(error)}`,
+    cause: error,
+  });
+}

@@ -1,0 +1,85 @@
+import type { paths as MainPaths } from '../generated/main.js';
+import { createRawClient, type RawMainClient } from '../raw/raw-client.js';
+import { CouriersResource } from '../resources/couriers.js';
+import { DeliveryZonesResource } from '../resources/delivery-zones.js';
+import { DraftCategoriesResource } from '../resources/draft-categories.js';
+import { DraftDishesResource } from '../resources/draft-dishes.js';
+import { ImportsResource } from '../resources/imports.js';
+import { OrdersResource } from '../resources/orders.js';
+import { OrganizationsResource } from '../resources/organizations.js';
+import { RestaurantsResource } from '../resources/restaurants.js';
+import { SessionResource } from '../resources/session.js';
+import { Core } from './core.js';
+import type { PipelineOptions } from './options.js';
+import { createPipeline } from './pipeline.js';
+import { toTokenStore, type TokenOption } from './token.js';
+
+/** Options of {@link createRestoClient}. */
+export interface RestoClientOptions extends PipelineOptions {
+  /** Base address of the service, e.g. `https://api.example.com`. */
+  baseUrl: string;
+  /** The session token, a function supplying it (read before each request), or a store to read and write it. */
+  token?: TokenOption;
+  /** Send the token as the `token` query parameter instead of `Authorization: Token token="…"`. */
+  tokenIn?: 'header' | 'query';
+}
+
+/**
+ * The main API client: resources grouped as the API is, every method typed from the generated types.
+ * Use {@link createRestoClient} to make one.
+ */
+export class RestoClient {
+  /** The raw typed openapi-fetch client (same token, retries and timeouts; `{ data, error }` results) for anything else. */
+  readonly raw: RawMainClient;
+  /** Sign in and out. */
+  readonly session: SessionResource;
+  /** Organizations and menu publication. */
+  readonly organizations: OrganizationsResource;
+  /** Restaurants. */
+  readonly restaurants: RestaurantsResource;
+  /** Couriers (read-only). */
+  readonly couriers: CouriersResource;
+  /** Menu draft categories. */
+  readonly draftCategories: DraftCategoriesResource;
+  /** Menu draft dishes. */
+  readonly draftDishes: DraftDishesResource;
+  /** Delivery zones. */
+  readonly deliveryZones: DeliveryZonesResource;
+  /** Orders, with pagination helpers. */
+  readonly orders: OrdersResource;
+  /** Menu, client and order imports. */
+  readonly imports: ImportsResource;
+
+  constructor(options: RestoClientOptions) {
+    const pipeline = createPipeline(options);
+    const store = toTokenStore(options.token);
+    this.raw = createRawClient({
+      baseUrl: options.baseUrl,
+      token: () => store.get(),
+      ...(options.tokenIn ? { tokenIn: options.tokenIn } : {}),
+      fetch: (request) => pipeline(request),
+      ...(options.headers ? { headers: options.headers } : {}),
+    });
+    const core = new Core<MainPaths>(this.raw, pipeline);
+    this.session = new SessionResource(core, store);
+    this.organizations = new OrganizationsResource(core);
+    this.restaurants = new RestaurantsResource(core);
+    this.couriers = new CouriersResource(core);
+    this.draftCategories = new DraftCategoriesResource(core);
+    this.draftDishes = new DraftDishesResource(core);
+    this.deliveryZones = new DeliveryZonesResource(core);
+    this.orders = new OrdersResource(core);
+    this.imports = new ImportsResource(core, options.sleep);
+  }
+}
+
+/**
+ * Creates the main API client.
+ * @example
+ * const api = createRestoClient({ baseUrl: 'https://api.example.com' });
+ * await api.session.login('admin@pizza.demo', 'demo');
+ * const { order } = await api.orders.get(5001);
+ */
+export function createRestoClient(options: RestoClientOptions): RestoClient {
+  return new RestoClient(options);
+}

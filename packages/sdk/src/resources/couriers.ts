@@ -1,0 +1,38 @@
+import type { DefaultOptions, MainCall, MainCore } from '../client/core.js';
+import type { MainQuery } from '../client/operations.js';
+import type { RequestOptions } from '../client/options.js';
+
+/** Filters of `GET /api/couriers`. */
+export type CourierFilters = MainQuery<'GET /api/couriers'>;
+
+/**
+ * Couriers (read-only), to find the id of a courier to assign to an order.
+ * @example
+ * const { couriers } = await api.couriers.list({ organization_id: 1 });
+ */
+export class CouriersResource {
+  readonly #core: MainCore;
+
+  constructor(core: MainCore) {
+    this.#core = core;
+  }
+
+  /** Lists the couriers the caller can access, optionally of one organization. */
+  list<O extends RequestOptions = DefaultOptions>(
+    filters?: CourierFilters,
+    options?: O,
+  ): MainCall<O, 'GET /api/couriers'> {
+    const core = this.#core;
+    return core.invoke('GET /api/couriers', options, (init) =>
+      core.raw.GET('/api/couriers', { ...init, params: { query: filters } }),
+    );
+  }
+
+  /** Reads one courier (with its last known position). */
+  get<O extends RequestOptions = DefaultOptions>(id: number, options?: O): MainCall<O, 'GET /api/couriers/{id}'> {
+    const core = this.#core;
+    return core.invoke('GET /api/couriers/{id}', options, (init) =>
+      core.raw.GET('/api/couriers/{id}', { ...init, params: { path: { id } } }),
+    );
+  }
+}

@@ -1,0 +1,92 @@
+import type { DefaultOptions, MainCall, MainCore } from '../client/core.js';
+import type { MainBody, MainQuery, WithDefaults } from '../client/operations.js';
+import type { RequestOptions } from '../client/options.js';
+import type { components } from '../generated/main.js';
+
+/** Filters of `GET /api/delivery_zones`. */
+export type DeliveryZoneFilters = MainQuery<'GET /api/delivery_zones'>;
+/** A timetable entry to send; `is_working` defaults to `true`. */
+export type TimetableEntryInput = WithDefaults<components['schemas']['TimetableInput'], 'is_working'>;
+/**
+ * A new zone (sent unwrapped). Only organization_id, restaurant_id and name are required: the generated type marks
+ * the fields with documented defaults as required, so they are made optional here.
+ */
+export type DeliveryZoneCreateFields = WithDefaults<
+  Omit<MainBody<'POST /api/delivery_zones'>, 'timetables'>,
+  'delivery_time' | 'price' | 'timezone' | 'free_delivery_count' | 'free_delivery_price' | 'minimal_order_price'
+> & { timetables?: TimetableEntryInput[] };
+/** The editable fields of a zone (sent unwrapped; `timetables` replaces the whole list). */
+export type DeliveryZoneUpdateFields = Omit<MainBody<'PUT /api/delivery_zones/{id}'>, 'timetables'> & {
+  timetables?: TimetableEntryInput[];
+};
+
+/**
+ * Delivery zones: polygons around a restaurant with delivery time, price and opening hours.
+ * @example
+ * const zone = await api.deliveryZones.create({ organization_id: 1, restaurant_id: 11, name: 'Neukölln' });
+ */
+export class DeliveryZonesResource {
+  readonly #core: MainCore;
+
+  constructor(core: MainCore) {
+    this.#core = core;
+  }
+
+  /** Lists the zones the caller can access, optionally of one organization. */
+  list<O extends RequestOptions = DefaultOptions>(
+    filters?: DeliveryZoneFilters,
+    options?: O,
+  ): MainCall<O, 'GET /api/delivery_zones'> {
+    const core = this.#core;
+    return core.invoke('GET /api/delivery_zones', options, (init) =>
+      core.raw.GET('/api/delivery_zones', { ...init, params: { query: filters } }),
+    );
+  }
+
+  /** Reads one zone (the answer is the zone itself, no root key). */
+  get<O extends RequestOptions = DefaultOptions>(id: number, options?: O): MainCall<O, 'GET /api/delivery_zones/{id}'> {
+    const core = this.#core;
+    return core.invoke('GET /api/delivery_zones/{id}', options, (init) =>
+      core.raw.GET('/api/delivery_zones/{id}', { ...init, params: { path: { id } } }),
+    );
+  }
+
+  /** Creates a zone; the area must be a simple WKT polygon (lon lat). */
+  create<O extends RequestOptions = DefaultOptions>(
+    zone: DeliveryZoneCreateFields,
+    options?: O,
+  ): MainCall<O, 'POST /api/delivery_zones'> {
+    const core = this.#core;
+    // The service fills the documented defaults; the cast only drops the generated type's "required" on them.
+    return core.invoke('POST /api/delivery_zones', options, (init) =>
+      core.raw.POST('/api/delivery_zones', { ...init, body: zone as MainBody<'POST /api/delivery_zones'> }),
+    );
+  }
+
+  /** Changes any field but id and organization_id. */
+  update<O extends RequestOptions = DefaultOptions>(
+    id: number,
+    zone: DeliveryZoneUpdateFields,
+    options?: O,
+  ): MainCall<O, 'PUT /api/delivery_zones/{id}'> {
+    const core = this.#core;
+    return core.invoke('PUT /api/delivery_zones/{id}', options, (init) =>
+      core.raw.PUT('/api/delivery_zones/{id}', {
+        ...init,
+        params: { path: { id } },
+        body: zone as MainBody<'PUT /api/delivery_zones/{id}'>,
+      }),
+    );
+  }
+
+  /** Deletes a zone (orders already placed keep their restaurant). */
+  delete<O extends RequestOptions = DefaultOptions>(
+    id: number,
+    options?: O,
+  ): MainCall<O, 'DELETE /api/delivery_zones/{id}'> {
+    const core = this.#core;
+    return core.invoke('DELETE /api/delivery_zones/{id}', options, (init) =>
+      core.raw.DELETE('/api/delivery_zones/{id}', { ...init, params: { path: { id } } }),
+    );
+  }
+}

@@ -1,0 +1,107 @@
+import type { DefaultOptions, MainCall, MainCore } from '../client/core.js';
+import type { MainBody, MainQuery } from '../client/operations.js';
+import type { RequestOptions } from '../client/options.js';
+import { toUploadForm, type UploadFileOptions, type UploadInput } from '../uploads/upload-file.js';
+
+/** Filters of `GET /api/draft_categories`. */
+export type DraftCategoryFilters = MainQuery<'GET /api/draft_categories'>;
+/** The fields of a new draft category (`POST /api/draft_categories` without its root key). */
+export type DraftCategoryCreateFields = MainBody<'POST /api/draft_categories'>['draft_category'];
+/** The editable fields of a draft category (`PUT /api/draft_categories/{id}` without its root key). */
+export type DraftCategoryUpdateFields = MainBody<'PUT /api/draft_categories/{id}'>['draft_category'];
+
+/**
+ * Menu draft categories; changes reach the storefront when the menu is published.
+ * @example
+ * const { draft_category } = await api.draftCategories.create({ name: 'Desserts', organization_id: 1 });
+ */
+export class DraftCategoriesResource {
+  readonly #core: MainCore;
+
+  constructor(core: MainCore) {
+    this.#core = core;
+  }
+
+  /** Lists the draft categories the caller can access (storefront order), optionally of one organization. */
+  list<O extends RequestOptions = DefaultOptions>(
+    filters?: DraftCategoryFilters,
+    options?: O,
+  ): MainCall<O, 'GET /api/draft_categories'> {
+    const core = this.#core;
+    return core.invoke('GET /api/draft_categories', options, (init) =>
+      core.raw.GET('/api/draft_categories', { ...init, params: { query: filters } }),
+    );
+  }
+
+  /** Reads one draft category. */
+  get<O extends RequestOptions = DefaultOptions>(
+    id: number,
+    options?: O,
+  ): MainCall<O, 'GET /api/draft_categories/{id}'> {
+    const core = this.#core;
+    return core.invoke('GET /api/draft_categories/{id}', options, (init) =>
+      core.raw.GET('/api/draft_categories/{id}', { ...init, params: { path: { id } } }),
+    );
+  }
+
+  /** Creates a draft category (answers 201 with it). */
+  create<O extends RequestOptions = DefaultOptions>(
+    fields: DraftCategoryCreateFields,
+    options?: O,
+  ): MainCall<O, 'POST /api/draft_categories'> {
+    const core = this.#core;
+    return core.invoke('POST /api/draft_categories', options, (init) =>
+      core.raw.POST('/api/draft_categories', { ...init, body: { draft_category: fields } }),
+    );
+  }
+
+  /** Changes name or menu_order. */
+  update<O extends RequestOptions = DefaultOptions>(
+    id: number,
+    fields: DraftCategoryUpdateFields,
+    options?: O,
+  ): MainCall<O, 'PUT /api/draft_categories/{id}'> {
+    const core = this.#core;
+    return core.invoke('PUT /api/draft_categories/{id}', options, (init) =>
+      core.raw.PUT('/api/draft_categories/{id}', {
+        ...init,
+        params: { path: { id } },
+        body: { draft_category: fields },
+      }),
+    );
+  }
+
+  /** Deletes the category and every dish in it (the storefront changes on publication). */
+  delete<O extends RequestOptions = DefaultOptions>(
+    id: number,
+    options?: O,
+  ): MainCall<O, 'DELETE /api/draft_categories/{id}'> {
+    const core = this.#core;
+    return core.invoke('DELETE /api/draft_categories/{id}', options, (init) =>
+      core.raw.DELETE('/api/draft_categories/{id}', { ...init, params: { path: { id } } }),
+    );
+  }
+
+  /**
+   * Uploads the category's photo (JPEG, PNG or WebP, at most 10 MiB) as multipart with the attribute `file`.
+   * @example
+   * await api.draftCategories.uploadPhoto(1001, new Blob([bytes], { type: 'image/jpeg' }));
+   */
+  uploadPhoto<O extends RequestOptions & UploadFileOptions = DefaultOptions>(
+    id: number,
+    file: UploadInput,
+    options?: O,
+  ): MainCall<O, 'PUT /api/draft_categories/{id}/photo'> {
+    const core = this.#core;
+    return core.invoke('PUT /api/draft_categories/{id}/photo', options, async (init) => {
+      const form = await toUploadForm(file, options);
+      // The generated body type describes the part (`file: string`); the FormData is what goes on the wire.
+      return core.raw.PUT('/api/draft_categories/{id}/photo', {
+        ...init,
+        params: { path: { id } },
+        body: form as never,
+        bodySerializer: (body) => body,
+      });
+    });
+  }
+}

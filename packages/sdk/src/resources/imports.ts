@@ -1,0 +1,156 @@
+import type { DefaultOptions, MainCall, MainCore } from '../client/core.js';
+import type { MainBody, MainQuery } from '../client/operations.js';
+import type { RequestOptions } from '../client/options.js';
+import { ConflictError } from '../errors/api-error.js';
+import type { components } from '../generated/main.js';
+import { ImportJob, type ImportKind } from '../imports/import-job.js';
+
+/**
+ * The menu import body. `config` may be partial: the generated type marks `destroy_menu` and `publish_menu`
+ * required because they have defaults (both `false`).
+ */
+export type MenuImportBody = Omit<MainBody<'POST /api/organizations/{id}/import/menu'>, 'config'> & {
+  config?: Partial<components['schemas']['MenuImportConfig']>;
+};
+/** The client import body. */
+export type ClientImportBody = MainBody<'POST /api/organizations/{id}/import/clients'>;
+/** The order import body. */
+export type OrderImportBody = MainBody<'POST /api/organizations/{id}/import/orders'>;
+/** One order's outcome of an order import: `imported` (with `imported_at`), `ignored` or `error` (with `errors`). */
+export type OrderImportResult = components['schemas']['OrderImportResult'];
+
+/** Options of the client import. */
+export interface ClientImportOptions {
+  /** `true` deletes the clients created by earlier imports first (`from_scratch=true`). */
+  fromScratch?: boolean;
+}
+/** Options of the order import. */
+export interface OrderImportOptions {
+  /** What to do with an order whose `external_id` was imported before: `update` it or `ignore` it (the default). */
+  existing?: NonNullable<MainQuery<'POST /api/organizations/{id}/import/orders'>['existing']>;
+}
+
+/**
+ * Bulk imports: the menu and clients run as jobs (a handle to wait on), orders are imported at once with a result per order.
+ * A running import of the same kind surfaces as {@link ConflictError} with `busy` and a `job` handle on the running job.
+ * @example
+ * const job = await api.imports.menu(1, { dishes: [{ name: 'Margherita', price: 9.5, category_name: 'Pizza' }] });
+ * await job.wait({ onProgress: (s) => console.log(s.job_percent) });
+ */
+export class ImportsResource {
+  readonly #core: MainCore;
+  readonly #sleep: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
+
+  constructor(core: MainCore, sleep?: (ms: number, signal?: AbortSignal) => Promise<void>) {
+    this.#core = core;
+    this.#sleep = sleep;
+  }
+
+  /** A handle on an import job known by id (for instance one started elsewhere). */
+  job(kind: ImportKind, organizationId: number, jobId: string): ImportJob {
+    const read = kind === 'menu' ? this.menuState.bind(this) : this.clientsState.bind(this);
+    return new ImportJob(kind, organizationId, jobId, (options) => read(organizationId, options), this.#sleep);
+  }
+
+  #attachJob(kind: ImportKind, organizationId: number) {
+    return (error: unknown): void => {
+      if (error instanceof ConflictError && error.busy) error.job = this.job(kind, organizationId, error.busy.job_id);
+    };
+  }
+
+  /**
+   * Queues a menu import (it replaces the whole menu) and resolves to the job's handle.
+   * @example
+   * const job = await api.imports.menu(1, body); const state = await job.wait();
+   */
+  menu<O extends RequestOptions = DefaultOptions>(
+    organizationId: number,
+    body: MenuImportBody,
+    options?: O,
+  ): MainCall<O, 'POST /api/organizations/{id}/import/menu', ImportJob> {
+    const core = this.#core;
+    return core.invoke(
+      'POST /api/organizations/{id}/import/menu',
+      options,
+      (init) =>
+        core.raw.POST('/api/organizations/{id}/import/menu', {
+          ...init,
+          params: { path: { id: organizationId } },
+          // The service fills the `config` defaults; the cast only drops the generated type's "required" on them.
+          body: body as MainBody<'POST /api/organizations/{id}/import/menu'>,
+        }),
+      {
+        map: (data) => this.job('menu', organizationId, data.job_id),
+        onError: this.#attachJob('menu', organizationId),
+      },
+    );
+  }
+
+  /** Reads the state of the organization's current or last menu import. */
+  menuState<O extends RequestOptions = DefaultOptions>(
+    organizationId: number,
+    options?: O,
+  ): MainCall<O, 'GET /api/organizations/{id}/import/menu'> {
+    const core = this.#core;
+    return core.invoke('GET /api/organizations/{id}/import/menu', options, (init) =>
+      core.raw.GET('/api/organizations/{id}/import/menu', { ...init, params: { path: { id: organizationId } } }),
+    );
+  }
+
+  /** Queues a client import and resolves to the job's handle. */
+  clients<O extends RequestOptions & ClientImportOptions = DefaultOptions>(
+    organizationId: number,
+    body: ClientImportBody,
+    options?: O,
+  ): MainCall<O, 'POST /api/organizations/{id}/import/clients', ImportJob> {
+    const core = this.#core;
+    const query = options?.fromScratch === undefined ? undefined : { from_scratch: options.fromScratch };
+    return core.invoke(
+      'POST /api/organizations/{id}/import/clients',
+      options,
+      (init) =>
+        core.raw.POST('/api/organizations/{id}/import/clients', {
+          ...init,
+          params: { path: { id: organizationId }, query },
+          body,
+        }),
+      {
+        map: (data) => this.job('clients', organizationId, data.job_id),
+        onError: this.#attachJob('clients', organizationId),
+      },
+    );
+  }
+
+  /** Reads the state of the organization's current or last client import. */
+  clientsState<O extends RequestOptions = DefaultOptions>(
+    organizationId: number,
+    options?: O,
+  ): MainCall<O, 'GET /api/organizations/{id}/import/clients'> {
+    const core = this.#core;
+    return core.invoke('GET /api/organizations/{id}/import/clients', options, (init) =>
+      core.raw.GET('/api/organizations/{id}/import/clients', { ...init, params: { path: { id: organizationId } } }),
+    );
+  }
+
+  /**
+   * Imports orders at once; `organization_import` holds one typed result per submitted order.
+   * @example
+   * const { organization_import } = await api.imports.orders(1, { orders }, { existing: 'update' });
+   * const failed = organization_import.filter((r) => r.status === 'error');
+   */
+  orders<O extends RequestOptions & OrderImportOptions = DefaultOptions>(
+    organizationId: number,
+    body: OrderImportBody,
+    options?: O,
+  ): MainCall<O, 'POST /api/organizations/{id}/import/orders'> {
+    const core = this.#core;
+    const query = options?.existing === undefined ? undefined : { existing: options.existing };
+    return core.invoke('POST /api/organizations/{id}/import/orders', options, (init) =>
+      core.raw.POST('/api/organizations/{id}/import/orders', {
+        ...init,
+        params: { path: { id: organizationId }, query },
+        body,
+      }),
+    );
+  }
+}

@@ -1,0 +1,29 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, expect, test } from 'vitest';
+import * as sdk from '@restoapi/sdk';
+import { startMock, type MockTarget } from '../support/mock-target.js';
+
+const readme = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../README.md');
+let target: MockTarget | undefined;
+afterEach(() => target?.close());
+
+test('the README quickstart runs as written against the mock over HTTP', async () => {
+  const text = await readFile(readme, 'utf8');
+  const quickstart = /## Quickstart\s+```ts\n([\s\S]*?)```/.exec(text)![1]!;
+  expect(quickstart.split('\n').filter(Boolean).length).toBeLessThanOrEqual(12);
+  target = await startMock('http');
+  const body = quickstart
+    .replace(/^import \{ createRestoClient \} from '@restoapi\/sdk';$/m, '')
+    .replace("'http://localhost:4010'", JSON.stringify(target.baseUrl));
+  const lines: string[] = [];
+  const log = { log: (...parts: unknown[]) => lines.push(parts.join(' ')) };
+  const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (
+    ...args: string[]
+  ) => (...values: unknown[]) => Promise<void>;
+  await new AsyncFunction('createRestoClient', 'console', body)(sdk.createRestoClient, log);
+  expect(lines[0]).toBe('Signed in as Anna Schmidt');
+  expect(lines).toContain('PP-5001 delivery 17.50');
+  expect(lines.at(-1)).toBe('PP-5002 is now accepted');
+});
