@@ -187,12 +187,29 @@ interface CompiledRoute {
   regex: RegExp;
   names: string[];
   literalSegments: number;
+  segments: number;
+}
+
+/**
+ * How many segments a route regex (`^/seg/…/seg/?$`, segments non-empty and free of `/`) can see in a
+ * path: its slashes, less one for a trailing slash. Only routes with that many segments can match.
+ */
+function segmentCount(pathname: string): number {
+  let slashes = 0;
+  for (let i = 0; i < pathname.length; i += 1) if (pathname.charCodeAt(i) === 47) slashes += 1;
+  return pathname.endsWith('/') ? slashes - 1 : slashes;
 }
 
 /** Matches concrete request paths to operations, static segments before templated ones. */
 export class Router {
   private readonly routes: CompiledRoute[] = [];
   private readonly byMethod = new Map<string, CompiledRoute[]>();
+  /**
+   * The same lists split by segment count, still in priority order, so that a request tries only the
+   * few regexes that can match (`GET /api/orders/5001` ran 20 of 29 before). Absent when a template has
+   * no segment at all (`/`, whose regex also matches `//`), where the count would not decide.
+   */
+  private readonly bySegments: Map<string, Map<number, CompiledRoute[]>> | undefined;
 
   constructor(operations: OperationInfo[]) {
     for (const operation of operations) {
@@ -212,7 +229,7 @@ export class Router {
             }),
           )
           .join('/');
-        this.routes.push({ operation, regex: new RegExp(`^/${pattern}/?$`), names, literalSegments });
+        this.routes.push({ operation, regex: new RegExp(`^/${pattern}/?$`), names, literalSegments, segments: segments.length });
       }
     }
     this.routes.sort((a, b) => b.literalSegments - a.literalSegments || a.names.length - b.names.length);
@@ -221,11 +238,21 @@ export class Router {
       list.push(route);
       this.byMethod.set(route.operation.method, list);
     }
+    if (this.routes.every((route) => route.segments > 0)) {
+      this.bySegments = new Map();
+      for (const [method, list] of this.byMethod) {
+        const byCount = new Map<number, CompiledRoute[]>();
+        for (const route of list) byCount.set(route.segments, [...(byCount.get(route.segments) ?? []), route]);
+        this.bySegments.set(method, byCount);
+      }
+    }
   }
 
   /** Finds the operation for a method and a path (without query string). */
   match(method: string, pathname: string): RouteMatch | undefined {
-    for (const route of this.byMethod.get(method.toLowerCase()) ?? []) {
+    const lower = method.toLowerCase();
+    const candidates = this.bySegments ? this.bySegments.get(lower)?.get(segmentCount(pathname)) : this.byMethod.get(lower);
+    for (const route of candidates ?? []) {
       const found = route.regex.exec(pathname);
       if (!found) continue;
       const params: Record<string, string> = {};

@@ -62,6 +62,23 @@ test('query parameters are coerced, arrays collected from repeated keys, default
   expect(result.value.query).toMatchObject({ restaurant_id: [11, 12], status: ['delivery'], per_page: 50, page: 1 });
 });
 
+test('array parameters take `name` values, then `name[]` values, split on commas; scalars take their first value', () => {
+  const query = new URLSearchParams('status[]=cooking&status=delivery,pending&undeclared=1&status=,ready&per_page=20&per_page=30&restaurant_id[]=12,11');
+  const result = api.validateRequest('listOrders', { query });
+  expect(result.valid).toBe(true);
+  if (!result.valid) return;
+  expect(result.value.query).toEqual({
+    status: ['delivery', 'pending', 'ready', 'cooking'],
+    per_page: 20,
+    restaurant_id: [12, 11],
+    page: 1,
+    sort_by: '-created_at',
+  });
+  // The same operation again (its prepared plan reused) reads a different query on its own.
+  const again = api.validateRequest('listOrders', { query: new URLSearchParams('courier_id=501') });
+  expect(again.valid && again.value.query).toEqual({ courier_id: [501], page: 1, per_page: 25, sort_by: '-created_at' });
+});
+
 test('an out-of-range query parameter names the parameter', () => {
   const result = api.validateRequest('listOrders', { query: new URLSearchParams('per_page=1000') });
   expect(result).toMatchObject({ valid: false, issues: [expect.objectContaining({ in: 'query', name: 'per_page' })] });

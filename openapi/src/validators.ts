@@ -1,7 +1,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { openapiDocument } from './generated/document.js';
-import { escapePointer, getAtPointer, listOperations, Router, type OperationInfo, type RouteMatch } from './operations.js';
+import { escapePointer, getAtPointer, listOperations, Router, type OperationInfo, type ParameterInfo, type RouteMatch } from './operations.js';
 
 // ajv-formats ships CJS with a default export; under NodeNext the namespace object is what we get.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
@@ -33,7 +33,8 @@ export type ValidationResult<T = undefined> = { valid: true; value: T } | { vali
 export interface RequestInput {
   params?: Record<string, string>;
   query?: URLSearchParams | Record<string, string | string[] | undefined>;
-  headers?: Headers | Record<string, string | undefined>;
+  /** `Headers`, anything with its `get` (case-insensitive lookup), or a plain record. */
+  headers?: Headers | { get(name: string): string | null } | Record<string, string | undefined>;
   /** The request's media type (`Content-Type` without parameters); absent when there is no body. */
   contentType?: string | null;
   body?: unknown;
@@ -94,7 +95,7 @@ function mediaTypeOf(contentType: string | null | undefined): string | undefined
 
 function headerValue(headers: RequestInput['headers'], name: string): string | undefined {
   if (!headers) return undefined;
-  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
+  if (typeof (headers as Headers).get === 'function') return (headers as { get(name: string): string | null }).get(name) ?? undefined;
   const record = headers as Record<string, string | undefined>;
   const key = Object.keys(record).find((k) => k.toLowerCase() === name.toLowerCase());
   return key ? record[key] : undefined;
@@ -219,26 +220,73 @@ export function createApiValidator(options: ApiValidatorOptions = {}): ApiValida
     return op;
   };
 
-  const isArrayParam = (op: OperationInfo, name: string): boolean => {
-    const param = op.parameters.find((p) => p.in === 'query' && p.name === name);
-    if (!param) return false;
+  const isArrayParam = (param: ParameterInfo): boolean => {
     const schema = paramAjv.getSchema(`${DOCUMENT_ID}#${param.schemaPointer}`)?.schema as { type?: unknown } | undefined;
     return schema?.type === 'array' || (Array.isArray(schema?.type) && schema.type.includes('array'));
   };
 
-  const readQuery = (op: OperationInfo, query: RequestInput['query']): Record<string, unknown> => {
+  /**
+   * What `validateRequest` needs of an operation besides the request itself: its compiled parameter
+   * checks, which query parameters are arrays (a schema lookup) and its header parameters. Worked out on
+   * the operation's first request and kept, instead of on every request.
+   */
+  interface RequestPlan {
+    pathCheck: ValidateFunction;
+    queryCheck: ValidateFunction;
+    /** Declared query parameters, in order. */
+    query: { name: string; array: boolean }[];
+    /** Query key → the parameters it feeds (index in `query`, and whether as `name[]`); a key can feed two. */
+    queryKeys: Map<string, { index: number; bracketed: boolean }[]>;
+    headers: ParameterInfo[];
+  }
+  const plans = new Map<string, RequestPlan>();
+  const planOf = (op: OperationInfo): RequestPlan => {
+    const known = plans.get(op.operationId);
+    if (known) return known;
+    const pathCheck = parameterValidator(op, 'path');
+    const query = op.parameters.filter((p) => p.in === 'query').map((p) => ({ name: p.name, array: isArrayParam(p) }));
+    const queryKeys = new Map<string, { index: number; bracketed: boolean }[]>();
+    const feed = (key: string, index: number, bracketed: boolean): void => {
+      const targets = queryKeys.get(key) ?? [];
+      targets.push({ index, bracketed });
+      queryKeys.set(key, targets);
+    };
+    query.forEach(({ name }, index) => {
+      feed(name, index, false);
+      feed(`${name}[]`, index, true);
+    });
+    const plan: RequestPlan = {
+      pathCheck,
+      queryCheck: parameterValidator(op, 'query'),
+      query,
+      queryKeys,
+      headers: op.parameters.filter((p) => p.in === 'header'),
+    };
+    plans.set(op.operationId, plan);
+    return plan;
+  };
+
+  const readQuery = (plan: RequestPlan, query: RequestInput['query']): Record<string, unknown> => {
     const out: Record<string, unknown> = {};
-    if (!query) return out;
-    const declared = op.parameters.filter((p) => p.in === 'query');
+    if (!query || plan.query.length === 0) return out;
     if (query instanceof URLSearchParams) {
-      for (const param of declared) {
-        const values = [...query.getAll(param.name), ...query.getAll(`${param.name}[]`)];
-        if (values.length === 0) continue;
-        out[param.name] = isArrayParam(op, param.name) ? values.flatMap((v) => v.split(',')).filter((v) => v !== '') : values[0];
+      // One pass over the query: each declared parameter takes its `name` values, then its `name[]` values.
+      const plain: (string[] | undefined)[] = [];
+      const bracketed: (string[] | undefined)[] = [];
+      for (const [key, value] of query) {
+        for (const target of plan.queryKeys.get(key) ?? []) {
+          const lists = target.bracketed ? bracketed : plain;
+          (lists[target.index] ??= []).push(value);
+        }
       }
+      plan.query.forEach((param, index) => {
+        const values = [...(plain[index] ?? []), ...(bracketed[index] ?? [])];
+        if (values.length === 0) return;
+        out[param.name] = param.array ? values.flatMap((v) => v.split(',')).filter((v) => v !== '') : values[0];
+      });
       return out;
     }
-    for (const param of declared) {
+    for (const param of plan.query) {
       const value = query[param.name];
       if (value !== undefined) out[param.name] = value;
     }
@@ -254,14 +302,14 @@ export function createApiValidator(options: ApiValidatorOptions = {}): ApiValida
 
     validateRequest(operationId, request) {
       const op = operation(operationId);
+      const plan = planOf(op);
       const issues: ValidationIssue[] = [];
       const params: Record<string, unknown> = { ...(request.params ?? {}) };
-      const pathCheck = parameterValidator(op, 'path');
+      const { pathCheck, queryCheck } = plan;
       if (!pathCheck(params)) issues.push(...toIssues(pathCheck.errors, 'path'));
-      const query = readQuery(op, request.query);
-      const queryCheck = parameterValidator(op, 'query');
+      const query = readQuery(plan, request.query);
       if (!queryCheck(query)) issues.push(...toIssues(queryCheck.errors, 'query'));
-      for (const header of op.parameters.filter((p) => p.in === 'header')) {
+      for (const header of plan.headers) {
         const value = headerValue(request.headers, header.name);
         if (value === undefined) {
           if (header.required) {
