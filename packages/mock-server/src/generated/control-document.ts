@@ -150,7 +150,23 @@ export const controlDocument: Record<string, unknown> = {
                         "rows": [
                           {
                             "id": 1,
-                            "name": "Pizza Piccolo"
+                            "name": "Pizza Piccolo",
+                            "host": "pizza-piccolo.restoapi.dev",
+                            "social_network": {
+                              "instagram": "https://www.instagram.com/pizzapiccolo.berlin"
+                            },
+                            "about": "Neapolitan pizza, delivered hot",
+                            "phone": "+49 30 1234567",
+                            "accept_cashless": true
+                          }
+                        ]
+                      },
+                      "dispatchers": {
+                        "nextId": 2,
+                        "rows": [
+                          {
+                            "id": 1,
+                            "name": "Dora Fischer"
                           }
                         ]
                       },
@@ -1319,6 +1335,91 @@ export const controlDocument: Record<string, unknown> = {
       }
     },
     "schemas": {
+      "AccountType": {
+        "type": "string",
+        "description": "Type of the account attached to an ApiUser, in snake case\n(Authentication 5):\n\n* `dispatcher`: logistics of orders of restaurants without their own\n  couriers; effectively all orders of the system.\n* `staff_member`: an employee of one organization: logistics of its\n  restaurants' orders, editing delivery zones and the menu.\n* `courier`: sees and accepts only the orders assigned to it; may set\n  their status to `delivery` or `complete`.\n",
+        "enum": [
+          "dispatcher",
+          "staff_member",
+          "courier"
+        ]
+      },
+      "ApiUser": {
+        "type": "object",
+        "description": "A user of the API, returned on session creation. Each ApiUser has one attached account, which defines the allowed actions (Authentication 5).",
+        "required": [
+          "id",
+          "login",
+          "name",
+          "phone",
+          "avatar",
+          "account"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "login": {
+            "type": "string",
+            "description": "Login of the user."
+          },
+          "name": {
+            "type": "string",
+            "description": "Name of the user."
+          },
+          "phone": {
+            "type": "string",
+            "description": "Phone number of the user."
+          },
+          "avatar": {
+            "$ref": "#/components/schemas/Avatar"
+          },
+          "account": {
+            "type": "object",
+            "description": "The account attached to the user.",
+            "required": [
+              "type",
+              "id"
+            ],
+            "properties": {
+              "type": {
+                "$ref": "#/components/schemas/AccountType"
+              },
+              "id": {
+                "$ref": "#/components/schemas/Id",
+                "description": "Identifier of the account record of that type (the StaffMember id, the Courier id or the dispatcher id)."
+              }
+            }
+          }
+        }
+      },
+      "ApiUserRecord": {
+        "description": "An API user as stored, with its credentials (never sent out).",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/ApiUser"
+          },
+          {
+            "type": "object",
+            "required": [
+              "password"
+            ],
+            "properties": {
+              "password": {
+                "type": "string",
+                "description": "Password of the login, in clear text: the mock only serves tests and demos."
+              },
+              "api_key": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "description": "API key accepted by `POST /api/session` instead of login and password; `null` or absent for none."
+              }
+            }
+          }
+        ]
+      },
       "Avatar": {
         "type": "object",
         "description": "URLs of a person's picture in several sizes.",
@@ -1347,6 +1448,57 @@ export const controlDocument: Record<string, unknown> = {
           }
         },
         "additionalProperties": false
+      },
+      "Buddy": {
+        "type": "object",
+        "description": "A participant of an order (a person the items were ordered for).",
+        "required": [
+          "id",
+          "order_id",
+          "name",
+          "item_ids",
+          "total"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "order_id": {
+            "$ref": "#/components/schemas/Id",
+            "description": "The order."
+          },
+          "name": {
+            "type": "string",
+            "description": "Name of the participant.",
+            "examples": [
+              "Jonas Becker"
+            ]
+          },
+          "item_ids": {
+            "type": "array",
+            "description": "The participant's items (`GET /api/orders/{id}/items`).",
+            "items": {
+              "$ref": "#/components/schemas/Id"
+            }
+          },
+          "total": {
+            "$ref": "#/components/schemas/DecimalString",
+            "description": "Price of the participant's items."
+          }
+        },
+        "x-decision": "Fields of buddies (order participants) are not shown beyond their existence. They follow the buddy of the order import (`name` and its items), with a numeric `id` like every other record (the import's string id is the integrator's own), `item_ids` pointing into the order's items instead of copying them, and the participant's `total` for splitting the bill."
+      },
+      "Callback": {
+        "description": "A callback to a carrier with its delivery history, as listed (always with `webhook_id` and `duplicate_of`).",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/CallbackRecord"
+          }
+        ],
+        "required": [
+          "webhook_id",
+          "duplicate_of"
+        ]
       },
       "CallbackAttempt": {
         "type": "object",
@@ -1398,7 +1550,8 @@ export const controlDocument: Record<string, unknown> = {
             "minimum": 0,
             "description": "Real milliseconds the attempt took."
           }
-        }
+        },
+        "additionalProperties": false
       },
       "CallbackListResponse": {
         "type": "object",
@@ -1410,22 +1563,20 @@ export const controlDocument: Record<string, unknown> = {
           "callbacks": {
             "type": "array",
             "items": {
-              "$ref": "#/components/schemas/CallbackRecord"
+              "$ref": "#/components/schemas/Callback"
             }
           }
         }
       },
       "CallbackRecord": {
         "type": "object",
-        "description": "A callback to a carrier with its delivery history.",
+        "description": "A callback to a carrier as stored, with its delivery history.",
         "required": [
           "id",
           "carrier_id",
           "order_id",
           "type",
           "query",
-          "webhook_id",
-          "duplicate_of",
           "created_at",
           "state",
           "next_attempt_at",
@@ -1460,14 +1611,14 @@ export const controlDocument: Record<string, unknown> = {
           },
           "webhook_id": {
             "type": "string",
-            "description": "The event's `webhook-id` (sent when the carrier signs); duplicates share it."
+            "description": "The event's `webhook-id` (sent when the carrier signs); duplicates share it. Absent in states saved by older mocks, which list it as `msg_<id>`."
           },
           "duplicate_of": {
             "type": [
               "integer",
               "null"
             ],
-            "description": "For a duplicate made by the `duplicate` chaos option, the callback it copies."
+            "description": "For a duplicate made by the `duplicate` chaos option, the callback it copies; `null` or absent otherwise."
           },
           "created_at": {
             "type": "string",
@@ -1490,7 +1641,8 @@ export const controlDocument: Record<string, unknown> = {
               "$ref": "#/components/schemas/CallbackAttempt"
             }
           }
-        }
+        },
+        "additionalProperties": false
       },
       "CallbackState": {
         "type": "string",
@@ -1661,6 +1813,67 @@ export const controlDocument: Record<string, unknown> = {
           }
         }
       },
+      "CarrierRecord": {
+        "type": "object",
+        "description": "A carrier registered through the control API, with its secret.",
+        "required": [
+          "id",
+          "name",
+          "callback_url",
+          "restaurant_ids",
+          "secret",
+          "created_at"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "name": {
+            "type": "string"
+          },
+          "callback_url": {
+            "type": "string",
+            "format": "uri"
+          },
+          "restaurant_ids": {
+            "description": "Restaurants whose delivery orders go to this carrier; `null` for every restaurant.",
+            "oneOf": [
+              {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/Id"
+                }
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "secret": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "Standard Webhooks secret (`whsec_…`); callbacks are signed when set."
+          },
+          "chaos": {
+            "description": "Deliberate unreliability of its callbacks; absent or `null` for none.",
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/CarrierChaos"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "created_at": {
+            "type": "string",
+            "format": "date-time"
+          }
+        },
+        "additionalProperties": false
+      },
       "CarrierResponse": {
         "type": "object",
         "description": "One carrier.",
@@ -1700,6 +1913,102 @@ export const controlDocument: Record<string, unknown> = {
             "format": "uri"
           }
         }
+      },
+      "ClientRecord": {
+        "type": "object",
+        "description": "A client of an organization, created by the storefront, an order import or a client import.",
+        "required": [
+          "id",
+          "organization_id",
+          "external_id",
+          "name",
+          "email",
+          "gender",
+          "birthdate",
+          "registered_at",
+          "comment",
+          "addresses",
+          "phone_numbers",
+          "tags",
+          "is_blacklisted"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "organization_id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "external_id": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "External identifier from a client or order import; `null` for storefront clients."
+          },
+          "name": {
+            "type": "string"
+          },
+          "email": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "gender": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "enum": [
+              "male",
+              "female",
+              null
+            ]
+          },
+          "birthdate": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "Date of birth as imported (`dd/mm/yyyy`)."
+          },
+          "registered_at": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time"
+          },
+          "comment": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "addresses": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "phone_numbers": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "tags": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "is_blacklisted": {
+            "type": "boolean"
+          }
+        },
+        "additionalProperties": false
       },
       "Clock": {
         "type": "object",
@@ -2059,6 +2368,312 @@ export const controlDocument: Record<string, unknown> = {
           "9.50"
         ]
       },
+      "Delivery": {
+        "type": "object",
+        "description": "The delivery block, writable by the carrier through `PUT /orders/{secure_id}/delivery`.",
+        "required": [
+          "status",
+          "message",
+          "courier_name",
+          "courier_phone",
+          "courier_external_id",
+          "lat",
+          "lon"
+        ],
+        "properties": {
+          "status": {
+            "$ref": "#/components/schemas/DeliveryStatus"
+          },
+          "message": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "Message from the delivery system; may describe a problem."
+          },
+          "courier_name": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "courier_phone": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "courier_external_id": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "description": "Courier id in the carrier's system."
+          },
+          "lat": {
+            "description": "Courier position, latitude.",
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/Latitude"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "lon": {
+            "description": "Courier position, longitude.",
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/Longitude"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          }
+        },
+        "x-decision": "The spec lists the block's fields but not their values before the carrier sets them. Every field is always present; a handed-over order starts with `status: idle` and every other field `null` until the carrier sends it, so a reader can tell \"not known yet\" from an empty string."
+      },
+      "DeliveryStatus": {
+        "type": "string",
+        "enum": [
+          "idle",
+          "courier_assigned",
+          "delivering",
+          "delivered",
+          "problem"
+        ],
+        "description": "Status of the delivery: `idle` (waiting for assignment),\n`courier_assigned`, `delivering`, `delivered`, `problem`.\nTransitions: `idle` → `courier_assigned` → `delivering` →\n`delivered` (terminal); `problem` from any non-terminal status, and\nfrom `problem` back to `idle`, `courier_assigned` or `delivering`.\n`delivering` moves the main order to `delivery`, `delivered` to\n`complete`. An illegal move is `409`. In `x-state-machine`,\n`setsOrderStatus` names the main order status a transition sets, and\n`lockedByOrderStatus` the main order statuses in which the delivery\nblock no longer changes (`409`).\n",
+        "x-state-machine": {
+          "initial": "idle",
+          "terminal": [
+            "delivered"
+          ],
+          "transitions": [
+            {
+              "from": "idle",
+              "to": "courier_assigned",
+              "actors": [
+                "carrier"
+              ]
+            },
+            {
+              "from": "courier_assigned",
+              "to": "delivering",
+              "actors": [
+                "carrier"
+              ],
+              "setsOrderStatus": "delivery"
+            },
+            {
+              "from": "delivering",
+              "to": "delivered",
+              "actors": [
+                "carrier"
+              ],
+              "setsOrderStatus": "complete"
+            },
+            {
+              "from": "idle",
+              "to": "problem",
+              "actors": [
+                "carrier"
+              ]
+            },
+            {
+              "from": "courier_assigned",
+              "to": "problem",
+              "actors": [
+                "carrier"
+              ]
+            },
+            {
+              "from": "delivering",
+              "to": "problem",
+              "actors": [
+                "carrier"
+              ]
+            },
+            {
+              "from": "problem",
+              "to": "idle",
+              "actors": [
+                "carrier"
+              ]
+            },
+            {
+              "from": "problem",
+              "to": "courier_assigned",
+              "actors": [
+                "carrier"
+              ]
+            },
+            {
+              "from": "problem",
+              "to": "delivering",
+              "actors": [
+                "carrier"
+              ],
+              "setsOrderStatus": "delivery"
+            }
+          ],
+          "lockedByOrderStatus": [
+            "complete",
+            "cancelled"
+          ]
+        },
+        "x-decision": "Transitions between delivery statuses are not shown. A delivery advances idle → courier_assigned → delivering → delivered, the order in which a courier is found, collects and hands over; `problem` can be reported from any non-terminal status and left for idle, courier_assigned or delivering once solved; `delivered` is terminal. `delivering` sets the main order to `delivery` and `delivered` to `complete`, like a courier's status change. Other moves, and any update of a cancelled or complete order, are refused with 409; repeating the current status is a no-op."
+      },
+      "DeliveryZone": {
+        "type": "object",
+        "description": "Delivery conditions (time, price, working hours) for the addresses\ninside a polygon around a restaurant branch. Orders placed in the zone\ngo to the zone's restaurant (`restaurant_id`). Returned unwrapped (no\nroot key).\n",
+        "required": [
+          "id",
+          "name",
+          "delivery_time",
+          "price",
+          "timezone",
+          "free_delivery_count",
+          "free_delivery_price",
+          "minimal_order_price",
+          "area",
+          "restaurant_id",
+          "organization_id",
+          "timetables"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "name": {
+            "type": "string",
+            "description": "Name of the zone.",
+            "examples": [
+              "Kreuzberg"
+            ]
+          },
+          "delivery_time": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Delivery time in minutes.",
+            "examples": [
+              35
+            ]
+          },
+          "price": {
+            "$ref": "#/components/schemas/Money",
+            "description": "Delivery price."
+          },
+          "timezone": {
+            "type": "string",
+            "minLength": 1,
+            "description": "Time zone name, an IANA time zone database name such as\n`Europe/Berlin`. The timetable's times of day are read in this\nzone.\n",
+            "examples": [
+              "Europe/Berlin"
+            ],
+            "x-decision": "The spec only says \"time zone name\". It is an IANA time zone database name (`Europe/Berlin`), the only naming that is unambiguous and DST-aware; an unknown name is refused with 422 `invalid_value`, pointer `/timezone`, so a typo cannot silently shift the opening hours."
+          },
+          "free_delivery_count": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 0,
+            "description": "Minimum number of dishes after which delivery is free; `null` when not set.",
+            "examples": [
+              null
+            ]
+          },
+          "free_delivery_price": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/Money"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "Order price after which delivery is free; `null` when not set.",
+            "examples": [
+              25
+            ]
+          },
+          "minimal_order_price": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/Money"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "Minimum order price in the zone; `null` when not set.",
+            "examples": [
+              12
+            ]
+          },
+          "area": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "pattern": "^POLYGON\\s*\\(\\(\\s*-?\\d+(\\.\\d+)?\\s+-?\\d+(\\.\\d+)?(\\s*,\\s*-?\\d+(\\.\\d+)?\\s+-?\\d+(\\.\\d+)?){3,}\\s*\\)\\)$",
+            "description": "Geometry of the zone in WKT, coordinates as `longitude latitude`.\nIt must be a **simple polygon**: a single connected region without\nself-intersections, written as `POLYGON((lon lat, lon lat, …))`\nwith exactly one closed ring (the last point repeats the first)\nof at least 4 points, longitudes in -180..180 and latitudes in\n-90..90. Anything else (self-intersecting or open rings, holes,\n`MULTIPOLYGON`, other geometry types) is refused with 422, code\n`invalid_geometry`, pointer `/area`. `null` until an area is set;\nsuch a zone covers no address.\n",
+            "examples": [
+              "POLYGON((13.3850 52.4870, 13.4420 52.4860, 13.4480 52.5030, 13.4120 52.5080, 13.3830 52.5010, 13.3850 52.4870))"
+            ],
+            "x-decision": "The spec requires a single connected region without self-intersections but not the WKT details. Only `POLYGON` with a single closed ring (no holes) of at least 4 `lon lat` points is accepted, which is exactly a simple polygon; violations are 422 `invalid_geometry` with pointer `/area`. A ring may have at most 2,000 points (the self-intersection check compares every pair of edges, so the bound keeps validation fast). Because `area` is not required on create, a zone created without one has `area: null` and receives no orders until an area is set."
+          },
+          "restaurant_id": {
+            "$ref": "#/components/schemas/Id",
+            "description": "The restaurant that receives the orders placed in the zone."
+          },
+          "organization_id": {
+            "$ref": "#/components/schemas/Id",
+            "description": "The organization owning the zone."
+          },
+          "timetables": {
+            "type": "array",
+            "description": "Working hours of the zone (see `Timetable`).",
+            "items": {
+              "$ref": "#/components/schemas/Timetable"
+            }
+          }
+        }
+      },
+      "DishAvailability": {
+        "title": "DishAvailability",
+        "description": "Availability of a dish in one restaurant of the organization.",
+        "type": "object",
+        "required": [
+          "restaurant_id",
+          "status"
+        ],
+        "properties": {
+          "restaurant_id": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Identifier of a restaurant of the organization."
+          },
+          "status": {
+            "$ref": "#/components/schemas/DishAvailabilityStatus"
+          }
+        },
+        "additionalProperties": false,
+        "x-decision": "The spec does not say whether the entry's fields are required or what an unknown restaurant means. Both fields are required: an entry without its restaurant or its status says nothing. A `restaurant_id` that is not a restaurant of the organization, or one listed twice for the same dish, is refused with 422 `invalid_value` (pointer `/dishes/<n>/availability/<m>/restaurant_id`)."
+      },
+      "DishAvailabilityStatus": {
+        "title": "DishAvailabilityStatus",
+        "type": "string",
+        "enum": [
+          "available",
+          "not_available",
+          "call"
+        ],
+        "default": "available",
+        "description": "Availability of a dish in a restaurant: `available` (the default), `not_available`, or `call` (can be ordered, availability to be confirmed)."
+      },
       "DishPhoto": {
         "type": "object",
         "description": "URLs of a draft dish's photo in several sizes.",
@@ -2100,6 +2715,23 @@ export const controlDocument: Record<string, unknown> = {
           "450"
         ],
         "x-decision": "The spec says the weight is in grams and returned as a string, without its format. It is a non-negative decimal with a dot and at most two decimals, without trailing zeros (`450`, `12.5`), like the spec's other decimal strings."
+      },
+      "DispatcherRecord": {
+        "type": "object",
+        "description": "A dispatcher account.",
+        "required": [
+          "id",
+          "name"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "name": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
       },
       "DraftCategory": {
         "type": "object",
@@ -2147,6 +2779,59 @@ export const controlDocument: Record<string, unknown> = {
             "$ref": "#/components/schemas/Id"
           }
         }
+      },
+      "DraftCategoryRecord": {
+        "type": "object",
+        "description": "A draft category as stored. Its `draft_dish_ids` are not stored; they are derived from the dishes on every read.",
+        "required": [
+          "id",
+          "name",
+          "menu_order",
+          "photo",
+          "organization_id"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "name": {
+            "type": "string",
+            "description": "Name of the category."
+          },
+          "menu_order": {
+            "type": "number",
+            "description": "Position of the category on the storefront."
+          },
+          "photo": {
+            "description": "URLs of the category's photo in several sizes, or `null`.",
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/CategoryPhoto"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "organization_id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "external_id": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The menu import's category `external_id`, matched on re-import; never sent out."
+          },
+          "remote_photo_url": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The menu import's `remote_photo_url`, as sent."
+          }
+        },
+        "additionalProperties": false
       },
       "DraftDish": {
         "type": "object",
@@ -2257,6 +2942,40 @@ export const controlDocument: Record<string, unknown> = {
             "description": "Organization the dish belongs to."
           }
         }
+      },
+      "DraftDishRecord": {
+        "description": "A draft dish as stored, with the per-restaurant availability and the photo URL set by the menu import.",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/DraftDish"
+          },
+          {
+            "type": "object",
+            "properties": {
+              "availability": {
+                "description": "Availability of the dish per restaurant (menu import); absent or `null` when available everywhere.",
+                "oneOf": [
+                  {
+                    "type": "array",
+                    "items": {
+                      "$ref": "#/components/schemas/DishAvailability"
+                    }
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "remote_photo_url": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "description": "The menu import's `remote_photo_url`, as sent."
+              }
+            }
+          }
+        ]
       },
       "Error": {
         "type": "object",
@@ -2468,6 +3187,84 @@ export const controlDocument: Record<string, unknown> = {
         "minimum": 1,
         "description": "Identifier of a record."
       },
+      "ImportJobRecord": {
+        "type": "object",
+        "description": "A menu or client import job.",
+        "required": [
+          "id",
+          "organization_id",
+          "kind",
+          "job_status",
+          "job_message",
+          "created_at",
+          "finishes_at",
+          "finished_at",
+          "payload",
+          "options"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "organization_id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "menu",
+              "clients"
+            ]
+          },
+          "job_status": {
+            "$ref": "#/components/schemas/ImportJobStatus"
+          },
+          "job_message": {
+            "type": "string"
+          },
+          "created_at": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "finishes_at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "Virtual time the job finishes at; its progress is derived from it."
+          },
+          "finished_at": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time"
+          },
+          "payload": {
+            "description": "The validated import body while the job runs; `null` once it is applied.",
+            "x-ts-type": "unknown"
+          },
+          "options": {
+            "type": "object",
+            "properties": {
+              "from_scratch": {
+                "type": "boolean"
+              }
+            },
+            "additionalProperties": false
+          }
+        },
+        "additionalProperties": false
+      },
+      "ImportJobStatus": {
+        "type": "string",
+        "enum": [
+          "queued",
+          "working",
+          "done",
+          "failed"
+        ],
+        "description": "State of an import job: `queued` (waiting to start), `working`\n(running; `job_percent` grows), `done` (finished; the import is\napplied) or `failed` (ended with an error; nothing was changed,\n`job_message` says why).\n",
+        "x-decision": "Values of job_status other than `working` are not shown. A job is `queued` until a worker takes it, `working` while it runs, and ends in `done` or `failed`; the two terminal values let a client tell success from failure without parsing `job_message`."
+      },
       "Latitude": {
         "type": "number",
         "minimum": -90,
@@ -2486,77 +3283,417 @@ export const controlDocument: Record<string, unknown> = {
       },
       "MockState": {
         "type": "object",
-        "description": "The whole state of a mock instance: every table with its rows and the\nnext id it hands out. Tables left out are empty.\n",
+        "description": "The whole state of a mock instance: every table with its rows and the\nnext id it hands out. Tables left out are empty. Rows are the\nservice's resources as the mock stores them, with what it keeps beside\nthe public fields (credentials, order internals, import payloads…).\n\nIt is also the format of fixture files (`restoapi-mock --seed FILE`,\n`createMock({ state })`), published as the standalone JSON Schema\n`@restoapi/mock-server/schemas/fixture.schema.json`.\n",
         "required": [
           "version"
         ],
         "properties": {
+          "$schema": {
+            "type": "string",
+            "description": "The JSON Schema of a fixture file, for editors; ignored, and never exported."
+          },
           "version": {
             "const": 1,
             "description": "Version of the state format."
           },
           "apiUsers": {
-            "$ref": "#/components/schemas/StateTable"
+            "type": "object",
+            "description": "API users (logins) with their credentials.",
+            "required": [
+              "rows"
+            ],
+            "properties": {
+              "nextId": {
+                "$ref": "#/components/schemas/StateNextId"
+              },
+              "rows": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/ApiUserRecord"
+                }
+              }
+            },
+            "additionalProperties": false
           },
           "sessions": {
-            "$ref": "#/components/schemas/StateTable"
+            "type": "object",
+            "description": "Session tokens.",
+            "required": [
+              "rows"
+            ],
+            "properties": {
+              "nextId": {
+                "$ref": "#/components/schemas/StateNextId"
+              },
+              "rows": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/SessionRecord"
+                }
+              }
+            },
+            "additionalProperties": false
           },
           "staffMembers": {
-            "$ref": "#/components/schemas/StateTable"
+            "type": "object",
+            "description": "Staff members of the organizations (the `staff_member` accounts).",
+            "required": [
+              "rows"
+            ],
+            "properties": {
+              "nextId": {
+                "$ref": "#/components/schemas/StateNextId"
+              },
+              "rows": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/StaffMember"
+                }
+              }
+            },
+            "additionalProperties": false
           },
           "dispatchers": {
-            "$ref": "#/components/schemas/StateTable"
+            "type": "object",
+            "description": "Dispatchers (the `dispatcher` accounts).",
+            "required": [
+              "rows"
+            ],
+            "properties": {
+              "nextId": {
+                "$ref": "#/components/schemas/StateNextId"
+              },
+              "rows": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/DispatcherRecord"
+                }
+              }
+            },
+            "additionalProperties": false
           },
           "couriers": {
-            "$ref": "#/components/schemas/StateTable"
+            "type": "object",
+            "description": "Couriers (the `courier` accounts).",
+            "required": [
+              "rows"
+            ],
+            "properties": {
+              "nextId": {
+                "$ref": "#/components/schemas/StateNextId"
+              },
+              "rows": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/Courier"
+                }
+              }
+            },
+            "additionalProperties": false
           },
           "organizations": {
-            "$ref": "#/components/schemas/StateTable"
+            "type": "object",
+            "description": "Organizations.",
+            "required": [
+              "rows"
+            ],
+            "properties": {
+              "nextId": {
+                "$ref": "#/components/schemas/StateNextId"
+              },
+              "rows": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/Organization"
+                }
+              }
+            },
+            "additionalProperties": false
           },
           "restaurants": {
-            "$ref": "#/components/schemas/StateTable"
+            "type": "object",
+            "description": "Restaurants (branches) of the organizations.",
+            "required": [
+              "rows"
+            ],
+            "properties": {
+              "nextId": {
+                "$ref": "#/components/schemas/StateNextId"
+              },
+              "rows": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/Restaurant"
+                }
+              }
+            },
+            "additionalProperties": false
           },
           "draftCategories": {
-            "$ref": "#/components/schemas/StateTable"
+            "type": "object",
+            "description": "Categories of the draft menus.",
+            "required": [
+              "rows"
+            ],
+            "properties": {
+              "nextId": {
+                "$ref": "#/components/schemas/StateNextId"
+              },
+              "rows": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/DraftCategoryRecord"
+                }
+              }
+            },
+            "additionalProperties": false
           },
           "draftDishes": {
-            "$ref": "#/components/schemas/StateTable"
+            "type": "object",
+            "description": "Dishes of the draft menus.",
+            "required": [
+              "rows"
+            ],
+            "properties": {
+              "nextId": {
+                "$ref": "#/components/schemas/StateNextId"
+              },
+              "rows": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/DraftDishRecord"
+                }
+              }
+            },
+            "additionalProperties": false
           },
           "publishedMenus": {
-            "$ref": "#/components/schemas/StateTable"
+            "type": "object",
+            "description": "Published menus, one per organization (its id is the organization's).",
+            "required": [
+              "rows"
+            ],
+            "properties": {
+              "nextId": {
+                "$ref": "#/components/schemas/StateNextId"
+              },
+              "rows": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/PublishedMenuRecord"
+                }
+              }
+            },
+            "additionalProperties": false
           },
           "deliveryZones": {
-            "$ref": "#/components/schemas/StateTable"
+            "type": "object",
+            "description": "Delivery zones.",
+            "required": [
+              "rows"
+            ],
+            "properties": {
+              "nextId": {
+                "$ref": "#/components/schemas/StateNextId"
+              },
+              "rows": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/DeliveryZone"
+                }
+              }
+            },
+            "additionalProperties": false
           },
           "clients": {
-            "$ref": "#/components/schemas/StateTable"
+            "type": "object",
+            "description": "Clients of the organizations.",
+            "required": [
+              "rows"
+            ],
+            "properties": {
+              "nextId": {
+                "$ref": "#/components/schemas/StateNextId"
+              },
+              "rows": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/ClientRecord"
+                }
+              }
+            },
+            "additionalProperties": false
           },
           "photos": {
-            "$ref": "#/components/schemas/StateTable"
+            "type": "object",
+            "description": "Uploaded photos of draft categories and dishes.",
+            "required": [
+              "rows"
+            ],
+            "properties": {
+              "nextId": {
+                "$ref": "#/components/schemas/StateNextId"
+              },
+              "rows": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/PhotoRecord"
+                }
+              }
+            },
+            "additionalProperties": false
           },
           "orders": {
-            "$ref": "#/components/schemas/StateTable"
+            "type": "object",
+            "description": "Orders.",
+            "required": [
+              "rows"
+            ],
+            "properties": {
+              "nextId": {
+                "$ref": "#/components/schemas/StateNextId"
+              },
+              "rows": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/OrderRecord"
+                }
+              }
+            },
+            "additionalProperties": false
           },
           "orderItems": {
-            "$ref": "#/components/schemas/StateTable"
+            "type": "object",
+            "description": "Lines of the orders.",
+            "required": [
+              "rows"
+            ],
+            "properties": {
+              "nextId": {
+                "$ref": "#/components/schemas/StateNextId"
+              },
+              "rows": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/OrderItem"
+                }
+              }
+            },
+            "additionalProperties": false
           },
           "buddies": {
-            "$ref": "#/components/schemas/StateTable"
+            "type": "object",
+            "description": "Participants (buddies) of the orders.",
+            "required": [
+              "rows"
+            ],
+            "properties": {
+              "nextId": {
+                "$ref": "#/components/schemas/StateNextId"
+              },
+              "rows": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/Buddy"
+                }
+              }
+            },
+            "additionalProperties": false
           },
           "payments": {
-            "$ref": "#/components/schemas/StateTable"
+            "type": "object",
+            "description": "Cashless payments of the orders.",
+            "required": [
+              "rows"
+            ],
+            "properties": {
+              "nextId": {
+                "$ref": "#/components/schemas/StateNextId"
+              },
+              "rows": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/Payment"
+                }
+              }
+            },
+            "additionalProperties": false
           },
           "importJobs": {
-            "$ref": "#/components/schemas/StateTable"
+            "type": "object",
+            "description": "Menu and client import jobs.",
+            "required": [
+              "rows"
+            ],
+            "properties": {
+              "nextId": {
+                "$ref": "#/components/schemas/StateNextId"
+              },
+              "rows": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/ImportJobRecord"
+                }
+              }
+            },
+            "additionalProperties": false
           },
           "carriers": {
-            "$ref": "#/components/schemas/StateTable"
+            "type": "object",
+            "description": "Carriers registered through `POST /__mock/carriers`.",
+            "required": [
+              "rows"
+            ],
+            "properties": {
+              "nextId": {
+                "$ref": "#/components/schemas/StateNextId"
+              },
+              "rows": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/CarrierRecord"
+                }
+              }
+            },
+            "additionalProperties": false
           },
           "callbacks": {
-            "$ref": "#/components/schemas/StateTable"
+            "type": "object",
+            "description": "Callbacks sent, or to be sent, to carriers.",
+            "required": [
+              "rows"
+            ],
+            "properties": {
+              "nextId": {
+                "$ref": "#/components/schemas/StateNextId"
+              },
+              "rows": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/CallbackRecord"
+                }
+              }
+            },
+            "additionalProperties": false
           },
           "notifications": {
-            "$ref": "#/components/schemas/StateTable"
+            "type": "object",
+            "description": "SMS and e-mails the service would have sent.",
+            "required": [
+              "rows"
+            ],
+            "properties": {
+              "nextId": {
+                "$ref": "#/components/schemas/StateNextId"
+              },
+              "rows": {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/NotificationRecord"
+                }
+              }
+            },
+            "additionalProperties": false
           }
         },
         "additionalProperties": false
@@ -2569,7 +3706,22 @@ export const controlDocument: Record<string, unknown> = {
           9.5
         ]
       },
-      "Notification": {
+      "NotificationListResponse": {
+        "type": "object",
+        "description": "The notifications.",
+        "required": [
+          "notifications"
+        ],
+        "properties": {
+          "notifications": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/NotificationRecord"
+            }
+          }
+        }
+      },
+      "NotificationRecord": {
         "type": "object",
         "description": "An SMS or e-mail the service would have sent.",
         "required": [
@@ -2622,22 +3774,8 @@ export const controlDocument: Record<string, unknown> = {
             "type": "string",
             "format": "date-time"
           }
-        }
-      },
-      "NotificationListResponse": {
-        "type": "object",
-        "description": "The notifications.",
-        "required": [
-          "notifications"
-        ],
-        "properties": {
-          "notifications": {
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/Notification"
-            }
-          }
-        }
+        },
+        "additionalProperties": false
       },
       "Order": {
         "type": "object",
@@ -2907,6 +4045,205 @@ export const controlDocument: Record<string, unknown> = {
           }
         }
       },
+      "OrderItem": {
+        "type": "object",
+        "description": "One line of an order (a dish, with its chosen add-ons and quantity).",
+        "required": [
+          "id",
+          "order_id",
+          "buddy_id",
+          "dish_id",
+          "name",
+          "amount",
+          "item_price",
+          "price",
+          "config",
+          "config_text",
+          "comment"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "order_id": {
+            "$ref": "#/components/schemas/Id",
+            "description": "The order."
+          },
+          "buddy_id": {
+            "$ref": "#/components/schemas/Id",
+            "description": "The participant (buddy) who ordered this item."
+          },
+          "dish_id": {
+            "description": "The dish; `null` when the item matches no dish (order import accepts such items).",
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/Id"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "name": {
+            "type": "string",
+            "description": "Name of the dish as ordered.",
+            "examples": [
+              "Margherita"
+            ]
+          },
+          "amount": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Quantity.",
+            "examples": [
+              1
+            ]
+          },
+          "item_price": {
+            "$ref": "#/components/schemas/DecimalString",
+            "description": "Price of one unit, including the chosen add-ons."
+          },
+          "price": {
+            "$ref": "#/components/schemas/DecimalString",
+            "description": "Price of the line, `item_price × amount`."
+          },
+          "config": {
+            "description": "The add-ons chosen in the dish configurator, one entry per chosen option; `null` for a dish without options.",
+            "oneOf": [
+              {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "required": [
+                    "group",
+                    "name",
+                    "price"
+                  ],
+                  "properties": {
+                    "group": {
+                      "type": "string",
+                      "description": "Name of the configurator group.",
+                      "examples": [
+                        "Size"
+                      ]
+                    },
+                    "name": {
+                      "type": "string",
+                      "description": "Name of the chosen option.",
+                      "examples": [
+                        "40 cm"
+                      ]
+                    },
+                    "price": {
+                      "$ref": "#/components/schemas/DecimalString",
+                      "description": "Extra price of the option."
+                    }
+                  }
+                }
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "config_text": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The chosen add-ons as text; `null` for a dish without options.",
+            "examples": [
+              "Size: 40 cm; Extra toppings: Mozzarella"
+            ]
+          },
+          "comment": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "Comment on the item."
+          }
+        },
+        "x-decision": "Fields of order items are not shown beyond their existence. They follow the item of the order import (dish_id, name, amount, price of the line, item_price of one unit, config, comment) and of the carrier view (config_text), plus id, order_id and buddy_id; prices are decimal strings like the order's `total`, and `dish_id` is nullable because imported items need not match a dish."
+      },
+      "OrderRecord": {
+        "description": "An order as stored, with what the service keeps beside the public fields.",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/Order"
+          },
+          {
+            "type": "object",
+            "required": [
+              "organization_id",
+              "delivery_zone_id",
+              "secure_id",
+              "carrier_id",
+              "delivery",
+              "external_id",
+              "source",
+              "takeaway",
+              "used_bonuses",
+              "status_changed_at"
+            ],
+            "properties": {
+              "organization_id": {
+                "$ref": "#/components/schemas/Id"
+              },
+              "delivery_zone_id": {
+                "type": [
+                  "integer",
+                  "null"
+                ],
+                "minimum": 1,
+                "description": "The delivery zone the order was placed in; `null` when it was assigned by restaurant only."
+              },
+              "secure_id": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "description": "Set when the order is handed to a registered carrier (its key on the carrier API)."
+              },
+              "carrier_id": {
+                "type": [
+                  "integer",
+                  "null"
+                ],
+                "minimum": 1,
+                "description": "The carrier the order was handed to."
+              },
+              "delivery": {
+                "$ref": "#/components/schemas/Delivery"
+              },
+              "external_id": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "description": "External id from the order import."
+              },
+              "source": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "description": "Where the order came from, e.g. `storefront` or the order import's `source`."
+              },
+              "takeaway": {
+                "type": "boolean"
+              },
+              "used_bonuses": {
+                "$ref": "#/components/schemas/DecimalString"
+              },
+              "status_changed_at": {
+                "type": "string",
+                "format": "date-time"
+              }
+            }
+          }
+        ]
+      },
       "OrderResponse": {
         "type": "object",
         "description": "A single order (Data format rules 3) with its related records\nsideloaded (Data format rules 5).\n",
@@ -3100,6 +4437,51 @@ export const controlDocument: Record<string, unknown> = {
           ]
         }
       },
+      "Organization": {
+        "type": "object",
+        "description": "A registered restaurant business that owns a storefront; it has one or more restaurants (branches).",
+        "required": [
+          "id",
+          "name",
+          "host",
+          "social_network",
+          "about",
+          "phone",
+          "accept_cashless"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id",
+            "description": "Identifier of the organization. Not editable."
+          },
+          "name": {
+            "type": "string",
+            "description": "Organization name. Editable."
+          },
+          "host": {
+            "type": "string",
+            "description": "Address of the storefront provided by the service. Not editable.",
+            "examples": [
+              "pizza-piccolo.restoapi.dev"
+            ]
+          },
+          "social_network": {
+            "$ref": "#/components/schemas/SocialNetworkLinks"
+          },
+          "about": {
+            "type": "string",
+            "description": "Short description (slogan). Editable."
+          },
+          "phone": {
+            "type": "string",
+            "description": "Phone number of the organization. Editable."
+          },
+          "accept_cashless": {
+            "type": "boolean",
+            "description": "Whether cashless payment is accepted. Not editable."
+          }
+        }
+      },
       "Payment": {
         "type": "object",
         "description": "The cashless payment of an order (sideloaded in order responses as `payments`).",
@@ -3152,6 +4534,42 @@ export const controlDocument: Record<string, unknown> = {
         },
         "x-decision": "Payment fields are not shown beyond their existence, and payment endpoints are out of this description (payments appear only as the `payments` sideload of an order). A payment has its id, the order, the amount as a decimal string like the order's prices, a status (pending, authorized, paid, failed, refunded) and its timestamps: what a dispatcher needs to see whether a cashless order is paid."
       },
+      "PhotoRecord": {
+        "type": "object",
+        "description": "An uploaded photo, served back at the URLs of the `photo` object of its category or dish.",
+        "required": [
+          "id",
+          "content_type",
+          "data",
+          "owner",
+          "owner_id"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "content_type": {
+            "type": "string",
+            "description": "Media type of the upload, e.g. `image/jpeg`."
+          },
+          "data": {
+            "type": "string",
+            "contentEncoding": "base64",
+            "description": "The uploaded bytes, base64-encoded."
+          },
+          "owner": {
+            "type": "string",
+            "enum": [
+              "draft_category",
+              "draft_dish"
+            ]
+          },
+          "owner_id": {
+            "$ref": "#/components/schemas/Id"
+          }
+        },
+        "additionalProperties": false
+      },
       "PublishedMenu": {
         "type": "object",
         "description": "The menu as published, without hidden dishes.",
@@ -3189,6 +4607,49 @@ export const controlDocument: Record<string, unknown> = {
             }
           }
         }
+      },
+      "PublishedMenuRecord": {
+        "type": "object",
+        "description": "The menu a storefront sees: a snapshot of the drafts taken by `POST /api/organizations/{id}/publish`.",
+        "required": [
+          "id",
+          "organization_id",
+          "version",
+          "published_at",
+          "categories",
+          "dishes"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id",
+            "description": "Same as `organization_id`: one published menu per organization."
+          },
+          "organization_id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "version": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Increased by every publication."
+          },
+          "published_at": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "categories": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/DraftCategory"
+            }
+          },
+          "dishes": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/DraftDishRecord"
+            }
+          }
+        },
+        "additionalProperties": false
       },
       "PublishedMenuResponse": {
         "type": "object",
@@ -3293,37 +4754,111 @@ export const controlDocument: Record<string, unknown> = {
           }
         }
       },
-      "StateTable": {
+      "SessionRecord": {
         "type": "object",
-        "description": "One table of the state.",
+        "description": "A session token bound to an API user.",
         "required": [
-          "rows"
+          "id",
+          "token",
+          "api_user_id",
+          "created_at",
+          "last_used_at",
+          "ended_at"
         ],
         "properties": {
-          "nextId": {
-            "type": "integer",
-            "minimum": 1,
-            "description": "The id the next inserted record gets."
+          "id": {
+            "$ref": "#/components/schemas/Id"
           },
-          "rows": {
-            "type": "array",
-            "description": "The records; each has a unique integer `id`.",
-            "items": {
-              "type": "object",
-              "required": [
-                "id"
-              ],
-              "properties": {
-                "id": {
-                  "type": "integer",
-                  "minimum": 1
-                }
-              },
-              "additionalProperties": true
-            }
+          "token": {
+            "type": "string",
+            "minLength": 1,
+            "description": "The token, sent as `Authorization: Bearer <token>`."
+          },
+          "api_user_id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "created_at": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "last_used_at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "Last request made with the token; it expires after `tokenTtlMs` without use."
+          },
+          "ended_at": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time",
+            "description": "Set by `DELETE /api/session`; an ended token never works again."
           }
         },
         "additionalProperties": false
+      },
+      "SocialNetworkLinks": {
+        "type": "object",
+        "description": "Links to the organization's social-network groups. Allowed keys: `vk`, `facebook`, `twitter`, `instagram`; a network without a group is left out. Editable.",
+        "properties": {
+          "vk": {
+            "type": "string",
+            "format": "uri"
+          },
+          "facebook": {
+            "type": "string",
+            "format": "uri"
+          },
+          "twitter": {
+            "type": "string",
+            "format": "uri"
+          },
+          "instagram": {
+            "type": "string",
+            "format": "uri"
+          }
+        },
+        "additionalProperties": false
+      },
+      "StaffMember": {
+        "type": "object",
+        "description": "An employee of an organization, as embedded in the session response. Every organization has at least one, its administrator.",
+        "required": [
+          "id",
+          "role",
+          "organization_id",
+          "restaurant_ids"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "role": {
+            "type": "string",
+            "enum": [
+              "administrator",
+              "manager"
+            ],
+            "description": "* `administrator`: the organization administrator; acts on the\n  whole organization.\n* `manager`: acts only on the restaurants in `restaurant_ids`.\n",
+            "x-decision": "The spec says only that the `administrator` role exists. A second role, `manager`, covers the spec's \"manager of one restaurant branch\" (Authentication 5): a staff member limited to its `restaurant_ids`, while an administrator acts on the whole organization."
+          },
+          "organization_id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "restaurant_ids": {
+            "type": "array",
+            "description": "Restaurants (branches) of the organization the staff member works for.",
+            "items": {
+              "$ref": "#/components/schemas/Id"
+            }
+          }
+        },
+        "x-decision": "Fields of the StaffMember record beyond id, role, organization_id and restaurant_ids are not shown. None are added: the record has exactly these four fields, since staff-member endpoints are outside this description and nothing else needs more."
+      },
+      "StateNextId": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "The id the next inserted record of the table gets; a value not above the largest id of `rows` is raised past it."
       },
       "StorefrontOptionChoice": {
         "type": "object",
@@ -3483,6 +5018,63 @@ export const controlDocument: Record<string, unknown> = {
         "examples": [
           "2026-11-20T18:30:00+01:00"
         ]
+      },
+      "Timetable": {
+        "type": "object",
+        "description": "One timetable entry of a delivery zone.\n\nHow the schedule is built:\n\n* `day` is the ISO 8601 day of the week: 1 = Monday … 7 = Sunday.\n* `open_at` and `close_at` are serialised as timestamps, but only the\n  time of day counts: it is the wall-clock time in the zone's\n  `timezone` (the date part and the `Z` are ignored).\n* When `close_at` is at or before `open_at`, the zone closes after\n  midnight, on the following day.\n* An entry with a `date` is valid for that date only and replaces the\n  weekly entries of that date; its `day` is the ISO weekday of\n  `date`.\n* Entries with `is_working: false` are ignored.\n",
+        "required": [
+          "id",
+          "day",
+          "open_at",
+          "close_at",
+          "is_working"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "day": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 7,
+            "description": "Day of the week, ISO 8601 numbering (1 = Monday … 7 = Sunday).",
+            "examples": [
+              1
+            ],
+            "x-decision": "The numbering base of `day` is not shown. It is ISO 8601 (1 = Monday … 7 = Sunday): an international standard with no ambiguity about the first day of the week; 0 is invalid."
+          },
+          "open_at": {
+            "$ref": "#/components/schemas/Timestamp",
+            "description": "Opening time. Only the time of day counts, read as wall-clock time in the zone's `timezone`.",
+            "examples": [
+              "2000-01-01T11:00:00Z"
+            ]
+          },
+          "close_at": {
+            "$ref": "#/components/schemas/Timestamp",
+            "description": "Closing time. Only the time of day counts, read as wall-clock time\nin the zone's `timezone`; at or before `open_at` means closing\nafter midnight.\n",
+            "examples": [
+              "2000-01-01T23:00:00Z"
+            ]
+          },
+          "date": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date",
+            "description": "Special date (YYYY-MM-DD) making the entry valid for that day only; `null` or absent for a weekly entry.",
+            "examples": [
+              "2026-12-24"
+            ],
+            "x-decision": "The format of `date` is not shown. It is an RFC 3339 full-date (`YYYY-MM-DD`, JSON Schema `format: date`): a calendar day needs no time or offset. `day` of a dated entry must be that date's ISO weekday (422 `invalid_value` otherwise)."
+          },
+          "is_working": {
+            "type": "boolean",
+            "description": "When false, the entry is ignored when the schedule is built."
+          }
+        },
+        "x-decision": "The spec says only the time of day of `open_at`/`close_at` counts but not in which zone nor how entries combine. The time of day is the wall-clock time in the zone's `timezone` (the date part and `Z` are ignored, as a time-of-day column is serialised), so opening hours stay right across daylight-saving changes; `close_at` at or before `open_at` closes after midnight; a dated entry replaces the weekly entries of its date."
       }
     }
   }

@@ -369,6 +369,43 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description Type of the account attached to an ApiUser, in snake case
+         *     (Authentication 5):
+         *
+         *     * `dispatcher`: logistics of orders of restaurants without their own
+         *       couriers; effectively all orders of the system.
+         *     * `staff_member`: an employee of one organization: logistics of its
+         *       restaurants' orders, editing delivery zones and the menu.
+         *     * `courier`: sees and accepts only the orders assigned to it; may set
+         *       their status to `delivery` or `complete`.
+         * @enum {string}
+         */
+        AccountType: "dispatcher" | "staff_member" | "courier";
+        /** @description A user of the API, returned on session creation. Each ApiUser has one attached account, which defines the allowed actions (Authentication 5). */
+        ApiUser: {
+            id: components["schemas"]["Id"];
+            /** @description Login of the user. */
+            login: string;
+            /** @description Name of the user. */
+            name: string;
+            /** @description Phone number of the user. */
+            phone: string;
+            avatar: components["schemas"]["Avatar"];
+            /** @description The account attached to the user. */
+            account: {
+                type: components["schemas"]["AccountType"];
+                /** @description Identifier of the account record of that type (the StaffMember id, the Courier id or the dispatcher id). */
+                id: components["schemas"]["Id"];
+            };
+        };
+        /** @description An API user as stored, with its credentials (never sent out). */
+        ApiUserRecord: components["schemas"]["ApiUser"] & {
+            /** @description Password of the login, in clear text: the mock only serves tests and demos. */
+            password: string;
+            /** @description API key accepted by `POST /api/session` instead of login and password; `null` or absent for none. */
+            api_key?: string | null;
+        };
         /** @description URLs of a person's picture in several sizes. */
         Avatar: {
             /** Format: uri */
@@ -380,6 +417,23 @@ export interface components {
             /** Format: uri */
             medium: string;
         };
+        /** @description A participant of an order (a person the items were ordered for). */
+        Buddy: {
+            id: components["schemas"]["Id"];
+            /** @description The order. */
+            order_id: components["schemas"]["Id"];
+            /**
+             * @description Name of the participant.
+             * @example Jonas Becker
+             */
+            name: string;
+            /** @description The participant's items (`GET /api/orders/{id}/items`). */
+            item_ids: components["schemas"]["Id"][];
+            /** @description Price of the participant's items. */
+            total: components["schemas"]["DecimalString"];
+        };
+        /** @description A callback to a carrier with its delivery history, as listed (always with `webhook_id` and `duplicate_of`). */
+        Callback: WithRequired<components["schemas"]["CallbackRecord"], "webhook_id" | "duplicate_of">;
         /** @description One attempt to deliver a callback. */
         CallbackAttempt: {
             /**
@@ -400,9 +454,9 @@ export interface components {
         };
         /** @description The callbacks. */
         CallbackListResponse: {
-            callbacks: components["schemas"]["CallbackRecord"][];
+            callbacks: components["schemas"]["Callback"][];
         };
-        /** @description A callback to a carrier with its delivery history. */
+        /** @description A callback to a carrier as stored, with its delivery history. */
         CallbackRecord: {
             id: number;
             carrier_id: number;
@@ -413,10 +467,10 @@ export interface components {
             query: {
                 [key: string]: string;
             };
-            /** @description The event's `webhook-id` (sent when the carrier signs); duplicates share it. */
-            webhook_id: string;
-            /** @description For a duplicate made by the `duplicate` chaos option, the callback it copies. */
-            duplicate_of: number | null;
+            /** @description The event's `webhook-id` (sent when the carrier signs); duplicates share it. Absent in states saved by older mocks, which list it as `msg_<id>`. */
+            webhook_id?: string;
+            /** @description For a duplicate made by the `duplicate` chaos option, the callback it copies; `null` or absent otherwise. */
+            duplicate_of?: number | null;
             /** Format: date-time */
             created_at: string;
             state: components["schemas"]["CallbackState"];
@@ -484,6 +538,21 @@ export interface components {
         CarrierListResponse: {
             carriers: components["schemas"]["Carrier"][];
         };
+        /** @description A carrier registered through the control API, with its secret. */
+        CarrierRecord: {
+            id: components["schemas"]["Id"];
+            name: string;
+            /** Format: uri */
+            callback_url: string;
+            /** @description Restaurants whose delivery orders go to this carrier; `null` for every restaurant. */
+            restaurant_ids: components["schemas"]["Id"][] | null;
+            /** @description Standard Webhooks secret (`whsec_…`); callbacks are signed when set. */
+            secret: string | null;
+            /** @description Deliberate unreliability of its callbacks; absent or `null` for none. */
+            chaos?: components["schemas"]["CarrierChaos"] | null;
+            /** Format: date-time */
+            created_at: string;
+        };
         /** @description One carrier. */
         CarrierResponse: {
             carrier: components["schemas"]["Carrier"];
@@ -498,6 +567,26 @@ export interface components {
             medium_square: string;
             /** Format: uri */
             large: string;
+        };
+        /** @description A client of an organization, created by the storefront, an order import or a client import. */
+        ClientRecord: {
+            id: components["schemas"]["Id"];
+            organization_id: components["schemas"]["Id"];
+            /** @description External identifier from a client or order import; `null` for storefront clients. */
+            external_id: string | null;
+            name: string;
+            email: string | null;
+            /** @enum {string|null} */
+            gender: "male" | "female" | null;
+            /** @description Date of birth as imported (`dd/mm/yyyy`). */
+            birthdate: string | null;
+            /** Format: date-time */
+            registered_at: string | null;
+            comment: string | null;
+            addresses: string[];
+            phone_numbers: string[];
+            tags: string[];
+            is_blacklisted: boolean;
         };
         /** @description The virtual clock. */
         Clock: {
@@ -650,6 +739,112 @@ export interface components {
          * @example 9.50
          */
         DecimalString: string;
+        /** @description The delivery block, writable by the carrier through `PUT /orders/{secure_id}/delivery`. */
+        Delivery: {
+            status: components["schemas"]["DeliveryStatus"];
+            /** @description Message from the delivery system; may describe a problem. */
+            message: string | null;
+            courier_name: string | null;
+            courier_phone: string | null;
+            /** @description Courier id in the carrier's system. */
+            courier_external_id: number | null;
+            /** @description Courier position, latitude. */
+            lat: components["schemas"]["Latitude"] | null;
+            /** @description Courier position, longitude. */
+            lon: components["schemas"]["Longitude"] | null;
+        };
+        /**
+         * @description Status of the delivery: `idle` (waiting for assignment),
+         *     `courier_assigned`, `delivering`, `delivered`, `problem`.
+         *     Transitions: `idle` → `courier_assigned` → `delivering` →
+         *     `delivered` (terminal); `problem` from any non-terminal status, and
+         *     from `problem` back to `idle`, `courier_assigned` or `delivering`.
+         *     `delivering` moves the main order to `delivery`, `delivered` to
+         *     `complete`. An illegal move is `409`. In `x-state-machine`,
+         *     `setsOrderStatus` names the main order status a transition sets, and
+         *     `lockedByOrderStatus` the main order statuses in which the delivery
+         *     block no longer changes (`409`).
+         * @enum {string}
+         */
+        DeliveryStatus: "idle" | "courier_assigned" | "delivering" | "delivered" | "problem";
+        /**
+         * @description Delivery conditions (time, price, working hours) for the addresses
+         *     inside a polygon around a restaurant branch. Orders placed in the zone
+         *     go to the zone's restaurant (`restaurant_id`). Returned unwrapped (no
+         *     root key).
+         */
+        DeliveryZone: {
+            id: components["schemas"]["Id"];
+            /**
+             * @description Name of the zone.
+             * @example Kreuzberg
+             */
+            name: string;
+            /**
+             * @description Delivery time in minutes.
+             * @example 35
+             */
+            delivery_time: number;
+            /** @description Delivery price. */
+            price: components["schemas"]["Money"];
+            /**
+             * @description Time zone name, an IANA time zone database name such as
+             *     `Europe/Berlin`. The timetable's times of day are read in this
+             *     zone.
+             * @example Europe/Berlin
+             */
+            timezone: string;
+            /**
+             * @description Minimum number of dishes after which delivery is free; `null` when not set.
+             * @example null
+             */
+            free_delivery_count: number | null;
+            /**
+             * @description Order price after which delivery is free; `null` when not set.
+             * @example 25
+             */
+            free_delivery_price: components["schemas"]["Money"] | null;
+            /**
+             * @description Minimum order price in the zone; `null` when not set.
+             * @example 12
+             */
+            minimal_order_price: components["schemas"]["Money"] | null;
+            /**
+             * @description Geometry of the zone in WKT, coordinates as `longitude latitude`.
+             *     It must be a **simple polygon**: a single connected region without
+             *     self-intersections, written as `POLYGON((lon lat, lon lat, …))`
+             *     with exactly one closed ring (the last point repeats the first)
+             *     of at least 4 points, longitudes in -180..180 and latitudes in
+             *     -90..90. Anything else (self-intersecting or open rings, holes,
+             *     `MULTIPOLYGON`, other geometry types) is refused with 422, code
+             *     `invalid_geometry`, pointer `/area`. `null` until an area is set;
+             *     such a zone covers no address.
+             * @example POLYGON((13.3850 52.4870, 13.4420 52.4860, 13.4480 52.5030, 13.4120 52.5080, 13.3830 52.5010, 13.3850 52.4870))
+             */
+            area: string | null;
+            /** @description The restaurant that receives the orders placed in the zone. */
+            restaurant_id: components["schemas"]["Id"];
+            /** @description The organization owning the zone. */
+            organization_id: components["schemas"]["Id"];
+            /** @description Working hours of the zone (see `Timetable`). */
+            timetables: components["schemas"]["Timetable"][];
+        };
+        /**
+         * DishAvailability
+         * @description Availability of a dish in one restaurant of the organization.
+         */
+        DishAvailability: {
+            /** @description Identifier of a restaurant of the organization. */
+            restaurant_id: number;
+            status: components["schemas"]["DishAvailabilityStatus"];
+        };
+        /**
+         * DishAvailabilityStatus
+         * @description Availability of a dish in a restaurant: `available` (the default), `not_available`, or `call` (can be ordered, availability to be confirmed).
+         * @default available
+         * @enum {string}
+         */
+        DishAvailabilityStatus: "available" | "not_available" | "call";
         /** @description URLs of a draft dish's photo in several sizes. */
         DishPhoto: {
             /** Format: uri */
@@ -668,6 +863,11 @@ export interface components {
          * @example 450
          */
         DishWeight: string;
+        /** @description A dispatcher account. */
+        DispatcherRecord: {
+            id: components["schemas"]["Id"];
+            name: string;
+        };
         /**
          * @description A category of the draft menu. Drafts reach the storefront only when the
          *     organization's menu is published.
@@ -683,6 +883,21 @@ export interface components {
             /** @description Ids of the draft dishes in the category. */
             draft_dish_ids: components["schemas"]["Id"][];
             organization_id: components["schemas"]["Id"];
+        };
+        /** @description A draft category as stored. Its `draft_dish_ids` are not stored; they are derived from the dishes on every read. */
+        DraftCategoryRecord: {
+            id: components["schemas"]["Id"];
+            /** @description Name of the category. */
+            name: string;
+            /** @description Position of the category on the storefront. */
+            menu_order: number;
+            /** @description URLs of the category's photo in several sizes, or `null`. */
+            photo: components["schemas"]["CategoryPhoto"] | null;
+            organization_id: components["schemas"]["Id"];
+            /** @description The menu import's category `external_id`, matched on re-import; never sent out. */
+            external_id?: string | null;
+            /** @description The menu import's `remote_photo_url`, as sent. */
+            remote_photo_url?: string | null;
         };
         /**
          * @description A dish of the draft menu, in a draft category. Drafts reach the
@@ -722,6 +937,13 @@ export interface components {
             draft_category_id: components["schemas"]["Id"];
             /** @description Organization the dish belongs to. */
             organization_id: components["schemas"]["Id"];
+        };
+        /** @description A draft dish as stored, with the per-restaurant availability and the photo URL set by the menu import. */
+        DraftDishRecord: components["schemas"]["DraftDish"] & {
+            /** @description Availability of the dish per restaurant (menu import); absent or `null` when available everywhere. */
+            availability?: components["schemas"]["DishAvailability"][] | null;
+            /** @description The menu import's `remote_photo_url`, as sent. */
+            remote_photo_url?: string | null;
         };
         /** @description One problem with a request, in the JSON:API error-object style. */
         Error: {
@@ -806,49 +1028,176 @@ export interface components {
          * @description Identifier of a record.
          */
         Id: number;
+        /** @description A menu or client import job. */
+        ImportJobRecord: {
+            id: components["schemas"]["Id"];
+            organization_id: components["schemas"]["Id"];
+            /** @enum {string} */
+            kind: "menu" | "clients";
+            job_status: components["schemas"]["ImportJobStatus"];
+            job_message: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Virtual time the job finishes at; its progress is derived from it.
+             */
+            finishes_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
+            /** @description The validated import body while the job runs; `null` once it is applied. */
+            payload: unknown;
+            options: {
+                from_scratch?: boolean;
+            };
+        };
+        /**
+         * @description State of an import job: `queued` (waiting to start), `working`
+         *     (running; `job_percent` grows), `done` (finished; the import is
+         *     applied) or `failed` (ended with an error; nothing was changed,
+         *     `job_message` says why).
+         * @enum {string}
+         */
+        ImportJobStatus: "queued" | "working" | "done" | "failed";
         /** @example 52.4986 */
         Latitude: number;
         /** @example 13.4035 */
         Longitude: number;
         /**
          * @description The whole state of a mock instance: every table with its rows and the
-         *     next id it hands out. Tables left out are empty.
+         *     next id it hands out. Tables left out are empty. Rows are the
+         *     service's resources as the mock stores them, with what it keeps beside
+         *     the public fields (credentials, order internals, import payloads…).
+         *
+         *     It is also the format of fixture files (`restoapi-mock --seed FILE`,
+         *     `createMock({ state })`), published as the standalone JSON Schema
+         *     `@restoapi/mock-server/schemas/fixture.schema.json`.
          */
         MockState: {
+            /** @description The JSON Schema of a fixture file, for editors; ignored, and never exported. */
+            $schema?: string;
             /**
              * @description Version of the state format.
              * @constant
              */
             version: 1;
-            apiUsers?: components["schemas"]["StateTable"];
-            sessions?: components["schemas"]["StateTable"];
-            staffMembers?: components["schemas"]["StateTable"];
-            dispatchers?: components["schemas"]["StateTable"];
-            couriers?: components["schemas"]["StateTable"];
-            organizations?: components["schemas"]["StateTable"];
-            restaurants?: components["schemas"]["StateTable"];
-            draftCategories?: components["schemas"]["StateTable"];
-            draftDishes?: components["schemas"]["StateTable"];
-            publishedMenus?: components["schemas"]["StateTable"];
-            deliveryZones?: components["schemas"]["StateTable"];
-            clients?: components["schemas"]["StateTable"];
-            photos?: components["schemas"]["StateTable"];
-            orders?: components["schemas"]["StateTable"];
-            orderItems?: components["schemas"]["StateTable"];
-            buddies?: components["schemas"]["StateTable"];
-            payments?: components["schemas"]["StateTable"];
-            importJobs?: components["schemas"]["StateTable"];
-            carriers?: components["schemas"]["StateTable"];
-            callbacks?: components["schemas"]["StateTable"];
-            notifications?: components["schemas"]["StateTable"];
+            /** @description API users (logins) with their credentials. */
+            apiUsers?: {
+                nextId?: components["schemas"]["StateNextId"];
+                rows: components["schemas"]["ApiUserRecord"][];
+            };
+            /** @description Session tokens. */
+            sessions?: {
+                nextId?: components["schemas"]["StateNextId"];
+                rows: components["schemas"]["SessionRecord"][];
+            };
+            /** @description Staff members of the organizations (the `staff_member` accounts). */
+            staffMembers?: {
+                nextId?: components["schemas"]["StateNextId"];
+                rows: components["schemas"]["StaffMember"][];
+            };
+            /** @description Dispatchers (the `dispatcher` accounts). */
+            dispatchers?: {
+                nextId?: components["schemas"]["StateNextId"];
+                rows: components["schemas"]["DispatcherRecord"][];
+            };
+            /** @description Couriers (the `courier` accounts). */
+            couriers?: {
+                nextId?: components["schemas"]["StateNextId"];
+                rows: components["schemas"]["Courier"][];
+            };
+            /** @description Organizations. */
+            organizations?: {
+                nextId?: components["schemas"]["StateNextId"];
+                rows: components["schemas"]["Organization"][];
+            };
+            /** @description Restaurants (branches) of the organizations. */
+            restaurants?: {
+                nextId?: components["schemas"]["StateNextId"];
+                rows: components["schemas"]["Restaurant"][];
+            };
+            /** @description Categories of the draft menus. */
+            draftCategories?: {
+                nextId?: components["schemas"]["StateNextId"];
+                rows: components["schemas"]["DraftCategoryRecord"][];
+            };
+            /** @description Dishes of the draft menus. */
+            draftDishes?: {
+                nextId?: components["schemas"]["StateNextId"];
+                rows: components["schemas"]["DraftDishRecord"][];
+            };
+            /** @description Published menus, one per organization (its id is the organization's). */
+            publishedMenus?: {
+                nextId?: components["schemas"]["StateNextId"];
+                rows: components["schemas"]["PublishedMenuRecord"][];
+            };
+            /** @description Delivery zones. */
+            deliveryZones?: {
+                nextId?: components["schemas"]["StateNextId"];
+                rows: components["schemas"]["DeliveryZone"][];
+            };
+            /** @description Clients of the organizations. */
+            clients?: {
+                nextId?: components["schemas"]["StateNextId"];
+                rows: components["schemas"]["ClientRecord"][];
+            };
+            /** @description Uploaded photos of draft categories and dishes. */
+            photos?: {
+                nextId?: components["schemas"]["StateNextId"];
+                rows: components["schemas"]["PhotoRecord"][];
+            };
+            /** @description Orders. */
+            orders?: {
+                nextId?: components["schemas"]["StateNextId"];
+                rows: components["schemas"]["OrderRecord"][];
+            };
+            /** @description Lines of the orders. */
+            orderItems?: {
+                nextId?: components["schemas"]["StateNextId"];
+                rows: components["schemas"]["OrderItem"][];
+            };
+            /** @description Participants (buddies) of the orders. */
+            buddies?: {
+                nextId?: components["schemas"]["StateNextId"];
+                rows: components["schemas"]["Buddy"][];
+            };
+            /** @description Cashless payments of the orders. */
+            payments?: {
+                nextId?: components["schemas"]["StateNextId"];
+                rows: components["schemas"]["Payment"][];
+            };
+            /** @description Menu and client import jobs. */
+            importJobs?: {
+                nextId?: components["schemas"]["StateNextId"];
+                rows: components["schemas"]["ImportJobRecord"][];
+            };
+            /** @description Carriers registered through `POST /__mock/carriers`. */
+            carriers?: {
+                nextId?: components["schemas"]["StateNextId"];
+                rows: components["schemas"]["CarrierRecord"][];
+            };
+            /** @description Callbacks sent, or to be sent, to carriers. */
+            callbacks?: {
+                nextId?: components["schemas"]["StateNextId"];
+                rows: components["schemas"]["CallbackRecord"][];
+            };
+            /** @description SMS and e-mails the service would have sent. */
+            notifications?: {
+                nextId?: components["schemas"]["StateNextId"];
+                rows: components["schemas"]["NotificationRecord"][];
+            };
         };
         /**
          * @description A non-negative money amount as a JSON number with at most two decimals. (`multipleOf: 0.01` is not used: binary floating point makes validators refuse amounts such as 19.99.)
          * @example 9.5
          */
         Money: number;
+        /** @description The notifications. */
+        NotificationListResponse: {
+            notifications: components["schemas"]["NotificationRecord"][];
+        };
         /** @description An SMS or e-mail the service would have sent. */
-        Notification: {
+        NotificationRecord: {
             id: number;
             /** @enum {string} */
             channel: "sms" | "email";
@@ -862,10 +1211,6 @@ export interface components {
             reason: string;
             /** Format: date-time */
             created_at: string;
-        };
-        /** @description The notifications. */
-        NotificationListResponse: {
-            notifications: components["schemas"]["Notification"][];
         };
         /** @description An online order of a client, with its delivery details and prices. */
         Order: {
@@ -975,6 +1320,71 @@ export interface components {
                 items: string;
             };
         };
+        /** @description One line of an order (a dish, with its chosen add-ons and quantity). */
+        OrderItem: {
+            id: components["schemas"]["Id"];
+            /** @description The order. */
+            order_id: components["schemas"]["Id"];
+            /** @description The participant (buddy) who ordered this item. */
+            buddy_id: components["schemas"]["Id"];
+            /** @description The dish; `null` when the item matches no dish (order import accepts such items). */
+            dish_id: components["schemas"]["Id"] | null;
+            /**
+             * @description Name of the dish as ordered.
+             * @example Margherita
+             */
+            name: string;
+            /**
+             * @description Quantity.
+             * @example 1
+             */
+            amount: number;
+            /** @description Price of one unit, including the chosen add-ons. */
+            item_price: components["schemas"]["DecimalString"];
+            /** @description Price of the line, `item_price × amount`. */
+            price: components["schemas"]["DecimalString"];
+            /** @description The add-ons chosen in the dish configurator, one entry per chosen option; `null` for a dish without options. */
+            config: {
+                /**
+                 * @description Name of the configurator group.
+                 * @example Size
+                 */
+                group: string;
+                /**
+                 * @description Name of the chosen option.
+                 * @example 40 cm
+                 */
+                name: string;
+                /** @description Extra price of the option. */
+                price: components["schemas"]["DecimalString"];
+            }[] | null;
+            /**
+             * @description The chosen add-ons as text; `null` for a dish without options.
+             * @example Size: 40 cm; Extra toppings: Mozzarella
+             */
+            config_text: string | null;
+            /** @description Comment on the item. */
+            comment: string | null;
+        };
+        /** @description An order as stored, with what the service keeps beside the public fields. */
+        OrderRecord: components["schemas"]["Order"] & {
+            organization_id: components["schemas"]["Id"];
+            /** @description The delivery zone the order was placed in; `null` when it was assigned by restaurant only. */
+            delivery_zone_id: number | null;
+            /** @description Set when the order is handed to a registered carrier (its key on the carrier API). */
+            secure_id: string | null;
+            /** @description The carrier the order was handed to. */
+            carrier_id: number | null;
+            delivery: components["schemas"]["Delivery"];
+            /** @description External id from the order import. */
+            external_id: string | null;
+            /** @description Where the order came from, e.g. `storefront` or the order import's `source`. */
+            source: string | null;
+            takeaway: boolean;
+            used_bonuses: components["schemas"]["DecimalString"];
+            /** Format: date-time */
+            status_changed_at: string;
+        };
         /**
          * @description A single order (Data format rules 3) with its related records
          *     sideloaded (Data format rules 5).
@@ -1012,6 +1422,25 @@ export interface components {
          * @enum {string}
          */
         OrderStatus: "pending" | "accepted" | "cooking" | "ready" | "delivery" | "complete" | "cancelled";
+        /** @description A registered restaurant business that owns a storefront; it has one or more restaurants (branches). */
+        Organization: {
+            /** @description Identifier of the organization. Not editable. */
+            id: components["schemas"]["Id"];
+            /** @description Organization name. Editable. */
+            name: string;
+            /**
+             * @description Address of the storefront provided by the service. Not editable.
+             * @example pizza-piccolo.restoapi.dev
+             */
+            host: string;
+            social_network: components["schemas"]["SocialNetworkLinks"];
+            /** @description Short description (slogan). Editable. */
+            about: string;
+            /** @description Phone number of the organization. Editable. */
+            phone: string;
+            /** @description Whether cashless payment is accepted. Not editable. */
+            accept_cashless: boolean;
+        };
         /** @description The cashless payment of an order (sideloaded in order responses as `payments`). */
         Payment: {
             id: components["schemas"]["Id"];
@@ -1032,6 +1461,17 @@ export interface components {
             /** @description When the money was received; `null` until then. */
             paid_at: components["schemas"]["Timestamp"] | null;
         };
+        /** @description An uploaded photo, served back at the URLs of the `photo` object of its category or dish. */
+        PhotoRecord: {
+            id: components["schemas"]["Id"];
+            /** @description Media type of the upload, e.g. `image/jpeg`. */
+            content_type: string;
+            /** @description The uploaded bytes, base64-encoded. */
+            data: string;
+            /** @enum {string} */
+            owner: "draft_category" | "draft_dish";
+            owner_id: components["schemas"]["Id"];
+        };
         /** @description The menu as published, without hidden dishes. */
         PublishedMenu: {
             organization_id: number;
@@ -1041,6 +1481,18 @@ export interface components {
             published_at: string;
             categories: components["schemas"]["DraftCategory"][];
             dishes: components["schemas"]["DraftDish"][];
+        };
+        /** @description The menu a storefront sees: a snapshot of the drafts taken by `POST /api/organizations/{id}/publish`. */
+        PublishedMenuRecord: {
+            /** @description Same as `organization_id`: one published menu per organization. */
+            id: components["schemas"]["Id"];
+            organization_id: components["schemas"]["Id"];
+            /** @description Increased by every publication. */
+            version: number;
+            /** Format: date-time */
+            published_at: string;
+            categories: components["schemas"]["DraftCategory"][];
+            dishes: components["schemas"]["DraftDishRecord"][];
         };
         /** @description The published menu. */
         PublishedMenuResponse: {
@@ -1085,17 +1537,52 @@ export interface components {
             /** @description Whether the restaurant delivers. Read-only. */
             readonly is_delivery?: boolean;
         };
-        /** @description One table of the state. */
-        StateTable: {
-            /** @description The id the next inserted record gets. */
-            nextId?: number;
-            /** @description The records; each has a unique integer `id`. */
-            rows: ({
-                id: number;
-            } & {
-                [key: string]: unknown;
-            })[];
+        /** @description A session token bound to an API user. */
+        SessionRecord: {
+            id: components["schemas"]["Id"];
+            /** @description The token, sent as `Authorization: Bearer <token>`. */
+            token: string;
+            api_user_id: components["schemas"]["Id"];
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last request made with the token; it expires after `tokenTtlMs` without use.
+             */
+            last_used_at: string;
+            /**
+             * Format: date-time
+             * @description Set by `DELETE /api/session`; an ended token never works again.
+             */
+            ended_at: string | null;
         };
+        /** @description Links to the organization's social-network groups. Allowed keys: `vk`, `facebook`, `twitter`, `instagram`; a network without a group is left out. Editable. */
+        SocialNetworkLinks: {
+            /** Format: uri */
+            vk?: string;
+            /** Format: uri */
+            facebook?: string;
+            /** Format: uri */
+            twitter?: string;
+            /** Format: uri */
+            instagram?: string;
+        };
+        /** @description An employee of an organization, as embedded in the session response. Every organization has at least one, its administrator. */
+        StaffMember: {
+            id: components["schemas"]["Id"];
+            /**
+             * @description * `administrator`: the organization administrator; acts on the
+             *       whole organization.
+             *     * `manager`: acts only on the restaurants in `restaurant_ids`.
+             * @enum {string}
+             */
+            role: "administrator" | "manager";
+            organization_id: components["schemas"]["Id"];
+            /** @description Restaurants (branches) of the organization the staff member works for. */
+            restaurant_ids: components["schemas"]["Id"][];
+        };
+        /** @description The id the next inserted record of the table gets; a value not above the largest id of `rows` is raised past it. */
+        StateNextId: number;
         /** @description The options chosen in one configurator group of the dish, by name. */
         StorefrontOptionChoice: {
             /** @description Name of the option group, e.g. `Size`. */
@@ -1155,6 +1642,50 @@ export interface components {
          * @example 2026-11-20T18:30:00+01:00
          */
         Timestamp: string;
+        /**
+         * @description One timetable entry of a delivery zone.
+         *
+         *     How the schedule is built:
+         *
+         *     * `day` is the ISO 8601 day of the week: 1 = Monday … 7 = Sunday.
+         *     * `open_at` and `close_at` are serialised as timestamps, but only the
+         *       time of day counts: it is the wall-clock time in the zone's
+         *       `timezone` (the date part and the `Z` are ignored).
+         *     * When `close_at` is at or before `open_at`, the zone closes after
+         *       midnight, on the following day.
+         *     * An entry with a `date` is valid for that date only and replaces the
+         *       weekly entries of that date; its `day` is the ISO weekday of
+         *       `date`.
+         *     * Entries with `is_working: false` are ignored.
+         */
+        Timetable: {
+            id: components["schemas"]["Id"];
+            /**
+             * @description Day of the week, ISO 8601 numbering (1 = Monday … 7 = Sunday).
+             * @example 1
+             */
+            day: number;
+            /**
+             * @description Opening time. Only the time of day counts, read as wall-clock time in the zone's `timezone`.
+             * @example 2000-01-01T11:00:00Z
+             */
+            open_at: components["schemas"]["Timestamp"];
+            /**
+             * @description Closing time. Only the time of day counts, read as wall-clock time
+             *     in the zone's `timezone`; at or before `open_at` means closing
+             *     after midnight.
+             * @example 2000-01-01T23:00:00Z
+             */
+            close_at: components["schemas"]["Timestamp"];
+            /**
+             * Format: date
+             * @description Special date (YYYY-MM-DD) making the entry valid for that day only; `null` or absent for a weekly entry.
+             * @example 2026-12-24
+             */
+            date?: string | null;
+            /** @description When false, the entry is ignored when the schedule is built. */
+            is_working: boolean;
+        };
     };
     responses: {
         /** @description The request cannot be read: malformed JSON, or an invalid query or path parameter. */
@@ -1208,7 +1739,12 @@ export interface components {
     headers: never;
     pathItems: never;
 }
+export type SchemaAccountType = components['schemas']['AccountType'];
+export type SchemaApiUser = components['schemas']['ApiUser'];
+export type SchemaApiUserRecord = components['schemas']['ApiUserRecord'];
 export type SchemaAvatar = components['schemas']['Avatar'];
+export type SchemaBuddy = components['schemas']['Buddy'];
+export type SchemaCallback = components['schemas']['Callback'];
 export type SchemaCallbackAttempt = components['schemas']['CallbackAttempt'];
 export type SchemaCallbackListResponse = components['schemas']['CallbackListResponse'];
 export type SchemaCallbackRecord = components['schemas']['CallbackRecord'];
@@ -1217,8 +1753,10 @@ export type SchemaCarrier = components['schemas']['Carrier'];
 export type SchemaCarrierChaos = components['schemas']['CarrierChaos'];
 export type SchemaCarrierCreate = components['schemas']['CarrierCreate'];
 export type SchemaCarrierListResponse = components['schemas']['CarrierListResponse'];
+export type SchemaCarrierRecord = components['schemas']['CarrierRecord'];
 export type SchemaCarrierResponse = components['schemas']['CarrierResponse'];
 export type SchemaCategoryPhoto = components['schemas']['CategoryPhoto'];
+export type SchemaClientRecord = components['schemas']['ClientRecord'];
 export type SchemaClock = components['schemas']['Clock'];
 export type SchemaClockAdvance = components['schemas']['ClockAdvance'];
 export type SchemaClockSet = components['schemas']['ClockSet'];
@@ -1232,10 +1770,18 @@ export type SchemaConfiguratorPrice = components['schemas']['ConfiguratorPrice']
 export type SchemaCourier = components['schemas']['Courier'];
 export type SchemaCourierPosition = components['schemas']['CourierPosition'];
 export type SchemaDecimalString = components['schemas']['DecimalString'];
+export type SchemaDelivery = components['schemas']['Delivery'];
+export type SchemaDeliveryStatus = components['schemas']['DeliveryStatus'];
+export type SchemaDeliveryZone = components['schemas']['DeliveryZone'];
+export type SchemaDishAvailability = components['schemas']['DishAvailability'];
+export type SchemaDishAvailabilityStatus = components['schemas']['DishAvailabilityStatus'];
 export type SchemaDishPhoto = components['schemas']['DishPhoto'];
 export type SchemaDishWeight = components['schemas']['DishWeight'];
+export type SchemaDispatcherRecord = components['schemas']['DispatcherRecord'];
 export type SchemaDraftCategory = components['schemas']['DraftCategory'];
+export type SchemaDraftCategoryRecord = components['schemas']['DraftCategoryRecord'];
 export type SchemaDraftDish = components['schemas']['DraftDish'];
+export type SchemaDraftDishRecord = components['schemas']['DraftDishRecord'];
 export type SchemaError = components['schemas']['Error'];
 export type SchemaErrorBody = components['schemas']['ErrorBody'];
 export type SchemaFault = components['schemas']['Fault'];
@@ -1243,26 +1789,37 @@ export type SchemaFaultCreate = components['schemas']['FaultCreate'];
 export type SchemaFaultListResponse = components['schemas']['FaultListResponse'];
 export type SchemaFaultResponse = components['schemas']['FaultResponse'];
 export type SchemaId = components['schemas']['Id'];
+export type SchemaImportJobRecord = components['schemas']['ImportJobRecord'];
+export type SchemaImportJobStatus = components['schemas']['ImportJobStatus'];
 export type SchemaLatitude = components['schemas']['Latitude'];
 export type SchemaLongitude = components['schemas']['Longitude'];
 export type SchemaMockState = components['schemas']['MockState'];
 export type SchemaMoney = components['schemas']['Money'];
-export type SchemaNotification = components['schemas']['Notification'];
 export type SchemaNotificationListResponse = components['schemas']['NotificationListResponse'];
+export type SchemaNotificationRecord = components['schemas']['NotificationRecord'];
 export type SchemaOrder = components['schemas']['Order'];
+export type SchemaOrderItem = components['schemas']['OrderItem'];
+export type SchemaOrderRecord = components['schemas']['OrderRecord'];
 export type SchemaOrderResponse = components['schemas']['OrderResponse'];
 export type SchemaOrderStatus = components['schemas']['OrderStatus'];
+export type SchemaOrganization = components['schemas']['Organization'];
 export type SchemaPayment = components['schemas']['Payment'];
+export type SchemaPhotoRecord = components['schemas']['PhotoRecord'];
 export type SchemaPublishedMenu = components['schemas']['PublishedMenu'];
+export type SchemaPublishedMenuRecord = components['schemas']['PublishedMenuRecord'];
 export type SchemaPublishedMenuResponse = components['schemas']['PublishedMenuResponse'];
 export type SchemaResetRequest = components['schemas']['ResetRequest'];
 export type SchemaResetResult = components['schemas']['ResetResult'];
 export type SchemaRestaurant = components['schemas']['Restaurant'];
-export type SchemaStateTable = components['schemas']['StateTable'];
+export type SchemaSessionRecord = components['schemas']['SessionRecord'];
+export type SchemaSocialNetworkLinks = components['schemas']['SocialNetworkLinks'];
+export type SchemaStaffMember = components['schemas']['StaffMember'];
+export type SchemaStateNextId = components['schemas']['StateNextId'];
 export type SchemaStorefrontOptionChoice = components['schemas']['StorefrontOptionChoice'];
 export type SchemaStorefrontOrder = components['schemas']['StorefrontOrder'];
 export type SchemaStorefrontOrderItem = components['schemas']['StorefrontOrderItem'];
 export type SchemaTimestamp = components['schemas']['Timestamp'];
+export type SchemaTimetable = components['schemas']['Timetable'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseClientError = components['responses']['ClientError'];
 export type ResponseNotFound = components['responses']['NotFound'];
@@ -1736,3 +2293,6 @@ export interface operations {
         };
     };
 }
+type WithRequired<T, K extends keyof T> = T & {
+    [P in K]-?: T[P];
+};

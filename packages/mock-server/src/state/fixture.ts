@@ -1,0 +1,132 @@
+/**
+ * Checks fixture files (the mock's state format: `restoapi-mock --seed FILE`,
+ * `--state FILE`, `createMock({ state })`) against the published JSON Schema
+ * `schemas/fixture.schema.json`. Browser-safe: the schema comes from a
+ * generated module, nothing reads files.
+ */
+import { escapePointer } from '@restoapi/openapi';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { fixtureSchema } from '../generated/fixture-schema.js';
+import type { MockStateJson } from './mock-state.js';
+
+// ajv-formats ships CJS with a default export; under NodeNext the namespace object is what we get.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv2020,
+) => Ajv2020;
+
+/** One problem of a fixture. */
+export interface FixtureIssue {
+  /** JSON Pointer of the offending value, e.g. `/orders/rows/0/status` (`''` for the whole document). */
+  pointer: string;
+  /** The JSON Schema keyword that failed (`required`, `enum`, `type`, `additionalProperties`, …). */
+  keyword: string;
+  /** Sentence naming the pointer, e.g. `/orders/rows/0/status must be one of "pending", …`. */
+  message: string;
+}
+
+/** Outcome of {@link validateFixture}. */
+export type FixtureValidation = { valid: true; value: MockStateJson } | { valid: false; issues: FixtureIssue[] };
+
+let compiled: ValidateFunction | undefined;
+
+/** The fixture schema, compiled once on first use. */
+function fixtureValidator(): ValidateFunction {
+  if (compiled) return compiled;
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+  addFormats(ajv);
+  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
+  compiled = ajv.compile(fixtureSchema);
+  return compiled;
+}
+
+function sentence(error: ErrorObject, pointer: string, types: string[]): string {
+  const where = pointer || '(root)';
+  switch (error.keyword) {
+    case 'required':
+      return `${where} is required`;
+    case 'additionalProperties':
+      return `${where} is not an allowed field`;
+    case 'enum':
+      return `${where} must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'const':
+      return `${where} must be ${JSON.stringify(error.params.allowedValue)}`;
+    case 'type':
+      return `${where} must be ${types.join(' or ')}`;
+    default:
+      return `${where} ${error.message ?? 'is invalid'}`;
+  }
+}
+
+/** ajv's errors as one issue per pointer and keyword, the specific ones before the branch summaries. */
+function toIssues(errors: readonly ErrorObject[]): FixtureIssue[] {
+  const located = errors.map((error) => {
+    let pointer = error.instancePath;
+    if (error.keyword === 'required') pointer += `/${escapePointer(String(error.params.missingProperty))}`;
+    if (error.keyword === 'additionalProperties')
+      pointer += `/${escapePointer(String(error.params.additionalProperty))}`;
+    return { error, pointer };
+  });
+  // A nullable field (`oneOf: [X, null]`) reports "must be null" beside what is wrong inside X; keep the latter.
+  const deeper = (pointer: string): boolean => located.some((other) => other.pointer.startsWith(`${pointer}/`));
+  const kept = located.filter(
+    ({ error, pointer }) =>
+      !['oneOf', 'anyOf', 'allOf', 'if', 'not'].includes(error.keyword) &&
+      !(error.keyword === 'type' && error.params.type === 'null' && deeper(pointer)),
+  );
+  const chosen = kept.length > 0 ? kept : located;
+  // Type errors of the branches of one value read better together: "must be object or null".
+  const typesAt = new Map<string, string[]>();
+  for (const { error, pointer } of chosen) {
+    if (error.keyword !== 'type') continue;
+    const types = typesAt.get(pointer) ?? [];
+    for (const type of String(error.params.type).split(',')) if (!types.includes(type)) types.push(type);
+    typesAt.set(pointer, types);
+  }
+  const issues: FixtureIssue[] = [];
+  const seen = new Set<string>();
+  for (const { error, pointer } of chosen) {
+    const key = `${pointer}|${error.keyword}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    issues.push({ pointer, keyword: error.keyword, message: sentence(error, pointer, typesAt.get(pointer) ?? []) });
+  }
+  return issues;
+}
+
+/**
+ * Checks a parsed fixture (a state export, `GET /__mock/state`) against the
+ * fixture schema. Every problem names its JSON Pointer.
+ * @example
+ * const result = validateFixture(JSON.parse(text));
+ * if (!result.valid) console.error(result.issues.map((i) => i.message).join('\n'));
+ * else createMock({ state: result.value });
+ */
+export function validateFixture(json: unknown): FixtureValidation {
+  const validate = fixtureValidator();
+  if (validate(json)) return { valid: true, value: json as MockStateJson };
+  return { valid: false, issues: toIssues(validate.errors ?? []) };
+}
+
+/** A fixture that does not match the fixture schema; the message lists the first problems by JSON Pointer. */
+export class FixtureError extends Error {
+  /** What was read, e.g. `--seed world.json`. */
+  readonly source: string;
+  readonly issues: FixtureIssue[];
+
+  constructor(source: string, issues: FixtureIssue[]) {
+    const shown = issues.slice(0, 10).map((issue) => `  ${issue.message}`);
+    if (issues.length > shown.length) shown.push(`  … and ${issues.length - shown.length} more`);
+    super(`${source} is not a valid mock fixture (schemas/fixture.schema.json):\n${shown.join('\n')}`);
+    this.name = 'FixtureError';
+    this.source = source;
+    this.issues = issues;
+  }
+}
+
+/** {@link validateFixture} that throws a {@link FixtureError} naming `source` when the fixture is invalid. */
+export function assertFixture(json: unknown, source = 'The fixture'): MockStateJson {
+  const result = validateFixture(json);
+  if (!result.valid) throw new FixtureError(source, result.issues);
+  return result.value;
+}
