@@ -6,7 +6,10 @@ import { readFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError } from 'commander';
 import { DEMO_LOGINS, demoSeed, type MockStateJson, type RestoMock } from './index.js';
 import { createMockServer } from './node.js';
+import { consoleRoute } from './static/console-route.js';
+import { loadDocsRoute, type DocsRouteResult } from './static/docs-route.js';
 import { readJsonFile, writeFileAtomic } from './state/atomic-file.js';
+import { assertFixture } from './state/fixture.js';
 
 function port(value: string): number {
   const n = Number(value);
@@ -17,11 +20,13 @@ function port(value: string): number {
 async function loadSeed(seed: string): Promise<MockStateJson> {
   if (seed === 'demo') return demoSeed();
   if (seed === 'empty') return { version: 1 };
+  let json: unknown;
   try {
-    return JSON.parse(await readFile(seed, 'utf8')) as MockStateJson;
+    json = JSON.parse(await readFile(seed, 'utf8'));
   } catch (error) {
     throw new Error(`--seed ${seed}: not "demo", "empty" or a readable state JSON file (${(error as Error).message})`);
   }
+  return assertFixture(json, `--seed ${seed}`);
 }
 
 /** Saves the state at most once per `delayMs`, always ending with the latest state. */
@@ -48,12 +53,17 @@ const program = new Command('restoapi-mock')
   .option('--state <file>', 'persist the state to this file (atomically) and restore it on start')
   .option('--validate-responses', 'check every answer against the OpenAPI document and fail loudly on drift', false)
   .option('--import-duration <ms>', 'how long menu and client imports take, in milliseconds', (v) => Number(v))
+  .option('--no-docs', 'do not build and serve the documentation site at /docs')
   .showHelpAfterError();
 
-program.action(async (options: { port: number; host: string; seed: string; state?: string; validateResponses: boolean; importDuration?: number }) => {
-  const restored = options.state ? ((await readJsonFile(options.state)) as MockStateJson | undefined) : undefined;
+program.action(async (options: { port: number; host: string; seed: string; state?: string; validateResponses: boolean; importDuration?: number; docs: boolean }) => {
+  const saved = options.state ? await readJsonFile(options.state) : undefined;
+  const restored = saved === undefined ? undefined : assertFixture(saved, `--state ${options.state}`);
   const state = restored ?? (await loadSeed(options.seed));
+  // The console ships with the package; the docs site is built in memory when @restoapi/docs is there.
+  const docs: DocsRouteResult = options.docs ? await loadDocsRoute() : { files: 0, note: 'not served (--no-docs)' };
   const server = await createMockServer({
+    routes: [consoleRoute(), ...(docs.route ? [docs.route] : [])],
     port: options.port,
     host: options.host,
     state,
@@ -66,6 +76,8 @@ program.action(async (options: { port: number; host: string; seed: string; state
     `  main API      ${server.url}/api`,
     `  carrier API   ${server.url}/api-delivery`,
     `  control API   ${server.url}/__mock`,
+    `  console       ${server.url}/console/`,
+    docs.route ? `  docs          ${server.url}/docs/` : `  docs          ${docs.note}`,
     restored ? `  state         restored from ${options.state}` : `  state         ${options.seed} seed${options.state ? `, saved to ${options.state}` : ' (in memory)'}`,
     '',
     'Demo logins (password "demo"):',

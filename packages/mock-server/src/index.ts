@@ -13,10 +13,27 @@ import { photoRoute } from './menu/photo-route.js';
 import { demoSeed } from './seeds/demo-seed.js';
 import type { MockStateJson } from './state/mock-state.js';
 
-export { createMockEngine, sharedApiValidator, type EngineRoute, type MockEngine, type MockEngineOptions } from './engine/engine.js';
+export {
+  EngineResponse,
+  createMockEngine,
+  sharedApiValidator,
+  type EngineAnswer,
+  type EngineRequest,
+  type EngineRoute,
+  type HeaderReader,
+  type MockEngine,
+  type MockEngineOptions,
+} from './engine/engine.js';
 export { DEFAULT_CONFIG, type MockConfig, type MockRuntime } from './engine/runtime.js';
 export { HttpError } from './engine/http-error.js';
 export type { MockStateJson } from './state/mock-state.js';
+export {
+  FixtureError,
+  assertFixture,
+  validateFixture,
+  type FixtureIssue,
+  type FixtureValidation,
+} from './state/fixture.js';
 export { handlers } from './handlers.js';
 export { DEMO_LOGINS, demoSeed } from './seeds/demo-seed.js';
 export { createControlClient, type ControlClient, type ControlClientOptions } from './control/control-client.js';
@@ -64,7 +81,8 @@ export function createMock(options: MockOptions = {}): RestoMock {
     ...(options.onChange ? { onChange: options.onChange } : {}),
     // The control API owns /__mock; uploaded photos are served at the URLs of the `photo` objects.
     routes: [createControlRoute({ faults }), ...(options.routes ?? []), photoRoute],
-    beforeRequest: faults.beforeRequest,
+    // The light hook: faults need only the method and URL, and cost nothing while none is armed.
+    preflight: faults.intercept,
   });
   attachCallbackDispatcher(mock, options.callbackFetch ? { fetch: options.callbackFetch } : {});
   return mock;

@@ -4,6 +4,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
+import { fetchResponseOf } from './engine/engine.js';
+import { EngineResponse, type EngineRequest, type HeaderReader } from './engine/engine-request.js';
 import { createMock, type MockOptions, type RestoMock } from './index.js';
 
 /** Options of {@link createMockServer}. */
@@ -25,17 +27,20 @@ export interface MockServer {
   close(): Promise<void>;
 }
 
-/** Converts a node:http request into a fetch `Request`. */
-export function toFetchRequest(req: IncomingMessage, origin: string): Request {
-  // rawHeaders keeps repeated headers as separate pairs, which Headers accepts as tuples.
-  const raw = req.rawHeaders;
+/** `rawHeaders` as `[name, value]` pairs: repeated headers stay separate pairs, which `Headers` accepts as tuples. */
+function headerPairs(raw: readonly string[]): [string, string][] {
   const headers: [string, string][] = [];
   for (let i = 0; i < raw.length; i += 2) headers.push([raw[i]!, raw[i + 1]!]);
+  return headers;
+}
+
+/** Converts a node:http request into a fetch `Request`. */
+export function toFetchRequest(req: IncomingMessage, origin: string): Request {
   const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
   return new Request(origin + (req.url ?? '/'), {
     method,
-    headers,
+    headers: headerPairs(req.rawHeaders),
     ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
   } as RequestInit);
 }
@@ -54,6 +59,146 @@ export async function writeFetchResponse(response: Response, res: ServerResponse
 }
 
 /**
+ * `Headers.get` over a node:http message without building `Headers`: names compared lower-case, repeated
+ * headers joined with `", "` (node's own `req.headers` keeps only the first of some, such as
+ * Authorization, where a fetch `Headers` joins them; this keeps the fetch behaviour). Built on first use.
+ */
+class RawHeaderReader implements HeaderReader {
+  #byName: Map<string, string> | undefined;
+
+  constructor(private readonly raw: readonly string[]) {}
+
+  get(name: string): string | null {
+    if (!this.#byName) {
+      const byName = new Map<string, string>();
+      for (let i = 0; i < this.raw.length; i += 2) {
+        const key = this.raw[i]!.toLowerCase();
+        const seen = byName.get(key);
+        byName.set(key, seen === undefined ? this.raw[i + 1]! : `${seen}, ${this.raw[i + 1]!}`);
+      }
+      this.#byName = byName;
+    }
+    return this.#byName.get(name.toLowerCase()) ?? null;
+  }
+}
+
+/** Reads a whole node:http body into one buffer. */
+function readAll(req: IncomingMessage): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+    });
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+    req.on('error', reject);
+  });
+}
+
+/**
+ * A node:http request as the engine's {@link EngineRequest}: the method, URL, headers and body that
+ * {@link toFetchRequest} would give, without building a fetch `Request` (web streams, an AbortSignal,
+ * header validation) unless a route, hook or handler asks for one. A class, so that nothing is created
+ * per request but the object itself.
+ */
+class NodeEngineRequest implements EngineRequest {
+  readonly method: string;
+  readonly headers: HeaderReader;
+  readonly hasBody: boolean;
+  #request: Request | undefined;
+  #reading: Promise<Uint8Array> | undefined;
+  #body: Uint8Array | undefined;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly origin: string,
+    private readonly href: string,
+    readonly url: URL,
+  ) {
+    this.method = req.method ?? 'GET';
+    this.headers = new RawHeaderReader(req.rawHeaders);
+    this.hasBody = this.method !== 'GET' && this.method !== 'HEAD';
+  }
+
+  bytes(): Promise<Uint8Array> {
+    // Once a route holds the fetch Request, the body belongs to it (as when every request was one).
+    if (this.#request) return this.#request.arrayBuffer().then((buffer) => new Uint8Array(buffer));
+    this.#reading ??= readAll(this.req).then((bytes) => (this.#body = bytes));
+    return this.#reading;
+  }
+
+  toRequest(): Request {
+    // After the engine read the body from the socket, the Request carries those bytes.
+    this.#request ??= this.#reading
+      ? new Request(this.href, { method: this.method, headers: headerPairs(this.req.rawHeaders), body: (this.#body ?? null) as BodyInit | null })
+      : toFetchRequest(this.req, this.origin);
+    return this.#request;
+  }
+}
+
+/**
+ * A node:http request as the engine's {@link EngineRequest} (see {@link NodeEngineRequest}). `undefined`
+ * when the URL cannot be parsed; the caller then takes the fetch path, which fails the way it always has.
+ */
+export function toEngineRequest(req: IncomingMessage, origin: string): EngineRequest | undefined {
+  const href = origin + (req.url ?? '/');
+  let url: URL;
+  try {
+    url = new URL(href);
+  } catch {
+    return undefined;
+  }
+  return new NodeEngineRequest(req, origin, href, url);
+}
+
+// The whitespace `Headers` strips from both ends of a value (HTTP tab, space, CR, LF), and nothing else.
+const HTTP_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
+/** Below this many characters a text body is written as a string, from it on as a buffer (see {@link writeEngineResponse}). */
+const SMALL_TEXT = 16 * 1024;
+const isHttpWhitespace = (code: number): boolean => code === 32 || code === 9 || code === 10 || code === 13;
+
+/** A header value as `Headers` stores it: converted to a string and trimmed of HTTP whitespace. */
+function headerValue(value: unknown): string {
+  const text = String(value);
+  return isHttpWhitespace(text.charCodeAt(0)) || isHttpWhitespace(text.charCodeAt(text.length - 1)) ? text.replace(HTTP_WHITESPACE, '') : text;
+}
+
+/**
+ * Writes an engine answer to a node:http response with exactly the header lines {@link writeFetchResponse}
+ * would write for the `Response` of it: lower-case names in the sorted order `Headers` iterates, values
+ * trimmed as `Headers` trims them, repeated names joined (set-cookie: the last one, as `forEach` into a
+ * record leaves it), then `content-length`. Returns false, having written nothing, when node refuses a
+ * header, so that the caller can take the fetch path, which answers such a case exactly as before.
+ */
+export function writeEngineResponse(answer: EngineResponse, res: ServerResponse): boolean {
+  // Null prototypes: a header name is only ever data here.
+  const joined: Record<string, string> = Object.create(null) as Record<string, string>;
+  const names: string[] = [];
+  for (const name of Object.keys(answer.headers)) {
+    const key = name.toLowerCase();
+    const value = headerValue(answer.headers[name]);
+    if (!(key in joined)) names.push(key);
+    joined[key] = key in joined && key !== 'set-cookie' ? `${joined[key]}, ${value}` : value;
+  }
+  names.sort();
+  const headers: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const key of names) headers[key] = joined[key]!;
+  // Measured on loopback: a small text goes out faster as a string (node sends it in the same write as the
+  // header block), a large one (list pages) faster encoded once into a buffer.
+  const text = typeof answer.body === 'string' ? answer.body : undefined;
+  const body = text !== undefined && text.length >= SMALL_TEXT ? Buffer.from(text) : answer.body;
+  if (body !== null) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+  try {
+    res.writeHead(answer.status, headers);
+  } catch {
+    return false;
+  }
+  res.end(body ?? undefined);
+  return true;
+}
+
+/**
  * Starts a mock server on loopback.
  * @example
  * const { url, close } = await createMockServer({ port: 0 });
@@ -67,8 +212,15 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
   const server = createServer((req, res) => {
     void (async () => {
       try {
-        const response = await mock.handle(toFetchRequest(req, origin));
-        await writeFetchResponse(response, res);
+        const request = toEngineRequest(req, origin);
+        if (!request) {
+          // Unreadable URL: the fetch path, which fails (500) the way it always has.
+          await writeFetchResponse(await mock.handle(toFetchRequest(req, origin)), res);
+          return;
+        }
+        const answer = await mock.answer(request);
+        if (answer instanceof EngineResponse && writeEngineResponse(answer, res)) return;
+        await writeFetchResponse(fetchResponseOf(answer), res);
       } catch (error) {
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' });
         res.end(JSON.stringify({ errors: [{ status: '500', code: 'internal', title: 'Internal error', detail: String(error) }] }));

@@ -17,6 +17,7 @@ import {
   unprocessable,
   type FieldProblem,
 } from '../engine/http-error.js';
+import { fromFetchRequest } from '../engine/engine-request.js';
 import { readBody } from '../engine/request-body.js';
 import type { MockRuntime } from '../engine/runtime.js';
 import { controlDocument } from '../generated/control-document.js';
@@ -100,7 +101,7 @@ function carrierView(carrier: CarrierRecord): C['Carrier'] {
   };
 }
 
-function callbackView(callback: CallbackRecord): C['CallbackRecord'] {
+function callbackView(callback: CallbackRecord): C['Callback'] {
   return {
     ...callback,
     webhook_id: callback.webhook_id ?? `msg_${callback.id}`,
@@ -129,11 +130,7 @@ const handlers: ControlHandlers = {
     }
     const source = body?.state !== undefined ? 'state' : (body?.seed ?? 'demo');
     const json: MockStateJson =
-      source === 'state'
-        ? (body!.state as MockStateJson)
-        : source === 'demo'
-          ? demoSeed(runtime.clock.now())
-          : { version: 1 };
+      source === 'state' ? body!.state! : source === 'demo' ? demoSeed(runtime.clock.now()) : { version: 1 };
     engine.loadState(json);
     // A fresh world starts without the faults armed for the previous one.
     faults.clear();
@@ -145,7 +142,7 @@ const handlers: ControlHandlers = {
   },
 
   replaceMockState({ engine, body }) {
-    engine.loadState(body as MockStateJson);
+    engine.loadState(body!);
     return noContent();
   },
 
@@ -222,7 +219,7 @@ const handlers: ControlHandlers = {
     const shown = new Set(dishes.map((dish) => dish.id));
     const categories = menu.categories.map((category) => {
       const view = Object.fromEntries(
-        CATEGORY_FIELDS.map((field) => [field, (category as Record<string, unknown>)[field]]),
+        CATEGORY_FIELDS.map((field) => [field, category[field as keyof typeof category]]),
       );
       return {
         ...view,
@@ -340,7 +337,7 @@ function checkResponse(api: ApiValidator, op: OperationInfo, result: ControlResu
  * into the service's error body.
  */
 export function createControlRoute(options: ControlRouteOptions): EngineRoute {
-  return async (request, url, engine) => {
+  const route = async (request: Request, url: URL, engine: MockEngine): Promise<Response | undefined> => {
     if (url.pathname !== PREFIX && !url.pathname.startsWith(`${PREFIX}/`)) return undefined;
     const api = controlApiValidator();
     const router = controlRouter();
@@ -373,7 +370,7 @@ export function createControlRoute(options: ControlRouteOptions): EngineRoute {
       op.operationId === 'replaceMockState' || op.operationId === 'resetMock'
         ? Number.MAX_SAFE_INTEGER
         : runtime.config.maxBodyBytes;
-    const body = await readBody(request, op, limit);
+    const body = await readBody(fromFetchRequest(request, url), op, limit);
     const validated = api.validateRequest(op.operationId, {
       params: match.params,
       query: url.searchParams,
@@ -398,4 +395,6 @@ export function createControlRoute(options: ControlRouteOptions): EngineRoute {
     if (runtime.config.validateResponses) checkResponse(api, op, result);
     return jsonResponse(result.status, result.body, { 'X-Request-Id': requestId(), ...result.headers });
   };
+  // Only /__mock paths can reach it: the engine skips it (and building a fetch Request) for the service API.
+  return Object.assign(route, { pathPrefix: PREFIX });
 }

@@ -30,6 +30,11 @@ export interface FaultInput {
 export interface FaultInjector {
   /** The engine hook: delays and/or answers the next matching requests of the service's API. */
   beforeRequest(request: Request, url: URL): Promise<Response | undefined>;
+  /**
+   * {@link FaultInjector.beforeRequest} from the method and URL alone, which is all a fault reads (the
+   * engine's `preflight`, so no fetch `Request` is built per request). `undefined` at once when no fault is armed.
+   */
+  intercept(method: string, url: URL): Promise<Response | undefined> | undefined;
   /** Arms a fault; `now` is the creation time shown in the list. */
   add(input: FaultInput, now: string): Fault;
   /** The armed faults, oldest first. */
@@ -64,7 +69,7 @@ function globToRegExp(glob: string): RegExp {
 }
 
 /** The error answer of a fault: the service's error body, with `Retry-After` where the document promises it. */
-export function faultResponse(fault: Fault, request: Request): Response {
+export function faultResponse(fault: Fault, request: { method: string }): Response {
   const status = fault.status ?? 500;
   const [code, title] =
     CODES[status] ?? (status >= 500 ? ['internal', 'Internal error'] : ['invalid_value', 'Request refused']);
@@ -91,19 +96,30 @@ export function createFaultInjector(): FaultInjector {
 
   const view = ({ pattern: _pattern, ...fault }: Fault & { pattern: RegExp }): Fault => ({ ...fault });
 
+  const apply = async (fault: Fault & { pattern: RegExp }, method: string): Promise<Response | undefined> => {
+    const snapshot = view(fault);
+    if (fault.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
+    return snapshot.status === null ? undefined : faultResponse(snapshot, { method });
+  };
+
+  const intercept = (method: string, url: URL): Promise<Response | undefined> | undefined => {
+    if (faults.length === 0 || isMockPath(url.pathname)) return undefined;
+    const upper = method.toUpperCase();
+    const index = faults.findIndex((f) => (f.method === '*' || f.method === upper) && f.pattern.test(url.pathname));
+    if (index < 0) return undefined;
+    const fault = faults[index]!;
+    // Used up synchronously, before any latency: concurrent requests each take their own share of `count`.
+    fault.remaining -= 1;
+    if (fault.remaining <= 0) faults.splice(index, 1);
+    return apply(fault, method);
+  };
+
   return {
     async beforeRequest(request, url) {
-      if (faults.length === 0 || isMockPath(url.pathname)) return undefined;
-      const method = request.method.toUpperCase();
-      const index = faults.findIndex((f) => (f.method === '*' || f.method === method) && f.pattern.test(url.pathname));
-      if (index < 0) return undefined;
-      const fault = faults[index]!;
-      fault.remaining -= 1;
-      if (fault.remaining <= 0) faults.splice(index, 1);
-      const snapshot = view(fault);
-      if (fault.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
-      return snapshot.status === null ? undefined : faultResponse(snapshot, request);
+      return intercept(request.method, url);
     },
+
+    intercept,
 
     add(input, now) {
       const status = input.status ?? null;

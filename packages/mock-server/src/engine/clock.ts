@@ -18,6 +18,8 @@ export class VirtualClock {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
   private running: Promise<void> = Promise.resolve();
+  /** `runDue` calls whose run has not finished yet. */
+  private queuedRuns = 0;
 
   /** The current virtual time in milliseconds since the epoch. */
   nowMs(): number {
@@ -71,22 +73,39 @@ export class VirtualClock {
     return this.tasks.length;
   }
 
-  /** Runs due tasks now (also called by every request, so lazily-due work is never stale). */
+  /** Runs due tasks now, after any run still in progress. */
   runDue(): Promise<void> {
+    this.queuedRuns += 1;
     this.running = this.running.then(async () => {
-      for (;;) {
-        const next = this.tasks[0];
-        if (!next || next.at > this.nowMs()) break;
-        this.tasks.shift();
-        try {
-          await next.run();
-        } catch (error) {
-          console.error('[restoapi-mock] scheduled task failed', error);
+      try {
+        for (;;) {
+          const next = this.tasks[0];
+          if (!next || next.at > this.nowMs()) break;
+          this.tasks.shift();
+          try {
+            await next.run();
+          } catch (error) {
+            console.error('[restoapi-mock] scheduled task failed', error);
+          }
         }
+        this.arm();
+      } finally {
+        this.queuedRuns -= 1;
       }
-      this.arm();
     });
     return this.running;
+  }
+
+  /**
+   * What every request calls before its handler, so lazily-due work is never stale: {@link runDue} when a
+   * task is due or a run is still in progress (the request then waits for it, as before), otherwise
+   * `undefined` at once. Skipping the idle case saves a promise chain per request; the timer needs no
+   * re-arming then, since `schedule`, `set`, `advance` and every finished run arm it.
+   */
+  runDueIfAny(): Promise<void> | undefined {
+    const next = this.tasks[0];
+    if (this.queuedRuns === 0 && (!next || next.at > this.nowMs())) return undefined;
+    return this.runDue();
   }
 
   /** Stops the real-time timer; pending tasks stay queued but never run. */

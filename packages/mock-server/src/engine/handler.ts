@@ -42,7 +42,16 @@ export interface HandlerContext<Op extends OperationId = OperationId> {
   requestId: string;
 }
 
-/** A handler's answer. `body` is sent as JSON unless `raw` is given. */
+/**
+ * A JSON body that is already serialized, for answers assembled from cached parts (order views): the
+ * engine sends `text` as is instead of `JSON.stringify`-ing a value, and response validation parses it,
+ * so it checks exactly what is sent.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
+/** A handler's answer. `body` is sent as JSON (a {@link JsonText} as it is) unless `raw` is given. */
 export interface HandlerResult {
   status: number;
   body?: unknown;

@@ -1,5 +1,9 @@
 import type { OperationInfo } from '@restoapi/openapi';
+import type { EngineRequest } from './engine-request.js';
 import { badRequest, tooLarge, unsupportedMediaType } from './http-error.js';
+
+// One decoder for every body: a one-shot (non-streaming) decode keeps no state between calls.
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /** A request body as the engine hands it to validation and handlers. */
 export type ParsedBody =
@@ -18,12 +22,19 @@ export function mediaTypeOf(header: string | null): string | undefined {
  * (Data format rules 8, Errors 5), forms and multipart for the operations that
  * take them. Limits are enforced on the bytes before parsing.
  */
-export async function readBody(request: Request, op: OperationInfo, maxBytes: number): Promise<ParsedBody> {
-  if (request.method === 'GET' || request.method === 'HEAD' || request.body === null) return { kind: 'none' };
+export function readBody(request: EngineRequest, op: OperationInfo, maxBytes: number): ParsedBody | Promise<ParsedBody> {
+  // Most requests have no body: answered at once, without a promise to wait for.
+  if (request.method === 'GET' || request.method === 'HEAD' || !request.hasBody) return NO_BODY;
+  return readSentBody(request, op, maxBytes);
+}
+
+const NO_BODY: ParsedBody = Object.freeze({ kind: 'none' });
+
+async function readSentBody(request: EngineRequest, op: OperationInfo, maxBytes: number): Promise<ParsedBody> {
   const declared = request.headers.get('content-length');
   if (declared && Number(declared) > maxBytes) throw tooLarge(`The body is larger than ${maxBytes} bytes.`);
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  if (bytes.byteLength === 0) return { kind: 'none' };
+  const bytes = await request.bytes();
+  if (bytes.byteLength === 0) return NO_BODY;
   if (bytes.byteLength > maxBytes) throw tooLarge(`The body is larger than ${maxBytes} bytes.`);
   const mediaType = mediaTypeOf(request.headers.get('content-type'));
   const accepted = Object.keys(op.requestBody?.content ?? {});
@@ -37,7 +48,7 @@ export async function readBody(request: Request, op: OperationInfo, maxBytes: nu
   }
   if (mediaType === 'application/json') {
     try {
-      return { kind: 'json', value: JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) };
+      return { kind: 'json', value: JSON.parse(STRICT_UTF8.decode(bytes)) };
     } catch (error) {
       throw badRequest('invalid_json', `The body is not valid JSON: ${(error as Error).message}`, { pointer: '' });
     }
@@ -47,7 +58,7 @@ export async function readBody(request: Request, op: OperationInfo, maxBytes: nu
   }
   if (mediaType === 'multipart/form-data') {
     try {
-      const copy = new Request('http://body.local/', { method: 'POST', headers: { 'content-type': request.headers.get('content-type')! }, body: bytes });
+      const copy = new Request('http://body.local/', { method: 'POST', headers: { 'content-type': request.headers.get('content-type')! }, body: bytes as BodyInit });
       return { kind: 'multipart', mediaType, value: await copy.formData() };
     } catch {
       throw badRequest('invalid_body', 'The multipart/form-data body could not be read (check the boundary).', { header: 'Content-Type' });

@@ -5,6 +5,7 @@ import { notEditableProblems } from '../organizations/not-editable.js';
 import type { ConfiguratorGroup } from '../orders/pricing.js';
 import { requireStaffOf, seesOrganization, type Actor } from '../session/actor.js';
 import type { DraftDishRecord, MockStateTables } from '../state/mock-state.js';
+import type { Table } from '../state/table.js';
 import { configuratorProblems, normalizePrice, normalizeWeight } from './menu-values.js';
 import { dishComparator, dishView } from './menu-views.js';
 import { dishPhoto, readPhotoUpload, releasePhoto, storePhoto } from './photos.js';
@@ -14,6 +15,29 @@ type DishInput = Partial<Omit<S['DraftDish'], 'price' | 'weight'>> & {
   price?: number | string;
   weight?: number | string | null;
 };
+
+/** The largest `menu_order` computed last, per dishes table, valid while the table's revision is unchanged. */
+const lastMenuOrder = new WeakMap<Table<DraftDishRecord>, { revision: number; categoryId: number; max: number }>();
+
+/**
+ * The largest `menu_order` in a category (0 when empty), through the category index. A run of creates in
+ * one category (a script filling a menu) would rescan the category every time, so the answer is remembered
+ * with the table's revision; {@link rememberMenuOrder} keeps it current across the create's own insert, and
+ * any other write to the table makes it stale. `menu_order` is only written on copies that are `put`.
+ */
+function maxMenuOrder(dishes: Table<DraftDishRecord>, categoryId: number): number {
+  const memo = lastMenuOrder.get(dishes);
+  if (memo && memo.revision === dishes.revision && memo.categoryId === categoryId) return memo.max;
+  // Math.max as before, so that a stored NaN still propagates the same way.
+  let max = 0;
+  for (const dish of dishes.where('draft_category_id', categoryId)) max = Math.max(max, dish.menu_order);
+  return max;
+}
+
+/** Records that `dish` (just inserted) holds the largest `menu_order` of its category. */
+function rememberMenuOrder(dishes: Table<DraftDishRecord>, dish: DraftDishRecord): void {
+  lastMenuOrder.set(dishes, { revision: dishes.revision, categoryId: dish.draft_category_id, max: dish.menu_order });
+}
 
 /** The dish, or 404 when missing or outside the caller's scope. */
 function visibleDish(state: MockStateTables, actor: Actor, id: number): DraftDishRecord {
@@ -164,13 +188,12 @@ export const draftDishHandlers: HandlerMap = {
     };
     const problems = applyDishFields(state, sent, next, undefined);
     if (problems.length > 0) throw unprocessable(problems);
-    if (sent.menu_order === undefined) {
-      // After the last dish of the category, so a new dish goes last.
-      const siblings = state.draftDishes.filter((d) => d.draft_category_id === next.draft_category_id);
-      next.menu_order = Math.max(0, ...siblings.map((d) => d.menu_order)) + 1;
-    }
+    // After the last dish of the category, so a new dish goes last.
+    const last = sent.menu_order === undefined;
+    if (last) next.menu_order = maxMenuOrder(state.draftDishes, next.draft_category_id) + 1;
     const { id: _id, ...row } = next;
     const dish = state.draftDishes.insert(row);
+    if (last) rememberMenuOrder(state.draftDishes, dish);
     return created({ draft_dish: dishView(dish) }, `/api/draft_dishes/${dish.id}`);
   },
 

@@ -1,4 +1,4 @@
-import type { EngineRoute } from '../engine/engine.js';
+import type { EngineRoute, MockEngine } from '../engine/engine.js';
 import { errorObject } from '../engine/http-error.js';
 import { PHOTO_PATH, PHOTO_SIZES, fromBase64 } from './photos.js';
 
@@ -23,7 +23,7 @@ function errorResponse(
  * keeps only the original, so every size answers with the original bytes.
  * Public, like a CDN: the storefront shows these without a session.
  */
-export const photoRoute: EngineRoute = (request, url, engine) => {
+export const photoRoute: EngineRoute = Object.assign((request: Request, url: URL, engine: MockEngine): Response | undefined => {
   const match = PATTERN.exec(url.pathname);
   if (!match) return undefined;
   if (request.method !== 'GET' && request.method !== 'HEAD') {
@@ -44,4 +44,5 @@ export const photoRoute: EngineRoute = (request, url, engine) => {
     status: 200,
     headers: { 'Content-Type': photo.content_type, 'Content-Length': String(bytes.byteLength) },
   });
-};
+  // The engine tries it only under the photo path, so API requests never build a fetch Request for it.
+}, { pathPrefix: `${PHOTO_PATH}/` });

@@ -1,4 +1,5 @@
 import { expect, test } from 'vitest';
+import BigModule from 'big.js';
 import { Money } from './money.js';
 
 test('amounts print with exactly two decimals', () => {
@@ -86,4 +87,28 @@ test('JSON gets the decimal string, toNumber the plain number', () => {
 test('of passes an existing Money through', () => {
   const amount = Money.of('1.00');
   expect(Money.of(amount)).toBe(amount);
+});
+
+test('the whole-cents rule is exact decimal arithmetic (× 100 mod 1 = 0) for any text or number', () => {
+  const Big = BigModule();
+  const DECIMAL = /^-?\d+(?:\.\d+)?$/;
+  // The rule as first written, all in big.js.
+  const byArithmetic = (value: number | string): string | undefined => {
+    let text: string;
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return undefined;
+      text = String(value);
+      if (text.includes('e')) text = value.toFixed(20);
+    } else if (DECIMAL.test(value)) text = value;
+    else return undefined;
+    const amount = new Big(text);
+    return amount.times('100').mod('1').eq('0') ? amount.toFixed(2) : undefined;
+  };
+  const samples: (number | string)[] = ['0', '-0', '9.5', '9.50', '9.500', '9.505', '9.5050', '0.001', '0.010', '-2.345', '12.', '.5', '1e3', '00.10', '5.0000'];
+  samples.push('1.00000000000000000001', '123456789012345678901234.99', 1e-7, 1e21, 1.5e21, 2e-3, 123e-2, -1e-9, 0.1 + 0.2, 24.400000000000002);
+  for (let i = 0; i < 3000; i++) {
+    const n = ((i * 7919) % 200_003) / [1, 10, 100, 1000, 7][i % 5]! - 1000;
+    samples.push(n, String(n), n.toFixed(i % 5));
+  }
+  for (const value of samples) expect(Money.parse(value)?.toString(), String(value)).toBe(byArithmetic(value));
 });

@@ -11,6 +11,19 @@ type BigValue = BigModule.Big;
 const DECIMAL = /^-?\d+(?:\.\d+)?$/;
 
 /**
+ * Whether a plain decimal text (`-?digits[.digits]`) is a whole number of cents: at most two decimals once
+ * trailing zeros are dropped (`9.500` yes, `9.505` no). The same answer as `× 100 mod 1 = 0` in exact
+ * decimal arithmetic, without a big.js division on every price read.
+ */
+function wholeCents(text: string): boolean {
+  const dot = text.indexOf('.');
+  if (dot < 0) return true;
+  let end = text.length;
+  while (end > dot + 1 && text.charCodeAt(end - 1) === 48 /* 0 */) end -= 1;
+  return end - dot - 1 <= 2;
+}
+
+/**
  * An exact amount of money in whole cents (two decimals), backed by big.js. Immutable. Serialises to
  * JSON as the decimal string (`"9.50"`); use {@link Money.toNumber} for fields the API sends as numbers.
  */
@@ -41,7 +54,8 @@ export class Money {
       return undefined;
     }
     const amount = new Big(text);
-    return amount.times('100').mod('1').eq('0') ? new Money(amount) : undefined;
+    const cents = DECIMAL.test(text) ? wholeCents(text) : amount.times('100').mod('1').eq('0');
+    return cents ? new Money(amount) : undefined;
   }
 
   /** Like {@link Money.parse} but throws a `RangeError` for a value that is not an amount. */

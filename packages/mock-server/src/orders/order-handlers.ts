@@ -1,6 +1,6 @@
 import type { components } from '@restoapi/sdk';
 import { seesCourier } from '../couriers/courier-handlers.js';
-import { ok, type HandlerMap } from '../engine/handler.js';
+import { JsonText, ok, type HandlerMap } from '../engine/handler.js';
 import { conflict, forbidden, unprocessable, type FieldProblem } from '../engine/http-error.js';
 import { notEditableProblems, sameJson } from '../organizations/not-editable.js';
 import type { Actor } from '../session/actor.js';
@@ -9,7 +9,7 @@ import { Money } from './money.js';
 import { listOrderPage } from './order-list.js';
 import { receiptFor } from './order-receipts.js';
 import { canTransition, changeOrderStatus, isTerminal, type OrderStatus } from './order-status.js';
-import { ORDER_FIELDS, orderResponse, publicOrder, seesOrder, storedMoney, visibleOrder } from './order-views.js';
+import { ORDER_FIELDS, orderJson, orderResponseJson, publicOrder, seesOrder, storedMoney, visibleOrder } from './order-views.js';
 import { renderReceiptHtml, renderReceiptPdf } from './receipt.js';
 
 type OrderUpdateFields = components['schemas']['OrderUpdate']['order'];
@@ -56,11 +56,12 @@ function requireStaffTransition(actor: Actor, order: OrderRecord, to: OrderStatu
 export const orderHandlers: HandlerMap = {
   listOrders({ runtime, actor, query }) {
     const page = listOrderPage(runtime.state.orders, (order) => seesOrder(actor, order), query);
-    return ok({ orders: page.orders.map(publicOrder), meta: page.meta });
+    // `{ orders: page.orders.map(publicOrder), meta }` as JSON, with each order's text from the cache.
+    return ok(new JsonText(`{"orders":[${page.orders.map(orderJson).join(',')}],"meta":${JSON.stringify(page.meta)}}`));
   },
 
   getOrder({ runtime, actor, params }) {
-    return ok(orderResponse(runtime, visibleOrder(runtime, actor, params.id)));
+    return ok(orderResponseJson(runtime, visibleOrder(runtime, actor, params.id)));
   },
 
   updateOrder({ runtime, actor, params, query, body }) {
@@ -112,7 +113,7 @@ export const orderHandlers: HandlerMap = {
         throw error;
       }
     }
-    return ok(orderResponse(runtime, order));
+    return ok(orderResponseJson(runtime, order));
   },
 
   confirmOrder({ runtime, actor, params }) {
@@ -129,7 +130,7 @@ export const orderHandlers: HandlerMap = {
         throw conflict('conflict', `Order ${order.id} is cancelled and can no longer be confirmed.`);
       order[field] = runtime.nowIso();
     }
-    return ok(orderResponse(runtime, order));
+    return ok(orderResponseJson(runtime, order));
   },
 
   setOrderStatus({ runtime, actor, params, query }) {
@@ -142,7 +143,7 @@ export const orderHandlers: HandlerMap = {
     }
     requireStaffTransition(actor, order, status);
     changeOrderStatus(runtime, order, status, { by: actor.type, sendSms: query.send_sms !== false });
-    return ok(orderResponse(runtime, order));
+    return ok(orderResponseJson(runtime, order));
   },
 
   getOrderReceiptHtml({ runtime, actor, params }) {

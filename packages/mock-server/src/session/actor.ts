@@ -1,4 +1,5 @@
 import type { components } from '@restoapi/sdk';
+import type { HeaderReader } from '../engine/engine-request.js';
 import { forbidden, notFound, unauthenticated } from '../engine/http-error.js';
 import type { MockRuntime } from '../engine/runtime.js';
 import type { ApiUserRecord, SessionRecord } from '../state/mock-state.js';
@@ -21,7 +22,7 @@ export interface Actor {
 }
 
 /** Reads the token from `Authorization: Token token="…"` or the `token` query parameter (Authentication 3). */
-export function readToken(request: Request, url: URL): string | undefined {
+export function readToken(request: { headers: HeaderReader }, url: URL): string | undefined {
   const header = request.headers.get('authorization');
   if (header) {
     const match = /^Token\s+token="?([^",\s]+)"?\s*$/i.exec(header.trim());
@@ -31,18 +32,33 @@ export function readToken(request: Request, url: URL): string | undefined {
 }
 
 /** Resolves the caller's session, or throws the documented 401. */
-export function authenticate(runtime: MockRuntime, request: Request, url: URL): Actor {
+export function authenticate(runtime: MockRuntime, request: { headers: HeaderReader }, url: URL): Actor {
   const token = readToken(request, url);
   if (!token) throw unauthenticated();
-  const session = runtime.state.sessions.find((s) => s.token === token);
+  // Every authenticated request looks its session up: through the token index, not a scan of all sessions.
+  const session = runtime.state.sessions.findWhere('token', token);
   const now = runtime.clock.nowMs();
-  if (!session || session.ended_at || Date.parse(session.last_used_at) + runtime.config.tokenTtlMs < now) {
+  if (!session || session.ended_at || lastUsedMs(session) + runtime.config.tokenTtlMs < now) {
     throw unauthenticated();
   }
   const apiUser = runtime.state.apiUsers.get(session.api_user_id);
   if (!apiUser) throw unauthenticated();
-  session.last_used_at = runtime.nowIso();
+  // `runtime.nowIso()`, spelled out so that the instant written is known without parsing it back.
+  const usedMs = runtime.clock.nowMs();
+  session.last_used_at = new Date(usedMs).toISOString();
+  LAST_USED.set(session, { text: session.last_used_at, ms: usedMs });
   return actorFor(runtime, apiUser, session);
+}
+
+/**
+ * The instant of each session's `last_used_at`, with the text it belongs to: every request writes the
+ * field and the next one reads it, and parsing it back costs more than the rest of the lookup.
+ */
+const LAST_USED = new WeakMap<SessionRecord, { text: string; ms: number }>();
+
+function lastUsedMs(session: SessionRecord): number {
+  const known = LAST_USED.get(session);
+  return known !== undefined && known.text === session.last_used_at ? known.ms : Date.parse(session.last_used_at);
 }
 
 /** Builds the scope of an API user's account. */

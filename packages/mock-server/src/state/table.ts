@@ -4,12 +4,34 @@ export interface WithId {
 }
 
 /**
+ * The rows under one value of an indexed column: an array (a list request walks thousands of rows, and an
+ * array walks about a fifth faster than a Map's values) and each row's position in it, for O(1)
+ * replacement and removal.
+ */
+interface Bucket<T> {
+  rows: T[];
+  at: Map<number, number>;
+}
+
+/** Rows of one indexed column: value → bucket. */
+type ColumnIndex<T> = Map<unknown, Bucket<T>>;
+
+/**
  * An in-memory table with its own id sequence. Insertion order is kept, so
  * lists are stable without sorting when no `sort_by` is asked for.
+ *
+ * Secondary indexes ({@link Table.where}, {@link Table.findWhere}, {@link Table.filterWhere}) are built
+ * on first use per column and kept up to date by `put`, `insert` and `delete`. They are only correct for
+ * columns that are never assigned in place on a stored row (write a copy and `put` it instead); rows are
+ * re-checked on every lookup, so an in-place change can hide a row from its new value but never return a
+ * row under a value it no longer has. Indexed today: `sessions.token`, `orders.restaurant_id`,
+ * `draftDishes.draft_category_id`.
  */
 export class Table<T extends WithId> {
   private readonly rows = new Map<number, T>();
   private nextId: number;
+  private readonly indexes = new Map<keyof T, ColumnIndex<T>>();
+  private writes = 0;
 
   constructor(
     rows: Iterable<T> = [],
@@ -32,8 +54,16 @@ export class Table<T extends WithId> {
 
   /** Stores a row under its own id (insert or replace). */
   put(row: T): T {
+    if (this.indexes.size > 0) {
+      const previous = this.rows.get(row.id);
+      for (const [column, index] of this.indexes) {
+        if (previous !== undefined && previous[column] !== row[column]) unindex(index, previous[column], row.id);
+        addTo(index, row[column], row);
+      }
+    }
     this.rows.set(row.id, row);
     if (row.id >= this.nextId) this.nextId = row.id + 1;
+    this.writes += 1;
     return row;
   }
 
@@ -50,7 +80,66 @@ export class Table<T extends WithId> {
 
   /** Removes a row; returns whether it existed. */
   delete(id: number): boolean {
-    return this.rows.delete(id);
+    const previous = this.rows.get(id);
+    if (previous === undefined) return false;
+    for (const [column, index] of this.indexes) unindex(index, previous[column], id);
+    this.rows.delete(id);
+    this.writes += 1;
+    return true;
+  }
+
+  /**
+   * Counts `put`, `insert` and `delete` calls: a value derived from the rows (and from columns that are
+   * not changed in place) stays valid while the revision is unchanged.
+   */
+  get revision(): number {
+    return this.writes;
+  }
+
+  /** Rows whose `column` equals `value` (`===`), through the column's index; in no particular order. */
+  where<K extends keyof T>(column: K, value: T[K]): T[] {
+    const out: T[] = [];
+    const bucket = this.index(column).get(value);
+    if (bucket) for (const row of bucket.rows) if (row[column] === value) out.push(row);
+    return out;
+  }
+
+  /**
+   * The same row as `find((row) => row[column] === value)`, through the column's index. Several rows
+   * under one value (never the case for unique columns such as a session token) fall back to the scan,
+   * which knows the insertion order.
+   */
+  findWhere<K extends keyof T>(column: K, value: T[K]): T | undefined {
+    const bucket = this.index(column).get(value);
+    if (!bucket || bucket.rows.length === 0) return undefined;
+    if (bucket.rows.length === 1) {
+      const row = bucket.rows[0]!;
+      return row[column] === value ? row : undefined;
+    }
+    return this.find((row) => row[column] === value);
+  }
+
+  /** `filter(predicate)` over only the rows whose `column` is one of `values`, through the column's index; in no particular order. */
+  filterWhere<K extends keyof T>(column: K, values: Iterable<T[K]>, predicate: (row: T) => boolean): T[] {
+    const index = this.index(column);
+    const out: T[] = [];
+    for (const value of new Set(values)) {
+      const bucket = index.get(value);
+      if (!bucket) continue;
+      for (const row of bucket.rows) if (row[column] === value && predicate(row)) out.push(row);
+    }
+    return out;
+  }
+
+  /** The index of a column, built from the current rows on first use. */
+  private index(column: keyof T): ColumnIndex<T> {
+    let index = this.indexes.get(column);
+    if (!index) {
+      index = new Map();
+      for (const row of this.rows.values()) addTo(index, row[column], row);
+      this.indexes.set(column, index);
+    }
+    return index;
   }
 
   /** Every row, in insertion order. */
@@ -87,4 +176,32 @@ export class Table<T extends WithId> {
     if (json?.nextId && json.nextId > table.nextId) table.nextId = json.nextId;
     return table;
   }
+}
+
+/** Puts a row in the bucket of a value, replacing the row of the same id if there is one. */
+function addTo<T extends WithId>(index: ColumnIndex<T>, value: unknown, row: T): void {
+  let bucket = index.get(value);
+  if (!bucket) {
+    bucket = { rows: [], at: new Map() };
+    index.set(value, bucket);
+  }
+  const position = bucket.at.get(row.id);
+  if (position === undefined) {
+    bucket.at.set(row.id, bucket.rows.length);
+    bucket.rows.push(row);
+  } else bucket.rows[position] = row;
+}
+
+/** Takes the row of an id out of the bucket of a value: the last row moves into its place. */
+function unindex<T extends WithId>(index: ColumnIndex<T>, value: unknown, id: number): void {
+  const bucket = index.get(value);
+  const position = bucket?.at.get(id);
+  if (bucket === undefined || position === undefined) return;
+  const last = bucket.rows.pop()!;
+  bucket.at.delete(id);
+  if (position < bucket.rows.length) {
+    bucket.rows[position] = last;
+    bucket.at.set(last.id, position);
+  }
+  if (bucket.rows.length === 0) index.delete(value);
 }

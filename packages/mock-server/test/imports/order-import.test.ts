@@ -346,7 +346,7 @@ test('the same external_id twice in one request is imported once, then treated a
   expect(byExternalId(mock, 'dup')!.total).toBe('17.50');
 });
 
-test('10,000 orders over 100 zones import in well under two seconds', async () => {
+test('10,000 orders over 100 zones import, each attached to the zone its point lies in', async () => {
   const state = demoSeed();
   // A 10 × 10 grid of square zones east of Berlin, alternating between the two Pizza Piccolo restaurants.
   const zones = state.deliveryZones!.rows as { id: number }[];
@@ -379,12 +379,10 @@ test('10,000 orders over 100 zones import in well under two seconds', async () =
     total: 12.5,
     buddies: [{ items: [{ name: 'Margherita', dish_external_id: 'pp-margherita', amount: 1, price: 12.5 }] }],
   }));
-  const started = performance.now();
+  // Speed (the 2 s target) is measured by `npm run bench -w @restoapi/mock-server`, not asserted here.
   const res = await anna('POST', IMPORT, { json: { orders } });
-  const elapsed = performance.now() - started;
   expect(res.status).toBe(200);
   expect(res.body.organization_import.filter((r: Result) => r.status === 'imported')).toHaveLength(10_000);
-  expect(elapsed).toBeLessThan(2_000);
   expect(mock.runtime.state.clients.filter((c) => c.external_id?.startsWith('crm-') ?? false)).toHaveLength(700);
   const sample = byExternalId(mock, 'bulk-123')!;
   const zone = mock.runtime.state.deliveryZones.get(sample.delivery_zone_id!)!;

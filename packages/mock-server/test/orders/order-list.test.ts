@@ -171,14 +171,16 @@ test('a staff member lists the orders of its restaurants as public orders, witho
   expect(order.links).toEqual({ buddies: '/api/orders/5001/buddies', items: '/api/orders/5001/items' });
 });
 
-test('listing 10,000 orders answers quickly through the whole engine', async () => {
+test('listing 10,000 orders through the whole engine filters, sorts and pages them', async () => {
   const mock = demoMock({}, seedWithOrders(10_000));
   const dora = await as(mock, DORA);
   await dora('GET', '/api/orders?per_page=100'); // compiles the response schema once
-  const started = performance.now();
-  const res = await dora('GET', '/api/orders?per_page=100&page=40&status=pending&status=cooking&sort_by=-delivery_at');
-  const elapsed = performance.now() - started;
+  // Speed is measured by `npm run bench -w @restoapi/mock-server`, not asserted here.
+  const res = await dora('GET', '/api/orders?per_page=100&page=20&status=pending&status=cooking&sort_by=-delivery_at');
   expect(res.status).toBe(200);
   expect(res.body.meta.count).toBeGreaterThan(2800);
-  expect(elapsed).toBeLessThan(500);
+  expect(res.body.meta.page_count).toBe(Math.ceil(res.body.meta.count / 100));
+  const times = res.body.orders.map((o: { delivery_at: string }) => Date.parse(o.delivery_at));
+  expect(times).toEqual([...times].sort((a: number, b: number) => b - a));
+  expect(new Set(res.body.orders.map((o: { status: string }) => o.status))).toEqual(new Set(['pending', 'cooking']));
 });

@@ -61,3 +61,25 @@ test('a JSON body is not taken as credentials: the operation accepts forms only'
   });
   expect(res.status).toBe(415);
 });
+
+test('a token expires after the idle time, which every use slides forward', async () => {
+  const mock = createMock({ state, validateResponses: true, config: { tokenTtlMs: 60_000 } });
+  await mock.runtime.clock.set(new Date('2026-11-20T18:00:00Z'), true);
+  const created = await mock.fetch(`${base}/api/session?login=admin@pizza.demo&password=demo`, { method: 'POST' });
+  const { token } = ((await created.json()) as { meta: { token: string } }).meta;
+  const use = async (): Promise<number> => (await mock.fetch(`${base}/api/session?token=${token}`)).status;
+
+  await mock.runtime.clock.advance(59_000);
+  expect(await use()).toBe(200); // slides the expiry to 18:01:59
+  await mock.runtime.clock.advance(59_000);
+  expect(await use()).toBe(200);
+  // The stored time is what counts, also when it is changed from outside (a state edit).
+  const session = mock.runtime.state.sessions.find((s) => s.token === token)!;
+  session.last_used_at = new Date(mock.runtime.clock.nowMs() - 61_000).toISOString();
+  expect(await use()).toBe(401);
+  session.last_used_at = new Date(mock.runtime.clock.nowMs()).toISOString();
+  expect(await use()).toBe(200);
+  await mock.runtime.clock.advance(60_001);
+  expect(await use()).toBe(401);
+  mock.close();
+});
