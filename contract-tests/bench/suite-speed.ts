@@ -13,7 +13,9 @@ async function timed(label: string, run: () => Promise<{ results: { status: stri
   const result = await run();
   const seconds = (performance.now() - started) / 1000;
   const count = (status: string): number => result.results.filter((r) => r.status === status).length;
-  console.log(`${label.padEnd(32)} ${seconds.toFixed(1).padStart(6)} s   ${count('passed')} passed, ${count('failed')} failed, ${count('skipped')} skipped`);
+  console.log(
+    `${label.padEnd(32)} ${seconds.toFixed(1).padStart(6)} s   ${count('passed')} passed, ${count('failed')} failed, ${count('skipped')} skipped`,
+  );
   return seconds;
 }
 
@@ -29,5 +31,7 @@ const overHttp = await timed('full profile, HTTP on loopback', () =>
 );
 await server.close();
 
-console.log(`\nin-process: ${inProcess.toFixed(1)} s of the 60 s budget (${((inProcess / 60) * 100).toFixed(0)} %) ${inProcess < 60 ? 'ok' : 'OVER BUDGET'}`);
+console.log(
+  `\nin-process: ${inProcess.toFixed(1)} s of the 60 s budget (${((inProcess / 60) * 100).toFixed(0)} %) ${inProcess < 60 ? 'ok' : 'OVER BUDGET'}`,
+);
 console.log(`HTTP / in-process: ${(overHttp / inProcess).toFixed(2)}×`);

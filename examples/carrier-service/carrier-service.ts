@@ -15,7 +15,10 @@ export interface CarrierService {
 }
 
 /** Starts the receiver and the agent; couriers move `stepMs` apart along a straight route. */
-export async function startCarrierService(baseUrl: string, { port = 0, stepMs = 200, log = console.log } = {}): Promise<CarrierService> {
+export async function startCarrierService(
+  baseUrl: string,
+  { port = 0, stepMs = 200, log = console.log } = {},
+): Promise<CarrierService> {
   const delivered: string[] = [];
   // Positions every step, so keep the coalescing window short for a demo.
   const agent = createCarrierAgent({ baseUrl, positions: { minIntervalMs: stepMs, minDistanceM: 1 } });

@@ -34,7 +34,8 @@ export async function runDemo(): Promise<void> {
     if (error) throw new Error(JSON.stringify(error));
     console.log(`Placed storefront order ${data.order.number}`);
     const started = Date.now();
-    while (service.delivered.length === 0 && Date.now() - started < 30_000) await new Promise((r) => setTimeout(r, 100));
+    while (service.delivered.length === 0 && Date.now() - started < 30_000)
+      await new Promise((r) => setTimeout(r, 100));
   } finally {
     await service.stop();
     await target.close();

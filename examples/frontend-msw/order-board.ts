@@ -19,7 +19,11 @@ const STATUS_LABEL: Record<string, string> = {
 export async function mountOrderBoard(root: HTMLElement, api: RestoClient, restaurantIds: number[]): Promise<void> {
   root.replaceChildren(paragraph('Loading orders…', 'status'));
   try {
-    const { orders, meta } = await api.orders.list({ restaurant_id: restaurantIds, sort_by: '-created_at', per_page: 20 });
+    const { orders, meta } = await api.orders.list({
+      restaurant_id: restaurantIds,
+      sort_by: '-created_at',
+      per_page: 20,
+    });
     const heading = document.createElement('h2');
     heading.textContent = `Orders (${meta.count})`;
     const list = document.createElement('ul');
@@ -32,7 +36,8 @@ export async function mountOrderBoard(root: HTMLElement, api: RestoClient, resta
     root.replaceChildren(heading, list);
   } catch (error) {
     // The SDK already retried what was safe to retry; what is left is worth telling the user.
-    const message = error instanceof RestoApiError ? `${error.status}: ${error.errors[0]?.title ?? error.message}` : String(error);
+    const message =
+      error instanceof RestoApiError ? `${error.status}: ${error.errors[0]?.title ?? error.message}` : String(error);
     const retry = document.createElement('button');
     retry.textContent = 'Retry';
     retry.addEventListener('click', () => void mountOrderBoard(root, api, restaurantIds));

@@ -19,7 +19,12 @@ test('the sync imports, publishes, confirms an order, assigns a courier and writ
   // The menu from menu.json is what the storefront now sees.
   const published = server.mock.runtime.state.publishedMenus.get(1)!;
   expect(published.version).toBe(report.publishedVersion);
-  expect(published.dishes.map((d) => d.name).sort()).toEqual(['Cola 0.33 l', 'Diavolo', 'Margherita', 'Tagliatelle al ragù']);
+  expect(published.dishes.map((d) => d.name).sort()).toEqual([
+    'Cola 0.33 l',
+    'Diavolo',
+    'Margherita',
+    'Tagliatelle al ragù',
+  ]);
   // The Margherita kept its id through the import (same external_id as in the seed).
   expect(published.dishes.find((d) => d.name === 'Margherita')!.id).toBe(10001);
 

@@ -41,15 +41,22 @@ export async function integratorSync(options: SyncOptions): Promise<SyncReport> 
   const log = options.log ?? console.log;
   const api = createRestoClient({ baseUrl: options.baseUrl, timeoutMs: 10_000 });
 
-  const { api_user, staff_members } = await api.session.login(options.login ?? 'admin@pizza.demo', options.password ?? 'demo');
+  const { api_user, staff_members } = await api.session.login(
+    options.login ?? 'admin@pizza.demo',
+    options.password ?? 'demo',
+  );
   const organizationId = staff_members[0]!.organization_id;
   log(`Signed in as ${api_user.name} (organization ${organizationId})`);
 
   // 1. Import the menu; the job runs asynchronously and reports job_percent.
-  const menu = JSON.parse(await readFile(options.menuFile ?? path.join(here, 'menu.json'), 'utf8')) as MenuImportBody & { $schema?: string };
+  const menu = JSON.parse(
+    await readFile(options.menuFile ?? path.join(here, 'menu.json'), 'utf8'),
+  ) as MenuImportBody & { $schema?: string };
   delete menu.$schema;
   const job = await api.imports.menu(organizationId, menu);
-  const bar = options.progressBar ? new SingleBar({ format: 'Menu import |{bar}| {percentage}% {job}' }, Presets.shades_classic) : undefined;
+  const bar = options.progressBar
+    ? new SingleBar({ format: 'Menu import |{bar}| {percentage}% {job}' }, Presets.shades_classic)
+    : undefined;
   bar?.start(100, 0, { job: '' });
   const done = await job.wait({
     intervalMs: 250,
@@ -61,7 +68,9 @@ export async function integratorSync(options: SyncOptions): Promise<SyncReport> 
 
   // 2. Publish: the drafts become the storefront's menu.
   const { menu: published } = await api.organizations.publish(organizationId);
-  log(`Published menu version ${published.version} (${published.dish_count} dishes in ${published.category_count} categories)`);
+  log(
+    `Published menu version ${published.version} (${published.dish_count} dishes in ${published.category_count} categories)`,
+  );
 
   // 3. Today's orders, newest first, across every page.
   const startOfDay = new Date();
@@ -75,8 +84,11 @@ export async function integratorSync(options: SyncOptions): Promise<SyncReport> 
 
   // 4. Confirm an order that needs it and give it a courier.
   // Just after midnight there may be none yet; then the newest order stands in.
-  const candidates = todaysOrders.length > 0 ? todaysOrders : (await api.orders.list({ sort_by: '-created_at', per_page: 5 })).orders;
-  const target = candidates.find((o) => o.restaurant_confirmed_at === null && !['complete', 'cancelled'].includes(o.status)) ?? candidates[0];
+  const candidates =
+    todaysOrders.length > 0 ? todaysOrders : (await api.orders.list({ sort_by: '-created_at', per_page: 5 })).orders;
+  const target =
+    candidates.find((o) => o.restaurant_confirmed_at === null && !['complete', 'cancelled'].includes(o.status)) ??
+    candidates[0];
   if (!target) throw new Error('There is no order to confirm');
   await api.orders.confirm(target.id);
   const { couriers } = await api.couriers.list({ organization_id: organizationId });
@@ -93,7 +105,13 @@ export async function integratorSync(options: SyncOptions): Promise<SyncReport> 
   log(`Receipt saved to ${receiptFile}`);
 
   await api.session.logout();
-  return { importedDishes: menu.dishes.length, publishedVersion: published.version, todaysOrders, confirmed, receiptFile };
+  return {
+    importedDishes: menu.dishes.length,
+    publishedVersion: published.version,
+    todaysOrders,
+    confirmed,
+    receiptFile,
+  };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

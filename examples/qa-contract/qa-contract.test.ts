@@ -13,7 +13,9 @@ afterAll(() => server.close());
 
 test('the restoapi-contract command passes against the mock and writes JUnit and traceability reports', async () => {
   const reports = await mkdtemp(path.join(tmpdir(), 'qa-contract-'));
-  const code = await restoapiContract(contractArgs(server.url, reports, ['--grep', 'session.*', 'orders.*', 'limits.*']));
+  const code = await restoapiContract(
+    contractArgs(server.url, reports, ['--grep', 'session.*', 'orders.*', 'limits.*']),
+  );
   expect(code).toBe(0);
   const junit = await readFile(path.join(reports, 'junit.xml'), 'utf8');
   expect(junit).toMatch(/<testsuites name="restoapi-contract"[^>]* failures="0"/);

@@ -27,7 +27,17 @@ export function restoapiContract(args: string[], env: NodeJS.ProcessEnv = proces
 
 /** The example's arguments: base URL, the config file, a report folder, plus whatever the user adds. */
 export function contractArgs(baseUrl: string, reportDir: string, extra: string[] = []): string[] {
-  return ['--base-url', baseUrl, '--config', path.join(here, 'restoapi-contract.json'), '--profile', 'full', '--report', reportDir, ...extra];
+  return [
+    '--base-url',
+    baseUrl,
+    '--config',
+    path.join(here, 'restoapi-contract.json'),
+    '--profile',
+    'full',
+    '--report',
+    reportDir,
+    ...extra,
+  ];
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -138,7 +138,8 @@ export async function bundle(): Promise<BundleResult> {
       if (!isObject(section)) throw new Error(`${rel(file)}: ${key} must be a map`);
       const target = document[key] as JsonObject;
       for (const [name, item] of Object.entries(section)) {
-        if (name in target) throw new Error(`${rel(file)}: ${key} ${name} is already defined in ${origin.get(`${key}/${name}`)}`);
+        if (name in target)
+          throw new Error(`${rel(file)}: ${key} ${name} is already defined in ${origin.get(`${key}/${name}`)}`);
         target[name] = rewrite(item, file);
         origin.set(`${key}/${name}`, rel(file));
       }
@@ -155,7 +156,11 @@ export async function bundle(): Promise<BundleResult> {
   const sortedComponents: JsonObject = {};
   for (const kind of Object.keys(components).sort()) {
     const entries = components[kind]!;
-    sortedComponents[kind] = Object.fromEntries(Object.keys(entries).sort().map((name) => [name, entries[name]!]));
+    sortedComponents[kind] = Object.fromEntries(
+      Object.keys(entries)
+        .sort()
+        .map((name) => [name, entries[name]!]),
+    );
   }
   document.components = sortedComponents;
   for (const key of MERGEABLE) {

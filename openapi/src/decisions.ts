@@ -10,7 +10,16 @@ export interface Decision {
   why: string;
 }
 
-const SILENT = new Set(['properties', 'content', 'schema', 'components', 'paths', 'webhooks', 'parameters', 'responses']);
+const SILENT = new Set([
+  'properties',
+  'content',
+  'schema',
+  'components',
+  'paths',
+  'webhooks',
+  'parameters',
+  'responses',
+]);
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
 
 function escapePointer(segment: string): string {

@@ -6,7 +6,11 @@ const operations = listOperations(openapiDocument);
 const router = new Router(operations);
 
 /** The router as it was before routes were split by segment count: every route of the method, in priority order. */
-function linearMatch(ops: OperationInfo[], method: string, pathname: string): { operationId: string; params: Record<string, string> } | undefined {
+function linearMatch(
+  ops: OperationInfo[],
+  method: string,
+  pathname: string,
+): { operationId: string; params: Record<string, string> } | undefined {
   const routes = ops
     .flatMap((operation) =>
       operation.routes.map((template) => {
@@ -43,7 +47,11 @@ function linearMatch(ops: OperationInfo[], method: string, pathname: string): { 
   return undefined;
 }
 
-function matched(r: Router, method: string, path: string): { operationId: string; params: Record<string, string> } | undefined {
+function matched(
+  r: Router,
+  method: string,
+  path: string,
+): { operationId: string; params: Record<string, string> } | undefined {
   const found = r.match(method, path);
   return found ? { operationId: found.operation.operationId, params: found.params } : undefined;
 }
@@ -54,10 +62,30 @@ test('the router picks the same operation and parameters as a scan of every rout
     for (const template of operation.routes) {
       const filled = template.replace(/\{[^}]+\}/g, '42');
       const named = template.replace(/\{([^}]+)\}/g, (_, name: string) => name);
-      for (const path of [filled, `${filled}/`, `${filled}//`, named, `${named}/`, filled.replace(/42/g, 'a%2Fb'), `/x${filled}`]) paths.add(path);
+      for (const path of [
+        filled,
+        `${filled}/`,
+        `${filled}//`,
+        named,
+        `${named}/`,
+        filled.replace(/42/g, 'a%2Fb'),
+        `/x${filled}`,
+      ])
+        paths.add(path);
     }
   }
-  for (const odd of ['/', '//', '///', '', 'api/orders', '/api', '/api/', '/api//orders', '/api/orders/1/items/2/3/4/5/6']) paths.add(odd);
+  for (const odd of [
+    '/',
+    '//',
+    '///',
+    '',
+    'api/orders',
+    '/api',
+    '/api/',
+    '/api//orders',
+    '/api/orders/1/items/2/3/4/5/6',
+  ])
+    paths.add(odd);
   let compared = 0;
   for (const path of paths) {
     for (const method of ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'get']) {

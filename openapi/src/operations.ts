@@ -94,7 +94,8 @@ function contentPointers(content: unknown, pointer: string): Record<string, stri
   const out: Record<string, string | undefined> = {};
   if (!isRecord(content)) return out;
   for (const [mediaType, media] of Object.entries(content)) {
-    out[mediaType] = isRecord(media) && media.schema !== undefined ? `${pointer}/${escapePointer(mediaType)}/schema` : undefined;
+    out[mediaType] =
+      isRecord(media) && media.schema !== undefined ? `${pointer}/${escapePointer(mediaType)}/schema` : undefined;
   }
   return out;
 }
@@ -160,7 +161,10 @@ export function listOperations(document: Doc): OperationInfo[] {
           routes: kind === 'webhooks' ? [] : [`${serverPath}${path}`, ...aliases],
           kind,
           tags: Array.isArray(op.tags) ? (op.tags as string[]) : [],
-          authenticated: kind === 'paths' && security.length > 0 && !security.some((s) => isRecord(s) && Object.keys(s).length === 0),
+          authenticated:
+            kind === 'paths' &&
+            security.length > 0 &&
+            !security.some((s) => isRecord(s) && Object.keys(s).length === 0),
           parameters: [...byKey.values()],
           ...(requestBody ? { requestBody } : {}),
           responses,
@@ -229,7 +233,13 @@ export class Router {
             }),
           )
           .join('/');
-        this.routes.push({ operation, regex: new RegExp(`^/${pattern}/?$`), names, literalSegments, segments: segments.length });
+        this.routes.push({
+          operation,
+          regex: new RegExp(`^/${pattern}/?$`),
+          names,
+          literalSegments,
+          segments: segments.length,
+        });
       }
     }
     this.routes.sort((a, b) => b.literalSegments - a.literalSegments || a.names.length - b.names.length);
@@ -251,7 +261,9 @@ export class Router {
   /** Finds the operation for a method and a path (without query string). */
   match(method: string, pathname: string): RouteMatch | undefined {
     const lower = method.toLowerCase();
-    const candidates = this.bySegments ? this.bySegments.get(lower)?.get(segmentCount(pathname)) : this.byMethod.get(lower);
+    const candidates = this.bySegments
+      ? this.bySegments.get(lower)?.get(segmentCount(pathname))
+      : this.byMethod.get(lower);
     for (const route of candidates ?? []) {
       const found = route.regex.exec(pathname);
       if (!found) continue;

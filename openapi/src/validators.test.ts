@@ -10,7 +10,14 @@ const margherita = {
     draft_category_id: 1001,
     organization_id: 1,
     options: [
-      { name: 'Size', multiple: false, items: [{ name: '30 cm', price: 0 }, { name: '40 cm', price: '4.00' }] },
+      {
+        name: 'Size',
+        multiple: false,
+        items: [
+          { name: '30 cm', price: 0 },
+          { name: '40 cm', price: '4.00' },
+        ],
+      },
     ],
   },
 };
@@ -46,12 +53,21 @@ test('a wrong type deep in the configurator names the exact element', () => {
 test('an unknown field in a request body is refused', () => {
   const body = { draft_dish: { ...margherita.draft_dish, colour: 'red' } };
   const result = api.validateRequest('createDraftDish', { contentType: 'application/json', body });
-  expect(result).toMatchObject({ valid: false, issues: [expect.objectContaining({ pointer: '/draft_dish/colour', keyword: 'additionalProperties' })] });
+  expect(result).toMatchObject({
+    valid: false,
+    issues: [expect.objectContaining({ pointer: '/draft_dish/colour', keyword: 'additionalProperties' })],
+  });
 });
 
 test('a JSON body sent as text/plain is refused on Content-Type', () => {
-  const result = api.validateRequest('createDraftDish', { contentType: 'text/plain', body: JSON.stringify(margherita) });
-  expect(result).toMatchObject({ valid: false, issues: [expect.objectContaining({ in: 'header', name: 'Content-Type' })] });
+  const result = api.validateRequest('createDraftDish', {
+    contentType: 'text/plain',
+    body: JSON.stringify(margherita),
+  });
+  expect(result).toMatchObject({
+    valid: false,
+    issues: [expect.objectContaining({ in: 'header', name: 'Content-Type' })],
+  });
 });
 
 test('query parameters are coerced, arrays collected from repeated keys, defaults applied', () => {
@@ -63,7 +79,9 @@ test('query parameters are coerced, arrays collected from repeated keys, default
 });
 
 test('array parameters take `name` values, then `name[]` values, split on commas; scalars take their first value', () => {
-  const query = new URLSearchParams('status[]=cooking&status=delivery,pending&undeclared=1&status=,ready&per_page=20&per_page=30&restaurant_id[]=12,11');
+  const query = new URLSearchParams(
+    'status[]=cooking&status=delivery,pending&undeclared=1&status=,ready&per_page=20&per_page=30&restaurant_id[]=12,11',
+  );
   const result = api.validateRequest('listOrders', { query });
   expect(result.valid).toBe(true);
   if (!result.valid) return;
@@ -76,7 +94,12 @@ test('array parameters take `name` values, then `name[]` values, split on commas
   });
   // The same operation again (its prepared plan reused) reads a different query on its own.
   const again = api.validateRequest('listOrders', { query: new URLSearchParams('courier_id=501') });
-  expect(again.valid && again.value.query).toEqual({ courier_id: [501], page: 1, per_page: 25, sort_by: '-created_at' });
+  expect(again.valid && again.value.query).toEqual({
+    courier_id: [501],
+    page: 1,
+    per_page: 25,
+    sort_by: '-created_at',
+  });
 });
 
 test('an out-of-range query parameter names the parameter', () => {
@@ -93,7 +116,10 @@ test('an invalid enum value in the query lists the allowed values', () => {
 });
 
 test('path parameters are coerced to integers and refused when not numeric', () => {
-  expect(api.validateRequest('getOrder', { params: { id: '5001' } })).toMatchObject({ valid: true, value: { params: { id: 5001 } } });
+  expect(api.validateRequest('getOrder', { params: { id: '5001' } })).toMatchObject({
+    valid: true,
+    value: { params: { id: 5001 } },
+  });
   expect(api.validateRequest('getOrder', { params: { id: 'abc' } })).toMatchObject({
     valid: false,
     issues: [expect.objectContaining({ in: 'path', name: 'id' })],
@@ -101,7 +127,10 @@ test('path parameters are coerced to integers and refused when not numeric', () 
 });
 
 test('the router finds canonical paths, the /orders alias and the carrier server prefix', () => {
-  expect(api.match('GET', '/api/orders/5001')).toMatchObject({ operation: { operationId: 'getOrder' }, params: { id: '5001' } });
+  expect(api.match('GET', '/api/orders/5001')).toMatchObject({
+    operation: { operationId: 'getOrder' },
+    params: { id: '5001' },
+  });
   expect(api.match('GET', '/orders/5001')).toMatchObject({ operation: { operationId: 'getOrder' } });
   expect(api.match('GET', '/api/orders/5001/receipt.pdf')?.operation.operationId).toBe('getOrderReceiptPdf');
   expect(api.match('GET', '/api-delivery/orders/abc123')).toMatchObject({
@@ -115,20 +144,28 @@ test('the router finds canonical paths, the /orders alias and the carrier server
 
 test('responses are checked for documented status, media type and body', () => {
   const error = { errors: [{ status: '404', code: 'not_found', title: 'Not found' }] };
-  expect(api.validateResponse('getOrder', { status: 404, contentType: 'application/json', body: error }).valid).toBe(true);
-  expect(api.validateResponse('getOrder', { status: 418, contentType: 'application/json', body: error })).toMatchObject({
-    valid: false,
-    issues: [expect.objectContaining({ keyword: 'status' })],
-  });
+  expect(api.validateResponse('getOrder', { status: 404, contentType: 'application/json', body: error }).valid).toBe(
+    true,
+  );
+  expect(api.validateResponse('getOrder', { status: 418, contentType: 'application/json', body: error })).toMatchObject(
+    {
+      valid: false,
+      issues: [expect.objectContaining({ keyword: 'status' })],
+    },
+  );
   expect(api.validateResponse('getOrder', { status: 404, contentType: 'text/html', body: '<p>' })).toMatchObject({
     valid: false,
     issues: [expect.objectContaining({ name: 'Content-Type' })],
   });
-  expect(api.validateResponse('getOrder', { status: 404, contentType: 'application/json', body: { errors: [] } }).valid).toBe(false);
+  expect(
+    api.validateResponse('getOrder', { status: 404, contentType: 'application/json', body: { errors: [] } }).valid,
+  ).toBe(false);
 });
 
 test('standalone payloads validate by component name', () => {
-  const ok = api.validateSchema('ClientImport', { clients: [{ external_id: 'c-1', name: 'Jonas Becker', birthdate: '01/02/1990' }] });
+  const ok = api.validateSchema('ClientImport', {
+    clients: [{ external_id: 'c-1', name: 'Jonas Becker', birthdate: '01/02/1990' }],
+  });
   expect(ok.valid).toBe(true);
   const bad = api.validateSchema('ClientImport', { clients: [{ external_id: 'c-1', birthdate: '1990-02-01' }] });
   expect(bad).toMatchObject({ valid: false, issues: [expect.objectContaining({ pointer: '/clients/0/birthdate' })] });

@@ -1,10 +1,20 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { openapiDocument } from './generated/document.js';
-import { escapePointer, getAtPointer, listOperations, Router, type OperationInfo, type ParameterInfo, type RouteMatch } from './operations.js';
+import {
+  escapePointer,
+  getAtPointer,
+  listOperations,
+  Router,
+  type OperationInfo,
+  type ParameterInfo,
+  type RouteMatch,
+} from './operations.js';
 
 // ajv-formats ships CJS with a default export; under NodeNext the namespace object is what we get.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv2020,
+) => Ajv2020;
 
 const DOCUMENT_ID = 'openapi.json';
 
@@ -95,7 +105,8 @@ function mediaTypeOf(contentType: string | null | undefined): string | undefined
 
 function headerValue(headers: RequestInput['headers'], name: string): string | undefined {
   if (!headers) return undefined;
-  if (typeof (headers as Headers).get === 'function') return (headers as { get(name: string): string | null }).get(name) ?? undefined;
+  if (typeof (headers as Headers).get === 'function')
+    return (headers as { get(name: string): string | null }).get(name) ?? undefined;
   const record = headers as Record<string, string | undefined>;
   const key = Object.keys(record).find((k) => k.toLowerCase() === name.toLowerCase());
   return key ? record[key] : undefined;
@@ -123,7 +134,8 @@ function toIssues(errors: ErrorObject[] | null | undefined, location: IssueLocat
   for (const error of errors ?? []) {
     let pointer = error.instancePath;
     if (error.keyword === 'required') pointer += `/${escapePointer(String(error.params.missingProperty))}`;
-    if (error.keyword === 'additionalProperties') pointer += `/${escapePointer(String(error.params.additionalProperty))}`;
+    if (error.keyword === 'additionalProperties')
+      pointer += `/${escapePointer(String(error.params.additionalProperty))}`;
     const key = `${pointer}|${error.keyword}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -131,7 +143,7 @@ function toIssues(errors: ErrorObject[] | null | undefined, location: IssueLocat
       in: location,
       pointer,
       keyword: error.keyword,
-      message: describe(error, location === 'body' ? pointer : pointer.split('/')[1] ?? pointer),
+      message: describe(error, location === 'body' ? pointer : (pointer.split('/')[1] ?? pointer)),
       params: error.params as Record<string, unknown>,
     };
     if (location !== 'body') issue.name = pointer.split('/')[1]?.replace(/~1/g, '/').replace(/~0/g, '~');
@@ -204,7 +216,10 @@ export function createApiValidator(options: ApiValidatorOptions = {}): ApiValida
       properties: Object.fromEntries(
         params.map((p) => {
           const fallback = defaultOf(document, p.schemaPointer);
-          return [p.name, { $ref: `${DOCUMENT_ID}#${p.schemaPointer}`, ...(fallback === undefined ? {} : { default: fallback }) }];
+          return [
+            p.name,
+            { $ref: `${DOCUMENT_ID}#${p.schemaPointer}`, ...(fallback === undefined ? {} : { default: fallback }) },
+          ];
         }),
       ),
       required: params.filter((p) => p.required).map((p) => p.name),
@@ -221,7 +236,8 @@ export function createApiValidator(options: ApiValidatorOptions = {}): ApiValida
   };
 
   const isArrayParam = (param: ParameterInfo): boolean => {
-    const schema = paramAjv.getSchema(`${DOCUMENT_ID}#${param.schemaPointer}`)?.schema as { type?: unknown } | undefined;
+    const schema = paramAjv.getSchema(`${DOCUMENT_ID}#${param.schemaPointer}`)?.schema as
+      { type?: unknown } | undefined;
     return schema?.type === 'array' || (Array.isArray(schema?.type) && schema.type.includes('array'));
   };
 
@@ -313,14 +329,26 @@ export function createApiValidator(options: ApiValidatorOptions = {}): ApiValida
         const value = headerValue(request.headers, header.name);
         if (value === undefined) {
           if (header.required) {
-            issues.push({ in: 'header', pointer: `/${header.name}`, name: header.name, keyword: 'required', message: `header ${header.name} is required` });
+            issues.push({
+              in: 'header',
+              pointer: `/${header.name}`,
+              name: header.name,
+              keyword: 'required',
+              message: `header ${header.name} is required`,
+            });
           }
           continue;
         }
         const check = compileRef(paramAjv, header.schemaPointer, `header|${op.operationId}|${header.name}`);
         const holder = { value };
         if (!check(holder.value)) {
-          issues.push({ in: 'header', pointer: `/${header.name}`, name: header.name, keyword: 'type', message: `header ${header.name} is invalid` });
+          issues.push({
+            in: 'header',
+            pointer: `/${header.name}`,
+            name: header.name,
+            keyword: 'type',
+            message: `header ${header.name} is invalid`,
+          });
         }
       }
       const mediaType = mediaTypeOf(request.contentType);
@@ -363,7 +391,14 @@ export function createApiValidator(options: ApiValidatorOptions = {}): ApiValida
       if (!declared) {
         return {
           valid: false,
-          issues: [{ in: 'body', pointer: '', keyword: 'status', message: `status ${status} is not documented for ${operationId} (documented: ${op.responses.map((r) => r.status).join(', ')})` }],
+          issues: [
+            {
+              in: 'body',
+              pointer: '',
+              keyword: 'status',
+              message: `status ${status} is not documented for ${operationId} (documented: ${op.responses.map((r) => r.status).join(', ')})`,
+            },
+          ],
         };
       }
       const mediaTypes = Object.keys(declared.content);
@@ -372,13 +407,31 @@ export function createApiValidator(options: ApiValidatorOptions = {}): ApiValida
         const empty = response.body === undefined || response.body === null || response.body === '';
         return empty
           ? { valid: true, value: undefined }
-          : { valid: false, issues: [{ in: 'body', pointer: '', keyword: 'body', message: `status ${status} of ${operationId} has no body, but one was sent` }] };
+          : {
+              valid: false,
+              issues: [
+                {
+                  in: 'body',
+                  pointer: '',
+                  keyword: 'body',
+                  message: `status ${status} of ${operationId} has no body, but one was sent`,
+                },
+              ],
+            };
       }
       const found = matchMedia(declared.content, mediaType);
       if (!found) {
         return {
           valid: false,
-          issues: [{ in: 'header', pointer: '/Content-Type', name: 'Content-Type', keyword: 'contentType', message: `Content-Type ${mediaType ?? '(none)'} is not documented for ${operationId} ${status} (documented: ${mediaTypes.join(', ')})` }],
+          issues: [
+            {
+              in: 'header',
+              pointer: '/Content-Type',
+              name: 'Content-Type',
+              keyword: 'contentType',
+              message: `Content-Type ${mediaType ?? '(none)'} is not documented for ${operationId} ${status} (documented: ${mediaTypes.join(', ')})`,
+            },
+          ],
         };
       }
       if (found[1] && (found[0] === 'application/json' || found[0].endsWith('+json'))) {
@@ -394,7 +447,9 @@ export function createApiValidator(options: ApiValidatorOptions = {}): ApiValida
 
     validateAt(pointer, value) {
       const check = compileRef(bodyAjv, pointer, `schema|${pointer}`);
-      return check(value) ? { valid: true, value: undefined } : { valid: false, issues: toIssues(check.errors, 'body') };
+      return check(value)
+        ? { valid: true, value: undefined }
+        : { valid: false, issues: toIssues(check.errors, 'body') };
     },
   };
 }

@@ -13,10 +13,17 @@ test('the bundled document is valid OpenAPI 3.1 with no lint problems', async ()
   const cli = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
   const document = fileURLToPath(new URL('../generated/openapi.yaml', import.meta.url));
   const config = fileURLToPath(new URL('../redocly.yaml', import.meta.url));
-  const run = await promisify(execFile)(process.execPath, [cli, 'lint', document, '--config', config, '--format', 'json'], {
-    maxBuffer: 32 * 1024 * 1024,
-  }).catch((error: { stdout: string }) => error);
-  const report = JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; message: string }[] };
+  const run = await promisify(execFile)(
+    process.execPath,
+    [cli, 'lint', document, '--config', config, '--format', 'json'],
+    {
+      maxBuffer: 32 * 1024 * 1024,
+    },
+  ).catch((error: { stdout: string }) => error);
+  const report = JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))) as {
+    totals: { errors: number; warnings: number };
+    problems: { ruleId: string; message: string }[];
+  };
   expect(report.problems.map((p) => `${p.ruleId}: ${p.message}`)).toEqual([]);
   expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
   expect(openapiDocument.openapi).toBe('3.1.0');
@@ -45,8 +52,13 @@ function collectExamples(): { where: string; schemaPointer: string; value: unkno
       }
     }
     // Schema objects: JSON Schema `examples` array.
-    if (Array.isArray(record.examples) && ('type' in record || '$ref' in record || 'oneOf' in record || 'anyOf' in record)) {
-      record.examples.forEach((value, i) => found.push({ where: `${pointer}/examples/${i}`, schemaPointer: pointer, value }));
+    if (
+      Array.isArray(record.examples) &&
+      ('type' in record || '$ref' in record || 'oneOf' in record || 'anyOf' in record)
+    ) {
+      record.examples.forEach((value, i) =>
+        found.push({ where: `${pointer}/examples/${i}`, schemaPointer: pointer, value }),
+      );
     }
     for (const [key, value] of Object.entries(record)) {
       if (key === 'examples' || key === 'example') continue;
@@ -96,7 +108,10 @@ test('decided elements are marked and listed in DECISIONS.md', async () => {
   const markdown = await readFile(new URL('../DECISIONS.md', import.meta.url), 'utf8');
   for (const decision of decisions) expect(markdown).toContain(`\`${decision.pointer || '/'}\``);
   // The spec's "not shown" topics each have a decision somewhere.
-  const text = decisions.map((d) => d.why).join('\n').toLowerCase();
+  const text = decisions
+    .map((d) => d.why)
+    .join('\n')
+    .toLowerCase();
   for (const topic of ['per_page', 'sort_by', 'send_sms', 'lifetime', 'retry', 'error body', 'day']) {
     expect(text, topic).toContain(topic);
   }
@@ -107,8 +122,10 @@ test('both servers are declared and the carrier API sits under /api-delivery', (
   const carrier = operations.filter((op) => op.tags.includes('Carrier API'));
   expect(carrier.map((op) => op.operationId).sort()).toEqual(['getCarrierOrder', 'updateCarrierDelivery']);
   for (const op of carrier) expect(op.serverPath).toBe('/api-delivery');
-  expect(operations.filter((op) => op.kind === 'webhooks').map((op) => op.operationId).sort()).toEqual([
-    'orderCreatedCallback',
-    'orderStatusChangedCallback',
-  ]);
+  expect(
+    operations
+      .filter((op) => op.kind === 'webhooks')
+      .map((op) => op.operationId)
+      .sort(),
+  ).toEqual(['orderCreatedCallback', 'orderStatusChangedCallback']);
 });

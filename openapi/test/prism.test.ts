@@ -55,14 +55,22 @@ afterAll(() => {
 
 const auth = { Authorization: 'Token token="demo"' };
 
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; contentType: string | null; body: unknown }> {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; contentType: string | null; body: unknown }> {
   const response = await fetch(`${baseUrl}${path}`, {
     method,
     headers: { ...auth, ...(body ? { 'Content-Type': 'application/json' } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
   const contentType = response.headers.get('content-type');
-  return { status: response.status, contentType, body: contentType?.includes('json') ? await response.json() : await response.text() };
+  return {
+    status: response.status,
+    contentType,
+    body: contentType?.includes('json') ? await response.json() : await response.text(),
+  };
 }
 
 test.each([

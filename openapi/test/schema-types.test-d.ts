@@ -3,13 +3,17 @@ import type { CallbackEvent, ClientImport, MenuImport, OrderImport } from '@rest
 
 test('the standalone schemas have their own types', () => {
   const menu: MenuImport = {
-    dishes: [{ name: 'Margherita', price: 9.5, category_name: 'Pizza', availability: [{ restaurant_id: 11, status: 'call' }] }],
+    dishes: [
+      { name: 'Margherita', price: 9.5, category_name: 'Pizza', availability: [{ restaurant_id: 11, status: 'call' }] },
+    ],
     config: { publish_menu: true },
   };
   expectTypeOf(menu.dishes[0]!.name).toEqualTypeOf<string>();
-  // @ts-expect-error availability status is available, not_available or call
-  const wrong: MenuImport = { dishes: [{ name: 'X', price: 1, category_name: 'Y', availability: [{ restaurant_id: 11, status: 'sold_out' }] }] };
-  void wrong;
+  const availability: NonNullable<MenuImport['dishes'][number]['availability']> = [
+    // @ts-expect-error availability status is available, not_available or call
+    { restaurant_id: 11, status: 'sold_out' },
+  ];
+  void availability;
   // @ts-expect-error gender is male or female
   const client: ClientImport = { clients: [{ external_id: 'c-1', gender: 'other' }] };
   void client;

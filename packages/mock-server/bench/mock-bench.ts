@@ -25,7 +25,10 @@ interface Result {
 }
 
 // autocannon runs in its own process: load generated on the server's event loop would measure itself.
-async function load(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Result> {
+async function load(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Result> {
   const bin = require.resolve('autocannon/autocannon.js');
   const args = [bin, '-j', '-c', String(CONNECTIONS), '-d', String(DURATION_S), '-m', init.method ?? 'GET'];
   for (const [name, value] of Object.entries(init.headers ?? {})) args.push('-H', `${name}=${value}`);
@@ -59,7 +62,9 @@ async function prism(): Promise<{ url: string; child: ChildProcess }> {
   const bin = require.resolve('@stoplight/prism-cli/dist/index.js');
   const doc = fileURLToPath(new URL('../../../openapi/generated/openapi.yaml', import.meta.url));
   const port = 40000 + Math.floor(Math.random() * 20000);
-  const child = spawn(process.execPath, [bin, 'mock', doc, '--host', '127.0.0.1', '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [bin, 'mock', doc, '--host', '127.0.0.1', '--port', String(port)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   await new Promise<void>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`Prism did not start: ${out}`)), 60_000);
@@ -95,7 +100,9 @@ function median(values: number[]): number {
 }
 
 async function token(baseUrl: string, login: string): Promise<string> {
-  const res = await fetch(`${baseUrl}/api/session?login=${encodeURIComponent(login)}&password=demo`, { method: 'POST' });
+  const res = await fetch(`${baseUrl}/api/session?login=${encodeURIComponent(login)}&password=demo`, {
+    method: 'POST',
+  });
   return ((await res.json()) as { meta: { token: string } }).meta.token;
 }
 
@@ -105,22 +112,34 @@ async function main(): Promise<void> {
   const p = await prism();
   try {
     const auth = { Authorization: `Token token="${await token(server.url, 'dispatcher@demo')}"` };
-    const staff = { Authorization: `Token token="${await token(server.url, 'admin@pizza.demo')}"`, 'Content-Type': 'application/json' };
+    const staff = {
+      Authorization: `Token token="${await token(server.url, 'admin@pizza.demo')}"`,
+      'Content-Type': 'application/json',
+    };
     const prismAuth = { Authorization: 'Token token="bench"' };
 
     // 1. One order with its sideloads.
     const orderPath = '/api/orders/5001';
     const orderBody = await (await fetch(server.url + orderPath, { headers: auth })).text();
     const c1 = await bare(orderBody, 200);
-    const r1 = [await load(server.url + orderPath, { headers: auth }), await load(c1.url + orderPath), await load(p.url + orderPath, { headers: prismAuth })] as const;
+    const r1 = [
+      await load(server.url + orderPath, { headers: auth }),
+      await load(c1.url + orderPath),
+      await load(p.url + orderPath, { headers: prismAuth }),
+    ] as const;
     c1.server.close();
     console.log(row(`GET ${orderPath} (order + restaurants, couriers, payments)`, ...r1, 0.6));
 
     // 2. A filtered, sorted page of 50 over 10,000 orders.
-    const listPath = '/api/orders?per_page=50&status=delivery&status=pending&restaurant_id=11&restaurant_id=12&sort_by=-delivery_at';
+    const listPath =
+      '/api/orders?per_page=50&status=delivery&status=pending&restaurant_id=11&restaurant_id=12&sort_by=-delivery_at';
     const listBody = await (await fetch(server.url + listPath, { headers: auth })).text();
     const c2 = await bare(listBody, 200);
-    const r2 = [await load(server.url + listPath, { headers: auth }), await load(c2.url + listPath), await load(p.url + listPath, { headers: prismAuth })] as const;
+    const r2 = [
+      await load(server.url + listPath, { headers: auth }),
+      await load(c2.url + listPath),
+      await load(p.url + listPath, { headers: prismAuth }),
+    ] as const;
     c2.server.close();
     console.log(row('GET /api/orders?per_page=50 over 10,000 orders, filtered and sorted', ...r2, 0.25));
 
@@ -131,15 +150,30 @@ async function main(): Promise<void> {
         price: '12.90',
         draft_category_id: 1001,
         organization_id: 1,
-        options: [{ name: 'Size', multiple: false, items: [{ name: '30 cm', price: 0 }, { name: '40 cm', price: '4.00' }] }],
+        options: [
+          {
+            name: 'Size',
+            multiple: false,
+            items: [
+              { name: '30 cm', price: 0 },
+              { name: '40 cm', price: '4.00' },
+            ],
+          },
+        ],
       },
     });
-    const createdBody = await (await fetch(`${server.url}/api/draft_dishes`, { method: 'POST', headers: staff, body: dish })).text();
+    const createdBody = await (
+      await fetch(`${server.url}/api/draft_dishes`, { method: 'POST', headers: staff, body: dish })
+    ).text();
     const c3 = await bare(createdBody, 201);
     const r3 = [
       await load(`${server.url}/api/draft_dishes`, { method: 'POST', headers: staff, body: dish }),
       await load(`${c3.url}/api/draft_dishes`, { method: 'POST', headers: staff, body: dish }),
-      await load(`${p.url}/api/draft_dishes`, { method: 'POST', headers: { ...prismAuth, 'Content-Type': 'application/json' }, body: dish }),
+      await load(`${p.url}/api/draft_dishes`, {
+        method: 'POST',
+        headers: { ...prismAuth, 'Content-Type': 'application/json' },
+        body: dish,
+      }),
     ] as const;
     c3.server.close();
     console.log(row('POST /api/draft_dishes with full validation', ...r3, 0.5));
@@ -151,22 +185,44 @@ async function main(): Promise<void> {
   // 4. Menu import of 5,000 dishes with the job duration set to zero.
   {
     const mock = createMock({ config: { importDurationMs: 0 } });
-    const login = await mock.fetch('http://localhost:4010/api/session?login=admin@pizza.demo&password=demo', { method: 'POST' });
-    const headers = { Authorization: `Token token="${((await login.json()) as { meta: { token: string } }).meta.token}"`, 'Content-Type': 'application/json' };
-    const dishes = Array.from({ length: 5000 }, (_, i) => ({ name: `Dish ${i}`, price: 5 + (i % 20), category_name: `Category ${i % 25}`, external_id: `d-${i}` }));
+    const login = await mock.fetch('http://localhost:4010/api/session?login=admin@pizza.demo&password=demo', {
+      method: 'POST',
+    });
+    const headers = {
+      Authorization: `Token token="${((await login.json()) as { meta: { token: string } }).meta.token}"`,
+      'Content-Type': 'application/json',
+    };
+    const dishes = Array.from({ length: 5000 }, (_, i) => ({
+      name: `Dish ${i}`,
+      price: 5 + (i % 20),
+      category_name: `Category ${i % 25}`,
+      external_id: `d-${i}`,
+    }));
     const started = performance.now();
-    const res = await mock.fetch('http://localhost:4010/api/organizations/1/import/menu', { method: 'POST', headers, body: JSON.stringify({ dishes }) });
+    const res = await mock.fetch('http://localhost:4010/api/organizations/1/import/menu', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ dishes }),
+    });
     await mock.runtime.clock.runDue();
     const state = await (await mock.fetch('http://localhost:4010/api/organizations/1/import/menu', { headers })).json();
     const ms = performance.now() - started;
-    console.log(`\nmenu import, 5,000 dishes, job duration 0: ${ms.toFixed(0)} ms (status ${res.status}, job ${(state as { job_status: string }).job_status}; target < 1000 ms) ${ms < 1000 ? 'ok' : 'ABOVE TARGET'}`);
+    console.log(
+      `\nmenu import, 5,000 dishes, job duration 0: ${ms.toFixed(0)} ms (status ${res.status}, job ${(state as { job_status: string }).job_status}; target < 1000 ms) ${ms < 1000 ? 'ok' : 'ABOVE TARGET'}`,
+    );
     mock.close();
   }
 
   // 5. Order import of 10,000 orders over 100 zones.
   {
     const seed = demoSeed();
-    const zones = seed.deliveryZones!.rows as { id: number; restaurant_id: number; organization_id: number; area: string; timetables: unknown[] }[];
+    const zones = seed.deliveryZones!.rows as {
+      id: number;
+      restaurant_id: number;
+      organization_id: number;
+      area: string;
+      timetables: unknown[];
+    }[];
     const template = zones[0]!;
     zones.length = 0;
     for (let i = 0; i < 100; i++) {
@@ -176,8 +232,13 @@ async function main(): Promise<void> {
       zones.push({ ...template, id: 1000 + i, restaurant_id: i % 2 ? 11 : 12, organization_id: 1, area: ring });
     }
     const mock = createMock({ state: seed as MockStateJson });
-    const login = await mock.fetch('http://localhost:4010/api/session?login=admin@pizza.demo&password=demo', { method: 'POST' });
-    const headers = { Authorization: `Token token="${((await login.json()) as { meta: { token: string } }).meta.token}"`, 'Content-Type': 'application/json' };
+    const login = await mock.fetch('http://localhost:4010/api/session?login=admin@pizza.demo&password=demo', {
+      method: 'POST',
+    });
+    const headers = {
+      Authorization: `Token token="${((await login.json()) as { meta: { token: string } }).meta.token}"`,
+      'Content-Type': 'application/json',
+    };
     const orders = Array.from({ length: 10_000 }, (_, i) => ({
       external_id: `imp-${i}`,
       status: 'complete',
@@ -192,20 +253,31 @@ async function main(): Promise<void> {
       buddies: [{ items: [{ name: 'Margherita', amount: 1, price: 9.5, item_price: 9.5 }] }],
     }));
     const started = performance.now();
-    const res = await mock.fetch('http://localhost:4010/api/organizations/1/import/orders', { method: 'POST', headers, body: JSON.stringify({ orders }) });
+    const res = await mock.fetch('http://localhost:4010/api/organizations/1/import/orders', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ orders }),
+    });
     const body = (await res.json()) as { organization_import: { status: string }[] };
     const ms = performance.now() - started;
     const imported = body.organization_import.filter((r) => r.status === 'imported').length;
-    console.log(`order import, 10,000 orders over 100 zones: ${ms.toFixed(0)} ms (${imported} imported; target < 2000 ms) ${ms < 2000 ? 'ok' : 'ABOVE TARGET'}`);
+    console.log(
+      `order import, 10,000 orders over 100 zones: ${ms.toFixed(0)} ms (${imported} imported; target < 2000 ms) ${ms < 2000 ? 'ok' : 'ABOVE TARGET'}`,
+    );
     mock.close();
   }
 
   // 6. In-process bound fetch latency.
   {
     const mock = createMock();
-    const login = await mock.fetch('http://localhost:4010/api/session?login=dispatcher@demo&password=demo', { method: 'POST' });
-    const headers = { Authorization: `Token token="${((await login.json()) as { meta: { token: string } }).meta.token}"` };
-    for (let i = 0; i < 500; i++) await (await mock.fetch('http://localhost:4010/api/orders/5001', { headers })).arrayBuffer();
+    const login = await mock.fetch('http://localhost:4010/api/session?login=dispatcher@demo&password=demo', {
+      method: 'POST',
+    });
+    const headers = {
+      Authorization: `Token token="${((await login.json()) as { meta: { token: string } }).meta.token}"`,
+    };
+    for (let i = 0; i < 500; i++)
+      await (await mock.fetch('http://localhost:4010/api/orders/5001', { headers })).arrayBuffer();
     const samples: number[] = [];
     for (let i = 0; i < 5000; i++) {
       const t0 = performance.now();
@@ -213,7 +285,9 @@ async function main(): Promise<void> {
       samples.push((performance.now() - t0) * 1000);
     }
     const m = median(samples);
-    console.log(`in-process mock.fetch GET /api/orders/5001: median ${m.toFixed(1)} µs over 5,000 calls (target < 60 µs) ${m < 60 ? 'ok' : 'ABOVE TARGET'}`);
+    console.log(
+      `in-process mock.fetch GET /api/orders/5001: median ${m.toFixed(1)} µs over 5,000 calls (target < 60 µs) ${m < 60 ? 'ok' : 'ABOVE TARGET'}`,
+    );
     mock.close();
   }
 
@@ -225,7 +299,9 @@ async function main(): Promise<void> {
     const rows = (mock.runtime.state.orders.all() as OrderRecord[]).length;
     globalThis.gc?.();
     const rss = process.memoryUsage().rss;
-    console.log(`100,000 orders in memory: process RSS ${(rss / 2 ** 20).toFixed(0)} MB (${((rss - before) / 2 ** 20).toFixed(0)} MB for the instance, ${rows} orders; target < 400 MB) ${rss < 400 * 2 ** 20 ? 'ok' : 'ABOVE TARGET'}`);
+    console.log(
+      `100,000 orders in memory: process RSS ${(rss / 2 ** 20).toFixed(0)} MB (${((rss - before) / 2 ** 20).toFixed(0)} MB for the instance, ${rows} orders; target < 400 MB) ${rss < 400 * 2 ** 20 ? 'ok' : 'ABOVE TARGET'}`,
+    );
     mock.close();
   }
 }

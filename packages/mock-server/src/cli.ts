@@ -13,7 +13,8 @@ import { assertFixture } from './state/fixture.js';
 
 function port(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('a port is a whole number from 0 to 65535');
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new InvalidArgumentError('a port is a whole number from 0 to 65535');
   return n;
 }
 
@@ -38,9 +39,11 @@ function debouncedSaver(file: string, delayMs = 50): (mock: RestoMock) => void {
     timer = setTimeout(() => {
       timer = undefined;
       const snapshot = JSON.stringify(mock.exportState());
-      writing = writing.then(() => writeFileAtomic(file, snapshot)).catch((error: unknown) => {
-        console.error(`[restoapi-mock] could not save ${file}: ${(error as Error).message}`);
-      });
+      writing = writing
+        .then(() => writeFileAtomic(file, snapshot))
+        .catch((error: unknown) => {
+          console.error(`[restoapi-mock] could not save ${file}: ${(error as Error).message}`);
+        });
     }, delayMs);
   };
 }
@@ -56,40 +59,52 @@ const program = new Command('restoapi-mock')
   .option('--no-docs', 'do not build and serve the documentation site at /docs')
   .showHelpAfterError();
 
-program.action(async (options: { port: number; host: string; seed: string; state?: string; validateResponses: boolean; importDuration?: number; docs: boolean }) => {
-  const saved = options.state ? await readJsonFile(options.state) : undefined;
-  const restored = saved === undefined ? undefined : assertFixture(saved, `--state ${options.state}`);
-  const state = restored ?? (await loadSeed(options.seed));
-  // The console ships with the package; the docs site is built in memory when @restoapi/docs is there.
-  const docs: DocsRouteResult = options.docs ? await loadDocsRoute() : { files: 0, note: 'not served (--no-docs)' };
-  const server = await createMockServer({
-    routes: [consoleRoute(), ...(docs.route ? [docs.route] : [])],
-    port: options.port,
-    host: options.host,
-    state,
-    validateResponses: options.validateResponses,
-    ...(options.importDuration !== undefined ? { config: { importDurationMs: options.importDuration } } : {}),
-    ...(options.state ? { onChange: debouncedSaver(options.state) } : {}),
-  });
-  const lines = [
-    `RestoAPI mock listening on ${server.url}`,
-    `  main API      ${server.url}/api`,
-    `  carrier API   ${server.url}/api-delivery`,
-    `  control API   ${server.url}/__mock`,
-    `  console       ${server.url}/console/`,
-    docs.route ? `  docs          ${server.url}/docs/` : `  docs          ${docs.note}`,
-    restored ? `  state         restored from ${options.state}` : `  state         ${options.seed} seed${options.state ? `, saved to ${options.state}` : ' (in memory)'}`,
-    '',
-    'Demo logins (password "demo"):',
-    ...DEMO_LOGINS.map((l) => `  ${l.login.padEnd(22)} ${l.role}`),
-  ];
-  console.log(lines.join('\n'));
-  const stop = (): void => {
-    void server.close().then(() => process.exit(0));
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-});
+program.action(
+  async (options: {
+    port: number;
+    host: string;
+    seed: string;
+    state?: string;
+    validateResponses: boolean;
+    importDuration?: number;
+    docs: boolean;
+  }) => {
+    const saved = options.state ? await readJsonFile(options.state) : undefined;
+    const restored = saved === undefined ? undefined : assertFixture(saved, `--state ${options.state}`);
+    const state = restored ?? (await loadSeed(options.seed));
+    // The console ships with the package; the docs site is built in memory when @restoapi/docs is there.
+    const docs: DocsRouteResult = options.docs ? await loadDocsRoute() : { files: 0, note: 'not served (--no-docs)' };
+    const server = await createMockServer({
+      routes: [consoleRoute(), ...(docs.route ? [docs.route] : [])],
+      port: options.port,
+      host: options.host,
+      state,
+      validateResponses: options.validateResponses,
+      ...(options.importDuration !== undefined ? { config: { importDurationMs: options.importDuration } } : {}),
+      ...(options.state ? { onChange: debouncedSaver(options.state) } : {}),
+    });
+    const lines = [
+      `RestoAPI mock listening on ${server.url}`,
+      `  main API      ${server.url}/api`,
+      `  carrier API   ${server.url}/api-delivery`,
+      `  control API   ${server.url}/__mock`,
+      `  console       ${server.url}/console/`,
+      docs.route ? `  docs          ${server.url}/docs/` : `  docs          ${docs.note}`,
+      restored
+        ? `  state         restored from ${options.state}`
+        : `  state         ${options.seed} seed${options.state ? `, saved to ${options.state}` : ' (in memory)'}`,
+      '',
+      'Demo logins (password "demo"):',
+      ...DEMO_LOGINS.map((l) => `  ${l.login.padEnd(22)} ${l.role}`),
+    ];
+    console.log(lines.join('\n'));
+    const stop = (): void => {
+      void server.close().then(() => process.exit(0));
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  },
+);
 
 program.parseAsync().catch((error: unknown) => {
   console.error(`restoapi-mock: ${(error as Error).message}`);

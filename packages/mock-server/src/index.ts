@@ -76,7 +76,10 @@ export function createMock(options: MockOptions = {}): RestoMock {
   const mock = createMockEngine({
     handlers,
     state: options.state ?? demoSeed(),
-    config: { ...options.config, ...(options.validateResponses !== undefined ? { validateResponses: options.validateResponses } : {}) },
+    config: {
+      ...options.config,
+      ...(options.validateResponses !== undefined ? { validateResponses: options.validateResponses } : {}),
+    },
     ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
     ...(options.onChange ? { onChange: options.onChange } : {}),
     // The control API owns /__mock; uploaded photos are served at the URLs of the `photo` objects.

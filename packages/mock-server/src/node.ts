@@ -131,7 +131,11 @@ class NodeEngineRequest implements EngineRequest {
   toRequest(): Request {
     // After the engine read the body from the socket, the Request carries those bytes.
     this.#request ??= this.#reading
-      ? new Request(this.href, { method: this.method, headers: headerPairs(this.req.rawHeaders), body: (this.#body ?? null) as BodyInit | null })
+      ? new Request(this.href, {
+          method: this.method,
+          headers: headerPairs(this.req.rawHeaders),
+          body: (this.#body ?? null) as BodyInit | null,
+        })
       : toFetchRequest(this.req, this.origin);
     return this.#request;
   }
@@ -161,7 +165,9 @@ const isHttpWhitespace = (code: number): boolean => code === 32 || code === 9 ||
 /** A header value as `Headers` stores it: converted to a string and trimmed of HTTP whitespace. */
 function headerValue(value: unknown): string {
   const text = String(value);
-  return isHttpWhitespace(text.charCodeAt(0)) || isHttpWhitespace(text.charCodeAt(text.length - 1)) ? text.replace(HTTP_WHITESPACE, '') : text;
+  return isHttpWhitespace(text.charCodeAt(0)) || isHttpWhitespace(text.charCodeAt(text.length - 1))
+    ? text.replace(HTTP_WHITESPACE, '')
+    : text;
 }
 
 /**
@@ -188,7 +194,8 @@ export function writeEngineResponse(answer: EngineResponse, res: ServerResponse)
   // header block), a large one (list pages) faster encoded once into a buffer.
   const text = typeof answer.body === 'string' ? answer.body : undefined;
   const body = text !== undefined && text.length >= SMALL_TEXT ? Buffer.from(text) : answer.body;
-  if (body !== null) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+  if (body !== null)
+    headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
   try {
     res.writeHead(answer.status, headers);
   } catch {
@@ -223,7 +230,11 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
         await writeFetchResponse(fetchResponseOf(answer), res);
       } catch (error) {
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify({ errors: [{ status: '500', code: 'internal', title: 'Internal error', detail: String(error) }] }));
+        res.end(
+          JSON.stringify({
+            errors: [{ status: '500', code: 'internal', title: 'Internal error', detail: String(error) }],
+          }),
+        );
       }
     })();
   });

@@ -24,9 +24,7 @@ function subset(keep: (serverPath: string) => boolean, withWebhooks: boolean): D
       .filter((op) => op.kind === 'paths' && !keep(op.serverPath))
       .map((op) => op.path),
   );
-  const paths = Object.fromEntries(
-    Object.entries(openapiDocument.paths as Doc).filter(([p]) => !carrierPaths.has(p)),
-  );
+  const paths = Object.fromEntries(Object.entries(openapiDocument.paths as Doc).filter(([p]) => !carrierPaths.has(p)));
   const doc: Doc = { ...openapiDocument, paths };
   if (!withWebhooks) delete doc.webhooks;
   return doc;
@@ -38,6 +36,12 @@ async function write(name: string, doc: Doc): Promise<void> {
 }
 
 await mkdir(out, { recursive: true });
-await write('main.ts', subset((serverPath) => serverPath === '', false));
-await write('carrier.ts', subset((serverPath) => serverPath !== '', true));
+await write(
+  'main.ts',
+  subset((serverPath) => serverPath === '', false),
+);
+await write(
+  'carrier.ts',
+  subset((serverPath) => serverPath !== '', true),
+);
 console.log('generated packages/sdk/src/generated/{main,carrier}.ts');

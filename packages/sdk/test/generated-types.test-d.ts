@@ -43,7 +43,9 @@ test('a wrong field or a wrong enum value in a request fails to compile', () => 
 });
 
 test('array filters accept arrays of ids', () => {
-  void api.GET('/api/orders', { params: { query: { restaurant_id: [11, 12], courier_id: [501], status: ['delivery'] } } });
+  void api.GET('/api/orders', {
+    params: { query: { restaurant_id: [11, 12], courier_id: [501], status: ['delivery'] } },
+  });
 });
 
 test('the carrier client only knows carrier paths and the delivery statuses', async () => {

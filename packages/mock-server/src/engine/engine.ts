@@ -2,7 +2,13 @@ import { createApiValidator, type ApiValidator, type OperationInfo } from '@rest
 import { authenticate, type Actor } from '../session/actor.js';
 import { stateFromJson, stateToJson, type MockStateJson, type MockStateTables } from '../state/mock-state.js';
 import { VirtualClock } from './clock.js';
-import { EngineResponse, fromFetchRequest, toFetchResponse, type EngineAnswer, type EngineRequest } from './engine-request.js';
+import {
+  EngineResponse,
+  fromFetchRequest,
+  toFetchResponse,
+  type EngineAnswer,
+  type EngineRequest,
+} from './engine-request.js';
 import { JsonText, type HandlerContext, type HandlerMap, type HandlerResult, type OperationId } from './handler.js';
 import { HttpError, badRequest, errorObject, fromIssues } from './http-error.js';
 import { formToObject, readBody, type ParsedBody } from './request-body.js';
@@ -15,7 +21,11 @@ export { EngineResponse, type EngineAnswer, type EngineRequest, type HeaderReade
  * A route that sets `pathPrefix` is only tried for paths starting with it; the engine then builds no
  * fetch `Request` for the other paths (routes without it see every request).
  */
-export type EngineRoute = ((request: Request, url: URL, engine: MockEngine) => Promise<Response | undefined> | Response | undefined) & {
+export type EngineRoute = ((
+  request: Request,
+  url: URL,
+  engine: MockEngine,
+) => Promise<Response | undefined> | Response | undefined) & {
   readonly pathPrefix?: string;
 };
 
@@ -98,7 +108,11 @@ function jsonAnswer(status: number, body: unknown, headers: Record<string, strin
 /** The answer to a failure that is not an {@link HttpError}: logged, and a documented 500. */
 function internalError(error: unknown, id: string): EngineResponse {
   console.error('[restoapi-mock] unexpected error', error);
-  return jsonAnswer(500, { errors: [errorObject(500, 'internal', 'Internal error', (error as Error).message)] }, { 'X-Request-Id': id });
+  return jsonAnswer(
+    500,
+    { errors: [errorObject(500, 'internal', 'Internal error', (error as Error).message)] },
+    { 'X-Request-Id': id },
+  );
 }
 
 /**
@@ -172,11 +186,24 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
     if (!match) {
       const allowed = api.allowedMethods(pathname);
       if (allowed.length > 0) {
-        throw new HttpError(405, [errorObject(405, 'method_not_allowed', 'Method not allowed', `${request.method} is not served at ${pathname}; use ${allowed.join(', ')}.`)], {
-          Allow: allowed.join(', '),
-        });
+        throw new HttpError(
+          405,
+          [
+            errorObject(
+              405,
+              'method_not_allowed',
+              'Method not allowed',
+              `${request.method} is not served at ${pathname}; use ${allowed.join(', ')}.`,
+            ),
+          ],
+          {
+            Allow: allowed.join(', '),
+          },
+        );
       }
-      throw new HttpError(404, [errorObject(404, 'not_found', 'Not found', `No operation at ${request.method} ${pathname}.`)]);
+      throw new HttpError(404, [
+        errorObject(404, 'not_found', 'Not found', `No operation at ${request.method} ${pathname}.`),
+      ]);
     }
     const op = match.operation;
     const handler = options.handlers[op.operationId as OperationId];
@@ -194,7 +221,9 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
     });
     if (!validated.valid) throw fromIssues(validated.issues);
     if (!handler) {
-      throw new HttpError(501, [errorObject(501, 'not_implemented', 'Not implemented', `The mock does not implement ${op.operationId}.`)]);
+      throw new HttpError(501, [
+        errorObject(501, 'not_implemented', 'Not implemented', `The mock does not implement ${op.operationId}.`),
+      ]);
     }
     const due = clock.runDueIfAny();
     if (due) await due;
@@ -212,7 +241,10 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
     );
     // A synchronous answer (most handlers) is used as is; anything thenable is awaited as before.
     const returned = (handler as (c: HandlerContext) => HandlerResult | PromiseLike<HandlerResult>)(ctx);
-    const result = typeof (returned as PromiseLike<HandlerResult>).then === 'function' ? await returned : (returned as HandlerResult);
+    const result =
+      typeof (returned as PromiseLike<HandlerResult>).then === 'function'
+        ? await returned
+        : (returned as HandlerResult);
     if (request.method !== 'GET') runtime.changed();
     return toResponse(op, result, id);
   }
@@ -229,14 +261,26 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
       if (!check.valid) {
         const detail = check.issues.map((i) => i.message).join('; ');
         console.error(`[restoapi-mock] response drift in ${op.operationId}: ${detail}`);
-        throw new HttpError(500, [errorObject(500, 'response_drift', 'The mock answered outside the document', `${op.operationId} ${result.status}: ${detail}`)]);
+        throw new HttpError(500, [
+          errorObject(
+            500,
+            'response_drift',
+            'The mock answered outside the document',
+            `${op.operationId} ${result.status}: ${detail}`,
+          ),
+        ]);
       }
     }
     if (result.raw !== undefined) {
-      return new EngineResponse(result.status, { 'Content-Type': result.contentType ?? 'application/octet-stream', ...headers }, result.raw);
+      return new EngineResponse(
+        result.status,
+        { 'Content-Type': result.contentType ?? 'application/octet-stream', ...headers },
+        result.raw,
+      );
     }
     if (result.body === undefined) return new EngineResponse(result.status, headers, null);
-    if (text !== undefined) return new EngineResponse(result.status, { 'Content-Type': JSON_CONTENT_TYPE, ...headers }, text);
+    if (text !== undefined)
+      return new EngineResponse(result.status, { 'Content-Type': JSON_CONTENT_TYPE, ...headers }, text);
     return jsonAnswer(result.status, result.body, headers);
   }
 
@@ -253,7 +297,8 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
       }
       return await dispatch(request, url, id);
     } catch (error) {
-      if (error instanceof HttpError) return jsonAnswer(error.status, error.body(), { 'X-Request-Id': id, ...error.headers });
+      if (error instanceof HttpError)
+        return jsonAnswer(error.status, error.body(), { 'X-Request-Id': id, ...error.headers });
       return internalError(error, id);
     }
   }
@@ -266,7 +311,11 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
       try {
         url = new URL(request.url);
       } catch {
-        return toFetchResponse(jsonAnswer(400, badRequest('invalid_url', 'The request URL cannot be parsed.').body(), { 'X-Request-Id': requestId() }));
+        return toFetchResponse(
+          jsonAnswer(400, badRequest('invalid_url', 'The request URL cannot be parsed.').body(), {
+            'X-Request-Id': requestId(),
+          }),
+        );
       }
       return fetchResponseOf(await answer(fromFetchRequest(request, url)));
     },

@@ -15,7 +15,9 @@ type ParamsOf<Op extends OperationId, Where extends string> = AllOperations[Op] 
   : Record<string, never>;
 
 /** The JSON request body of an operation, as the generated types describe it. */
-export type BodyOf<Op extends OperationId> = AllOperations[Op] extends { requestBody?: infer R } ? JsonOf<NonNullable<R>> : never;
+export type BodyOf<Op extends OperationId> = AllOperations[Op] extends { requestBody?: infer R }
+  ? JsonOf<NonNullable<R>>
+  : never;
 /** The query parameters of an operation after coercion (defaults applied). */
 export type QueryOf<Op extends OperationId> = ParamsOf<Op, 'query'>;
 /** The path parameters of an operation after coercion. */
@@ -61,7 +63,9 @@ export interface HandlerResult {
 }
 
 /** Implements one operation. Handlers validate everything before they change state. */
-export type Handler<Op extends OperationId = OperationId> = (ctx: HandlerContext<Op>) => HandlerResult | Promise<HandlerResult>;
+export type Handler<Op extends OperationId = OperationId> = (
+  ctx: HandlerContext<Op>,
+) => HandlerResult | Promise<HandlerResult>;
 
 /** Handlers by operationId; each domain folder exports one of these. */
 export type HandlerMap = { [Op in OperationId]?: Handler<Op> };

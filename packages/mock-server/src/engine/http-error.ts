@@ -27,7 +27,13 @@ export class HttpError extends Error {
 }
 
 /** Builds one error object. */
-export function errorObject(status: number, code: string, title: string, detail?: string, source?: ErrorSource): ApiErrorObject {
+export function errorObject(
+  status: number,
+  code: string,
+  title: string,
+  detail?: string,
+  source?: ErrorSource,
+): ApiErrorObject {
   return { status: String(status), code, title, ...(detail ? { detail } : {}), ...(source ? { source } : {}) };
 }
 
@@ -38,9 +44,13 @@ export function badRequest(code: string, detail: string, source?: ErrorSource): 
 
 /** 401: no valid session; always the same answer so tokens cannot be probed. */
 export function unauthenticated(detail = 'The session token is missing, invalid or has ended.'): HttpError {
-  return new HttpError(401, [errorObject(401, 'unauthenticated', 'Authentication required', detail, { header: 'Authorization' })], {
-    'WWW-Authenticate': 'Token realm="restoapi"',
-  });
+  return new HttpError(
+    401,
+    [errorObject(401, 'unauthenticated', 'Authentication required', detail, { header: 'Authorization' })],
+    {
+      'WWW-Authenticate': 'Token realm="restoapi"',
+    },
+  );
 }
 
 /** 403: the record is visible but this account may not do this. */
@@ -50,7 +60,15 @@ export function forbidden(detail: string, source?: ErrorSource): HttpError {
 
 /** 404: missing or out of the caller's scope (the two are indistinguishable on purpose). */
 export function notFound(what: string, id: string | number, source: ErrorSource = { parameter: 'id' }): HttpError {
-  return new HttpError(404, [errorObject(404, 'not_found', 'Not found', `${what} ${id} does not exist or is not visible to this account.`, source)]);
+  return new HttpError(404, [
+    errorObject(
+      404,
+      'not_found',
+      'Not found',
+      `${what} ${id} does not exist or is not visible to this account.`,
+      source,
+    ),
+  ]);
 }
 
 /** 409: the request clashes with the current state. */
@@ -65,7 +83,9 @@ export function tooLarge(detail: string, source?: ErrorSource): HttpError {
 
 /** 415: a body of a media type the operation does not take. */
 export function unsupportedMediaType(detail: string): HttpError {
-  return new HttpError(415, [errorObject(415, 'unsupported_media_type', 'Unsupported Content-Type', detail, { header: 'Content-Type' })]);
+  return new HttpError(415, [
+    errorObject(415, 'unsupported_media_type', 'Unsupported Content-Type', detail, { header: 'Content-Type' }),
+  ]);
 }
 
 /** One invalid field of a body, for {@link unprocessable}. */
@@ -79,7 +99,11 @@ export interface FieldProblem {
 export function unprocessable(problems: FieldProblem[]): HttpError {
   return new HttpError(
     422,
-    problems.map((p) => errorObject(422, p.code ?? 'invalid_value', titleFor(p.code ?? 'invalid_value'), p.detail, { pointer: p.pointer })),
+    problems.map((p) =>
+      errorObject(422, p.code ?? 'invalid_value', titleFor(p.code ?? 'invalid_value'), p.detail, {
+        pointer: p.pointer,
+      }),
+    ),
   );
 }
 
@@ -115,14 +139,24 @@ export function fromIssues(issues: ValidationIssue[]): HttpError {
     return new HttpError(
       400,
       params.map((issue) =>
-        errorObject(400, 'invalid_parameter', 'Invalid parameter', issue.message, issue.in === 'header' ? { header: issue.name ?? '' } : { parameter: issue.name ?? '' }),
+        errorObject(
+          400,
+          'invalid_parameter',
+          'Invalid parameter',
+          issue.message,
+          issue.in === 'header' ? { header: issue.name ?? '' } : { parameter: issue.name ?? '' },
+        ),
       ),
     );
   }
   return unprocessable(
     issues.map(
       (issue) =>
-        areaShapeProblem(issue) ?? { pointer: issue.pointer, code: KEYWORD_CODES[issue.keyword] ?? 'invalid_value', detail: issue.message },
+        areaShapeProblem(issue) ?? {
+          pointer: issue.pointer,
+          code: KEYWORD_CODES[issue.keyword] ?? 'invalid_value',
+          detail: issue.message,
+        },
     ),
   );
 }

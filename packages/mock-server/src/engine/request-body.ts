@@ -22,7 +22,11 @@ export function mediaTypeOf(header: string | null): string | undefined {
  * (Data format rules 8, Errors 5), forms and multipart for the operations that
  * take them. Limits are enforced on the bytes before parsing.
  */
-export function readBody(request: EngineRequest, op: OperationInfo, maxBytes: number): ParsedBody | Promise<ParsedBody> {
+export function readBody(
+  request: EngineRequest,
+  op: OperationInfo,
+  maxBytes: number,
+): ParsedBody | Promise<ParsedBody> {
   // Most requests have no body: answered at once, without a promise to wait for.
   if (request.method === 'GET' || request.method === 'HEAD' || !request.hasBody) return NO_BODY;
   return readSentBody(request, op, maxBytes);
@@ -58,10 +62,16 @@ async function readSentBody(request: EngineRequest, op: OperationInfo, maxBytes:
   }
   if (mediaType === 'multipart/form-data') {
     try {
-      const copy = new Request('http://body.local/', { method: 'POST', headers: { 'content-type': request.headers.get('content-type')! }, body: bytes as BodyInit });
+      const copy = new Request('http://body.local/', {
+        method: 'POST',
+        headers: { 'content-type': request.headers.get('content-type')! },
+        body: bytes as BodyInit,
+      });
       return { kind: 'multipart', mediaType, value: await copy.formData() };
     } catch {
-      throw badRequest('invalid_body', 'The multipart/form-data body could not be read (check the boundary).', { header: 'Content-Type' });
+      throw badRequest('invalid_body', 'The multipart/form-data body could not be read (check the boundary).', {
+        header: 'Content-Type',
+      });
     }
   }
   throw unsupportedMediaType(`Content-Type ${mediaType} is not supported.`);

@@ -9,7 +9,15 @@ import { Money } from './money.js';
 import { listOrderPage } from './order-list.js';
 import { receiptFor } from './order-receipts.js';
 import { canTransition, changeOrderStatus, isTerminal, type OrderStatus } from './order-status.js';
-import { ORDER_FIELDS, orderJson, orderResponseJson, publicOrder, seesOrder, storedMoney, visibleOrder } from './order-views.js';
+import {
+  ORDER_FIELDS,
+  orderJson,
+  orderResponseJson,
+  publicOrder,
+  seesOrder,
+  storedMoney,
+  visibleOrder,
+} from './order-views.js';
 import { renderReceiptHtml, renderReceiptPdf } from './receipt.js';
 
 type OrderUpdateFields = components['schemas']['OrderUpdate']['order'];

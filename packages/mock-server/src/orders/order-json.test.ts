@@ -3,7 +3,15 @@ import { createMock } from '../index.js';
 import { seedWithOrders } from '../../test/orders/order-fixtures.js';
 import type { OrderRecord } from '../state/mock-state.js';
 import { listOrderPage } from './order-list.js';
-import { ORDER_FIELDS, ORDER_JSON_CAPACITY, cachedOrderJsonCount, orderJson, orderResponse, orderResponseJson, publicOrder } from './order-views.js';
+import {
+  ORDER_FIELDS,
+  ORDER_JSON_CAPACITY,
+  cachedOrderJsonCount,
+  orderJson,
+  orderResponse,
+  orderResponseJson,
+  publicOrder,
+} from './order-views.js';
 
 const orders = () => seedWithOrders(20).orders!.rows as OrderRecord[];
 
@@ -22,7 +30,10 @@ test('an order changed in place, field by field, serializes to its new public vi
   // Private fields and links never reach the text.
   (order as unknown as Record<string, unknown>).secure_id = 'secret';
   expect(orderJson(order)).not.toContain('secret');
-  expect(JSON.parse(orderJson(order)).links).toEqual({ buddies: `/api/orders/${order.id}/buddies`, items: `/api/orders/${order.id}/items` });
+  expect(JSON.parse(orderJson(order)).links).toEqual({
+    buddies: `/api/orders/${order.id}/buddies`,
+    items: `/api/orders/${order.id}/items`,
+  });
 });
 
 test('a record holding an object in a public field is serialized afresh each time (an object can change inside)', () => {
@@ -49,10 +60,23 @@ test('the assembled answers are exactly JSON.stringify of the answers as objects
   for (const order of runtime.state.orders.all().slice(0, 50)) {
     expect(orderResponseJson(runtime, order).text).toBe(JSON.stringify(orderResponse(runtime, order)));
   }
-  const login = await mock.fetch('http://localhost:4010/api/session?login=dispatcher@demo&password=demo', { method: 'POST' });
-  const headers = { Authorization: `Token token="${((await login.json()) as { meta: { token: string } }).meta.token}"` };
-  const text = await (await mock.fetch('http://localhost:4010/api/orders?per_page=30&status=pending&status=delivery&sort_by=-delivery_at', { headers })).text();
-  const page = listOrderPage(runtime.state.orders, () => true, { per_page: 30, status: ['pending', 'delivery'], sort_by: '-delivery_at' });
+  const login = await mock.fetch('http://localhost:4010/api/session?login=dispatcher@demo&password=demo', {
+    method: 'POST',
+  });
+  const headers = {
+    Authorization: `Token token="${((await login.json()) as { meta: { token: string } }).meta.token}"`,
+  };
+  const text = await (
+    await mock.fetch(
+      'http://localhost:4010/api/orders?per_page=30&status=pending&status=delivery&sort_by=-delivery_at',
+      { headers },
+    )
+  ).text();
+  const page = listOrderPage(runtime.state.orders, () => true, {
+    per_page: 30,
+    status: ['pending', 'delivery'],
+    sort_by: '-delivery_at',
+  });
   expect(text).toBe(JSON.stringify({ orders: page.orders.map(publicOrder), meta: page.meta }));
   const one = await (await mock.fetch('http://localhost:4010/api/orders/5001', { headers })).text();
   expect(one).toBe(JSON.stringify(orderResponse(runtime, runtime.state.orders.get(5001)!)));

@@ -4,11 +4,23 @@ import type { OrderRecord } from '../state/mock-state.js';
 import { Table } from '../state/table.js';
 import { listOrderPage, type OrderListQuery, type OrderSortBy } from './order-list.js';
 
-const RANK: Record<string, number> = { pending: 0, accepted: 1, cooking: 2, ready: 3, delivery: 4, complete: 5, cancelled: 6 };
+const RANK: Record<string, number> = {
+  pending: 0,
+  accepted: 1,
+  cooking: 2,
+  ready: 3,
+  delivery: 4,
+  complete: 5,
+  cancelled: 6,
+};
 const COLLATOR = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
 /** The list as it was first written: filter everything, sort all matches (parsing times each time), slice. */
-function reference(rows: OrderRecord[], visible: (o: OrderRecord) => boolean, query: OrderListQuery): { ids: number[]; count: number } {
+function reference(
+  rows: OrderRecord[],
+  visible: (o: OrderRecord) => boolean,
+  query: OrderListQuery,
+): { ids: number[]; count: number } {
   const sortBy = query.sort_by ?? '-created_at';
   const descending = sortBy.startsWith('-');
   const field = descending ? sortBy.slice(1) : sortBy;
@@ -17,9 +29,23 @@ function reference(rows: OrderRecord[], visible: (o: OrderRecord) => boolean, qu
     return Number.isNaN(ms) ? Number.NEGATIVE_INFINITY : ms;
   };
   const key = (o: OrderRecord): number | string =>
-    field === 'created_at' ? time(o.created_at) : field === 'delivery_at' ? time(o.delivery_at) : field === 'number' ? o.number : field === 'status' ? (RANK[o.status] ?? Number.MAX_SAFE_INTEGER) : o.id;
+    field === 'created_at'
+      ? time(o.created_at)
+      : field === 'delivery_at'
+        ? time(o.delivery_at)
+        : field === 'number'
+          ? o.number
+          : field === 'status'
+            ? (RANK[o.status] ?? Number.MAX_SAFE_INTEGER)
+            : o.id;
   const compare = (a: number | string, b: number | string): number =>
-    typeof a === 'number' && typeof b === 'number' ? (a < b ? -1 : a > b ? 1 : 0) : COLLATOR.compare(String(a), String(b));
+    typeof a === 'number' && typeof b === 'number'
+      ? a < b
+        ? -1
+        : a > b
+          ? 1
+          : 0
+      : COLLATOR.compare(String(a), String(b));
   const matches = rows.filter(
     (o) =>
       visible(o) &&
@@ -34,7 +60,18 @@ function reference(rows: OrderRecord[], visible: (o: OrderRecord) => boolean, qu
   return { ids: sorted.slice((page - 1) * perPage, page * perPage).map((o) => o.id), count: matches.length };
 }
 
-const SORTS: OrderSortBy[] = ['created_at', '-created_at', 'delivery_at', '-delivery_at', 'number', '-number', 'status', '-status', 'id', '-id'] as OrderSortBy[];
+const SORTS: OrderSortBy[] = [
+  'created_at',
+  '-created_at',
+  'delivery_at',
+  '-delivery_at',
+  'number',
+  '-number',
+  'status',
+  '-status',
+  'id',
+  '-id',
+] as OrderSortBy[];
 
 function check(table: Table<OrderRecord>, visible: (o: OrderRecord) => boolean, query: OrderListQuery): void {
   const rows = table.all();
@@ -43,7 +80,10 @@ function check(table: Table<OrderRecord>, visible: (o: OrderRecord) => boolean, 
   // Through the table's restaurant index, and through a plain source without one.
   for (const source of [table, { filter: (p: (o: OrderRecord) => boolean) => rows.filter(p) }]) {
     const page = listOrderPage(source, visible, query);
-    expect(page.orders.map((o) => o.id), label).toEqual(expected.ids);
+    expect(
+      page.orders.map((o) => o.id),
+      label,
+    ).toEqual(expected.ids);
     expect(page.meta.count, label).toBe(expected.count);
   }
 }
@@ -52,7 +92,15 @@ test('every sort, direction and page (bounded selection or full sort) gives the 
   const table = new Table(seedWithOrders(3000).orders!.rows as OrderRecord[]);
   const everyone = () => true;
   for (const sort_by of SORTS) {
-    for (const [page, per_page] of [[1, 25], [1, 1], [3, 50], [7, 100], [1, 100], [30, 100], [200, 25]] as const) {
+    for (const [page, per_page] of [
+      [1, 25],
+      [1, 1],
+      [3, 50],
+      [7, 100],
+      [1, 100],
+      [30, 100],
+      [200, 25],
+    ] as const) {
       check(table, everyone, { sort_by, page, per_page });
       check(table, everyone, { sort_by, page, per_page, restaurant_id: [11, 12], status: ['pending', 'delivery'] });
     }
@@ -77,14 +125,18 @@ test('times changed in place are sorted by their new value (the parsed instants 
   check(table, () => true, query);
   check(table, () => true, { sort_by: 'delivery_at', per_page: 5 });
   check(table, () => true, { sort_by: 'created_at', per_page: 5 });
-  expect(listOrderPage(table, () => true, query).orders.slice(0, 2).map((o) => o.id)).toEqual([rows[20]!.id, rows[10]!.id]);
+  expect(
+    listOrderPage(table, () => true, query)
+      .orders.slice(0, 2)
+      .map((o) => o.id),
+  ).toEqual([rows[20]!.id, rows[10]!.id]);
 });
 
 test('an order moved to another restaurant with put is listed under its new restaurant only', () => {
   const table = new Table(seedWithOrders(200).orders!.rows as OrderRecord[]);
   const query: OrderListQuery = { restaurant_id: [22], per_page: 100, sort_by: 'id' };
   check(table, () => true, query);
-  const moved = { ...table.all().find((o) => o.restaurant_id === 11)! , restaurant_id: 22 };
+  const moved = { ...table.all().find((o) => o.restaurant_id === 11)!, restaurant_id: 22 };
   table.put(moved);
   check(table, () => true, query);
   check(table, () => true, { ...query, restaurant_id: [11] });

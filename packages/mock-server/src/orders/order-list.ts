@@ -89,7 +89,11 @@ export interface Filterable<T> {
 /** Orders to list: filterable, and with the restaurant index of a state `Table` when there is one. */
 export interface OrderSource extends Filterable<OrderRecord> {
   /** `filter` over the orders of some restaurants only (`Table.filterWhere`). */
-  filterWhere?(column: 'restaurant_id', values: Iterable<number>, predicate: (order: OrderRecord) => boolean): OrderRecord[];
+  filterWhere?(
+    column: 'restaurant_id',
+    values: Iterable<number>,
+    predicate: (order: OrderRecord) => boolean,
+  ): OrderRecord[];
 }
 
 /**
@@ -101,7 +105,11 @@ export interface OrderSource extends Filterable<OrderRecord> {
  * (a bounded heap), not all of them. `meta.count` counts the matches on all pages and
  * `page_count = ceil(count / per_page)`, 0 when none.
  */
-export function listOrderPage(orders: OrderSource, visible: (order: OrderRecord) => boolean, query: OrderListQuery): OrderPage {
+export function listOrderPage(
+  orders: OrderSource,
+  visible: (order: OrderRecord) => boolean,
+  query: OrderListQuery,
+): OrderPage {
   const page = query.page ?? ORDER_LIST_DEFAULTS.page;
   const perPage = query.per_page ?? ORDER_LIST_DEFAULTS.per_page;
   const sortBy = query.sort_by ?? ORDER_LIST_DEFAULTS.sort_by;
@@ -131,7 +139,8 @@ export function listOrderPage(orders: OrderSource, visible: (order: OrderRecord)
   const keys = matches.map(key);
   const compare =
     field === 'number'
-      ? (a: number, b: number): number => direction * (compareKeys(keys[a]!, keys[b]!) || matches[a]!.id - matches[b]!.id)
+      ? (a: number, b: number): number =>
+          direction * (compareKeys(keys[a]!, keys[b]!) || matches[a]!.id - matches[b]!.id)
       : (a: number, b: number): number => {
           const x = keys[a]!;
           const y = keys[b]!;
@@ -142,7 +151,12 @@ export function listOrderPage(orders: OrderSource, visible: (order: OrderRecord)
   const start = (page - 1) * perPage;
   const end = Math.min(start + perPage, count);
   return {
-    orders: start >= count ? [] : firstInOrder(count, compare, end).slice(start, end).map((index) => matches[index]!),
+    orders:
+      start >= count
+        ? []
+        : firstInOrder(count, compare, end)
+            .slice(start, end)
+            .map((index) => matches[index]!),
     meta: { page, page_count: count === 0 ? 0 : Math.ceil(count / perPage), per_page: perPage, count },
   };
 }

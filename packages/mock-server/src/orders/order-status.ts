@@ -16,8 +16,8 @@ interface StateMachine {
 
 /** The order state machine, read from `x-state-machine` on `OrderStatus` so the mock cannot drift from the document. */
 export const ORDER_STATE_MACHINE = (
-  (openapiDocument.components as { schemas: Record<string, { 'x-state-machine'?: StateMachine }> }).schemas.OrderStatus!['x-state-machine']!
-);
+  openapiDocument.components as { schemas: Record<string, { 'x-state-machine'?: StateMachine }> }
+).schemas.OrderStatus!['x-state-machine']!;
 
 /** Whether the status ends the order's life. */
 export function isTerminal(status: OrderStatus): boolean {
@@ -26,7 +26,8 @@ export function isTerminal(status: OrderStatus): boolean {
 
 /** Whether an account type may move an order from one status to another. */
 export function canTransition(actor: AccountType | 'carrier' | 'system', from: OrderStatus, to: OrderStatus): boolean {
-  if (actor === 'system' || actor === 'carrier') return ORDER_STATE_MACHINE.transitions.some((t) => t.from === from && t.to === to);
+  if (actor === 'system' || actor === 'carrier')
+    return ORDER_STATE_MACHINE.transitions.some((t) => t.from === from && t.to === to);
   return ORDER_STATE_MACHINE.transitions.some((t) => t.from === from && t.to === to && t.actors.includes(actor));
 }
 
@@ -44,18 +45,27 @@ export interface StatusChangeOptions {
  * change notifies the client by SMS and emits `order_status_changed`.
  * Throws before changing anything.
  */
-export function changeOrderStatus(runtime: MockRuntime, order: OrderRecord, to: OrderStatus, options: StatusChangeOptions): boolean {
+export function changeOrderStatus(
+  runtime: MockRuntime,
+  order: OrderRecord,
+  to: OrderStatus,
+  options: StatusChangeOptions,
+): boolean {
   const from = order.status;
   if (from === to) return false;
   if (isTerminal(from)) {
-    throw conflict('invalid_transition', `An order in status ${from} cannot move to ${to}: ${from} is final.`, { parameter: 'status' });
+    throw conflict('invalid_transition', `An order in status ${from} cannot move to ${to}: ${from} is final.`, {
+      parameter: 'status',
+    });
   }
   if (!canTransition(options.by, from, to)) {
     // A courier asking for a move only staff may make is refused for its account (403); staff asking
     // for a courier-only shortcut is simply not a step of their state machine (409).
     const somebodyCan = ORDER_STATE_MACHINE.transitions.some((t) => t.from === from && t.to === to);
     if (somebodyCan && options.by === 'courier') {
-      throw forbidden(`A ${options.by.replace('_', ' ')} account may not move an order from ${from} to ${to}.`, { parameter: 'status' });
+      throw forbidden(`A ${options.by.replace('_', ' ')} account may not move an order from ${from} to ${to}.`, {
+        parameter: 'status',
+      });
     }
     throw conflict('invalid_transition', `An order in status ${from} cannot move to ${to}.`, { parameter: 'status' });
   }

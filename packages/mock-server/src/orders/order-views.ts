@@ -49,9 +49,10 @@ export function publicOrder(record: OrderRecord): Order {
 /** What an order's JSON is computed from: its public fields but `links`, which the id (one of them) determines. */
 const SOURCE_FIELDS = ORDER_FIELDS.filter((field) => field !== 'links');
 /** The values of {@link SOURCE_FIELDS} of a record, in order (generated like {@link pickOrderFields}). */
-const sourceValues = new Function('record', `return [${SOURCE_FIELDS.map((field) => `record[${JSON.stringify(field)}]`).join(', ')}];`) as (
-  record: OrderRecord,
-) => unknown[];
+const sourceValues = new Function(
+  'record',
+  `return [${SOURCE_FIELDS.map((field) => `record[${JSON.stringify(field)}]`).join(', ')}];`,
+) as (record: OrderRecord) => unknown[];
 /** Whether a record still holds exactly these values of {@link SOURCE_FIELDS}. */
 const stillHolds = new Function(
   'record',
@@ -63,7 +64,8 @@ const stillHolds = new Function(
 export const ORDER_JSON_CAPACITY = 4096;
 const orderJsonCache = new Map<OrderRecord, { values: unknown[]; text: string }>();
 
-const isPrimitive = (value: unknown): boolean => value === null || (typeof value !== 'object' && typeof value !== 'function');
+const isPrimitive = (value: unknown): boolean =>
+  value === null || (typeof value !== 'object' && typeof value !== 'function');
 
 /** How many orders' JSON is kept (for tests of the bound). */
 export function cachedOrderJsonCount(): number {

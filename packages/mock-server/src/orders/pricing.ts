@@ -129,7 +129,14 @@ export function configuratorErrors(options: readonly ConfiguratorGroup[] | null 
     if (min === undefined) problems.push({ pointer: `/${g}/min`, detail: 'min must be a non-negative integer' });
     if (max === undefined) problems.push({ pointer: `/${g}/max`, detail: 'max must be a non-negative integer' });
     // A single-choice group ignores min and max (exactly one is chosen), so only their form is checked.
-    if (group.multiple === true && min !== undefined && max !== undefined && min !== null && max !== null && max < min) {
+    if (
+      group.multiple === true &&
+      min !== undefined &&
+      max !== undefined &&
+      min !== null &&
+      max !== null &&
+      max < min
+    ) {
       problems.push({ pointer: `/${g}/max`, detail: `max (${max}) is below min (${min})` });
     }
     if (group.multiple === true && min !== undefined && min !== null && min > items.length) {

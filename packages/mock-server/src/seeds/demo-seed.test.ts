@@ -21,13 +21,28 @@ test('every seeded resource matches its schema in the document', () => {
     [
       'Order',
       (seed.orders!.rows as object[]).map((o) =>
-        strip(o, ['organization_id', 'delivery_zone_id', 'secure_id', 'carrier_id', 'delivery', 'external_id', 'source', 'takeaway', 'used_bonuses', 'status_changed_at']),
+        strip(o, [
+          'organization_id',
+          'delivery_zone_id',
+          'secure_id',
+          'carrier_id',
+          'delivery',
+          'external_id',
+          'source',
+          'takeaway',
+          'used_bonuses',
+          'status_changed_at',
+        ]),
       ),
     ],
   ];
   for (const [schema, rows] of checks) {
     expect(rows.length, schema).toBeGreaterThan(0);
-    for (const row of rows) expect(api.validateSchema(schema, row), `${schema} ${JSON.stringify(row).slice(0, 80)}`).toEqual({ valid: true, value: undefined });
+    for (const row of rows)
+      expect(api.validateSchema(schema, row), `${schema} ${JSON.stringify(row).slice(0, 80)}`).toEqual({
+        valid: true,
+        value: undefined,
+      });
   }
 });
 
@@ -35,7 +50,9 @@ test('order totals add up from their items and delivery price', () => {
   const seed = demoSeed();
   const items = seed.orderItems!.rows as { order_id: number; price: string }[];
   for (const order of seed.orders!.rows as { id: number; total: string; delivery_price: string; final_sum: number }[]) {
-    const cents = items.filter((i) => i.order_id === order.id).reduce((sum, i) => sum + Math.round(Number(i.price) * 100), 0);
+    const cents = items
+      .filter((i) => i.order_id === order.id)
+      .reduce((sum, i) => sum + Math.round(Number(i.price) * 100), 0);
     expect((cents / 100).toFixed(2)).toBe(order.total);
     expect(Math.round(order.final_sum * 100)).toBe(cents + Math.round(Number(order.delivery_price) * 100));
   }

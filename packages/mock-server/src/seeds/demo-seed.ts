@@ -31,13 +31,36 @@ function avatar(path: string): S['Avatar'] {
   };
 }
 
-function user(id: number, login: string, name: string, phone: string, type: S['AccountType'], accountId: number): ApiUserRecord {
-  return { id, login, password: 'demo', api_key: null, name, phone, avatar: avatar(`users/${id}`), account: { type, id: accountId } };
+function user(
+  id: number,
+  login: string,
+  name: string,
+  phone: string,
+  type: S['AccountType'],
+  accountId: number,
+): ApiUserRecord {
+  return {
+    id,
+    login,
+    password: 'demo',
+    api_key: null,
+    name,
+    phone,
+    avatar: avatar(`users/${id}`),
+    account: { type, id: accountId },
+  };
 }
 
 const WEEK = [1, 2, 3, 4, 5, 6, 7];
 
-function zone(id: number, name: string, restaurantId: number, organizationId: number, area: string, money: { price: number; free?: number; min?: number; time: number }): S['DeliveryZone'] {
+function zone(
+  id: number,
+  name: string,
+  restaurantId: number,
+  organizationId: number,
+  area: string,
+  money: { price: number; free?: number; min?: number; time: number },
+): S['DeliveryZone'] {
   return {
     id,
     name,
@@ -133,7 +156,10 @@ export function demoSeed(now: Date = new Date()): MockStateJson {
       id: 1,
       name: 'Pizza Piccolo',
       host: 'pizza-piccolo.restoapi.dev',
-      social_network: { instagram: 'https://www.instagram.com/pizzapiccolo.berlin', facebook: 'https://www.facebook.com/pizzapiccolo.berlin' },
+      social_network: {
+        instagram: 'https://www.instagram.com/pizzapiccolo.berlin',
+        facebook: 'https://www.facebook.com/pizzapiccolo.berlin',
+      },
       about: 'Neapolitan pizza, delivered hot',
       phone: '+49 30 1234567',
       accept_cashless: true,
@@ -149,10 +175,42 @@ export function demoSeed(now: Date = new Date()): MockStateJson {
     },
   ];
   const restaurants: S['Restaurant'][] = [
-    { id: 11, name: 'Pizza Piccolo Kreuzberg', phone: '+49 30 1234501', address: 'Oranienstraße 45, 10969 Berlin', organization_id: 1, is_running: true, is_delivery: true },
-    { id: 12, name: 'Pizza Piccolo Prenzlauer Berg', phone: '+49 30 1234502', address: 'Kastanienallee 12, 10435 Berlin', organization_id: 1, is_running: true, is_delivery: true },
-    { id: 21, name: 'Sakura Sushi Mitte', phone: '+49 30 7654301', address: 'Torstraße 101, 10119 Berlin', organization_id: 2, is_running: true, is_delivery: true },
-    { id: 22, name: 'Sakura Sushi Friedrichshain', phone: '+49 30 7654302', address: 'Simon-Dach-Straße 20, 10245 Berlin', organization_id: 2, is_running: true, is_delivery: true },
+    {
+      id: 11,
+      name: 'Pizza Piccolo Kreuzberg',
+      phone: '+49 30 1234501',
+      address: 'Oranienstraße 45, 10969 Berlin',
+      organization_id: 1,
+      is_running: true,
+      is_delivery: true,
+    },
+    {
+      id: 12,
+      name: 'Pizza Piccolo Prenzlauer Berg',
+      phone: '+49 30 1234502',
+      address: 'Kastanienallee 12, 10435 Berlin',
+      organization_id: 1,
+      is_running: true,
+      is_delivery: true,
+    },
+    {
+      id: 21,
+      name: 'Sakura Sushi Mitte',
+      phone: '+49 30 7654301',
+      address: 'Torstraße 101, 10119 Berlin',
+      organization_id: 2,
+      is_running: true,
+      is_delivery: true,
+    },
+    {
+      id: 22,
+      name: 'Sakura Sushi Friedrichshain',
+      phone: '+49 30 7654302',
+      address: 'Simon-Dach-Straße 20, 10245 Berlin',
+      organization_id: 2,
+      is_running: true,
+      is_delivery: true,
+    },
   ];
   const apiUsers = [
     user(1, 'admin@pizza.demo', 'Anna Schmidt', '+49 30 1234567', 'staff_member', 1),
@@ -166,9 +224,36 @@ export function demoSeed(now: Date = new Date()): MockStateJson {
     { id: 2, role: 'administrator', organization_id: 2, restaurant_ids: [21, 22] },
   ];
   const couriers: S['Courier'][] = [
-    { id: 501, name: 'Max Müller', phone: '+49 151 2345678', avatar: avatar('couriers/501'), organization_id: 1, last_known_position: null, comment: 'E-bike, insulated bag', partnership_id: null },
-    { id: 502, name: 'Lena Weber', phone: '+49 151 8765432', avatar: avatar('couriers/502'), organization_id: 1, last_known_position: null, comment: 'Cargo bike', partnership_id: null },
-    { id: 601, name: 'Yuki Tanaka', phone: '+49 152 3456789', avatar: avatar('couriers/601'), organization_id: 2, last_known_position: null, comment: 'Scooter', partnership_id: null },
+    {
+      id: 501,
+      name: 'Max Müller',
+      phone: '+49 151 2345678',
+      avatar: avatar('couriers/501'),
+      organization_id: 1,
+      last_known_position: null,
+      comment: 'E-bike, insulated bag',
+      partnership_id: null,
+    },
+    {
+      id: 502,
+      name: 'Lena Weber',
+      phone: '+49 151 8765432',
+      avatar: avatar('couriers/502'),
+      organization_id: 1,
+      last_known_position: null,
+      comment: 'Cargo bike',
+      partnership_id: null,
+    },
+    {
+      id: 601,
+      name: 'Yuki Tanaka',
+      phone: '+49 152 3456789',
+      avatar: avatar('couriers/601'),
+      organization_id: 2,
+      last_known_position: null,
+      comment: 'Scooter',
+      partnership_id: null,
+    },
   ];
 
   const categories: DraftCategoryRecord[] = [
@@ -184,7 +269,14 @@ export function demoSeed(now: Date = new Date()): MockStateJson {
     can_zoom: true,
     external_id: 'pp-margherita',
     options: [
-      { name: 'Size', multiple: false, items: [{ name: '30 cm', price: 0 }, { name: '40 cm', price: '4.00' }] },
+      {
+        name: 'Size',
+        multiple: false,
+        items: [
+          { name: '30 cm', price: 0 },
+          { name: '40 cm', price: '4.00' },
+        ],
+      },
       {
         name: 'Extra toppings',
         multiple: true,
@@ -202,14 +294,34 @@ export function demoSeed(now: Date = new Date()): MockStateJson {
     description: 'Spicy salami, chili oil, mozzarella.',
     weight: '480',
     external_id: 'pp-diavolo',
-    options: [{ name: 'Size', multiple: false, items: [{ name: '30 cm', price: 0 }, { name: '40 cm', price: '4.00' }] }],
+    options: [
+      {
+        name: 'Size',
+        multiple: false,
+        items: [
+          { name: '30 cm', price: 0 },
+          { name: '40 cm', price: '4.00' },
+        ],
+      },
+    ],
   });
   const cola = dish(10003, 1002, 1, 1, 'Cola 0.33 l', '2.50', { weight: '330', external_id: 'pp-cola' });
   const california = dish(20001, 2001, 2, 1, 'California Roll', '8.90', {
     description: 'Crab, avocado, cucumber, tobiko; 8 pieces.',
     weight: '220',
     external_id: 'ss-california',
-    options: [{ name: 'Sauce', multiple: true, min: 0, max: 2, items: [{ name: 'Spicy mayo', price: '0.80' }, { name: 'Unagi sauce', price: '0.80' }] }],
+    options: [
+      {
+        name: 'Sauce',
+        multiple: true,
+        min: 0,
+        max: 2,
+        items: [
+          { name: 'Spicy mayo', price: '0.80' },
+          { name: 'Unagi sauce', price: '0.80' },
+        ],
+      },
+    ],
   });
   const salmon = dish(20002, 2001, 2, 2, 'Salmon Nigiri', '6.40', { weight: '120', external_id: 'ss-salmon-nigiri' });
   const miso = dish(20003, 2002, 2, 1, 'Miso Soup', '3.90', { weight: '300', external_id: 'ss-miso' });
@@ -228,13 +340,48 @@ export function demoSeed(now: Date = new Date()): MockStateJson {
   }));
 
   const deliveryZones = [
-    zone(101, 'Kreuzberg', 11, 1, 'POLYGON((13.3850 52.4870, 13.4420 52.4860, 13.4480 52.5030, 13.4120 52.5080, 13.3830 52.5010, 13.3850 52.4870))', { price: 2.5, free: 25, min: 12, time: 35 }),
-    zone(102, 'Prenzlauer Berg', 12, 1, 'POLYGON((13.3980 52.5290, 13.4450 52.5280, 13.4500 52.5480, 13.4100 52.5520, 13.3960 52.5410, 13.3980 52.5290))', { price: 2.9, free: 30, min: 12, time: 40 }),
-    zone(201, 'Mitte', 21, 2, 'POLYGON((13.3700 52.5150, 13.4150 52.5140, 13.4180 52.5330, 13.3750 52.5340, 13.3700 52.5150))', { price: 3, min: 15, time: 45 }),
-    zone(202, 'Friedrichshain', 22, 2, 'POLYGON((13.4300 52.5020, 13.4800 52.5000, 13.4820 52.5200, 13.4330 52.5220, 13.4300 52.5020))', { price: 3, free: 40, min: 15, time: 45 }),
+    zone(
+      101,
+      'Kreuzberg',
+      11,
+      1,
+      'POLYGON((13.3850 52.4870, 13.4420 52.4860, 13.4480 52.5030, 13.4120 52.5080, 13.3830 52.5010, 13.3850 52.4870))',
+      { price: 2.5, free: 25, min: 12, time: 35 },
+    ),
+    zone(
+      102,
+      'Prenzlauer Berg',
+      12,
+      1,
+      'POLYGON((13.3980 52.5290, 13.4450 52.5280, 13.4500 52.5480, 13.4100 52.5520, 13.3960 52.5410, 13.3980 52.5290))',
+      { price: 2.9, free: 30, min: 12, time: 40 },
+    ),
+    zone(
+      201,
+      'Mitte',
+      21,
+      2,
+      'POLYGON((13.3700 52.5150, 13.4150 52.5140, 13.4180 52.5330, 13.3750 52.5340, 13.3700 52.5150))',
+      { price: 3, min: 15, time: 45 },
+    ),
+    zone(
+      202,
+      'Friedrichshain',
+      22,
+      2,
+      'POLYGON((13.4300 52.5020, 13.4800 52.5000, 13.4820 52.5200, 13.4330 52.5220, 13.4300 52.5020))',
+      { price: 3, free: 40, min: 15, time: 45 },
+    ),
   ];
 
-  const client = (id: number, organizationId: number, name: string, phone: string, email: string, address: string): ClientRecord => ({
+  const client = (
+    id: number,
+    organizationId: number,
+    name: string,
+    phone: string,
+    email: string,
+    address: string,
+  ): ClientRecord => ({
     id,
     organization_id: organizationId,
     external_id: null,
@@ -256,12 +403,133 @@ export function demoSeed(now: Date = new Date()): MockStateJson {
   ];
 
   const seedOrders: SeedOrder[] = [
-    { id: 5001, prefix: 'PP', restaurantId: 11, organizationId: 1, zoneId: 101, status: 'delivery', courierId: 501, clientId: 7001, contact: ['Jonas Becker', '+49 170 1112233'], address: ['Wiener Straße 18', '4', '2'], point: [13.431, 52.4975], payment: 'cash', change: 50, minutesAgo: 25, deliveryPrice: '2.50', lines: [{ dish: margherita, amount: 1, config: [['Size', '40 cm', '4.00'], ['Extra toppings', 'Mozzarella', '1.50']] }, { dish: cola, amount: 1 }] },
-    { id: 5002, prefix: 'PP', restaurantId: 12, organizationId: 1, zoneId: 102, status: 'pending', courierId: null, clientId: 7002, contact: ['Mia Hoffmann', '+49 171 2223344'], address: ['Stargarder Straße 7', '12', '3'], point: [13.4185, 52.5445], payment: 'card', change: null, minutesAgo: 5, deliveryPrice: '2.90', lines: [{ dish: diavolo, amount: 2, config: [['Size', '30 cm', '0.00']] }] },
-    { id: 5003, prefix: 'PP', restaurantId: 11, organizationId: 1, zoneId: 101, status: 'complete', courierId: 502, clientId: 7001, contact: ['Jonas Becker', '+49 170 1112233'], address: ['Wiener Straße 18', '4', '2'], point: [13.431, 52.4975], payment: 'courier_card', change: null, minutesAgo: 180, deliveryPrice: '0.00', lines: [{ dish: margherita, amount: 2, config: [['Size', '40 cm', '4.00']] }, { dish: cola, amount: 2 }] },
-    { id: 5004, prefix: 'PP', restaurantId: 11, organizationId: 1, zoneId: 101, status: 'cooking', courierId: 501, clientId: 7001, contact: ['Jonas Becker', '+49 170 1112233'], address: ['Reichenberger Straße 60', '1', '1'], point: [13.428, 52.4945], payment: 'cash', change: 20, minutesAgo: 12, deliveryPrice: '2.50', lines: [{ dish: margherita, amount: 1, config: [['Size', '30 cm', '0.00']] }, { dish: cola, amount: 1 }] },
-    { id: 5005, prefix: 'SS', restaurantId: 22, organizationId: 2, zoneId: 202, status: 'accepted', courierId: 601, clientId: 7003, contact: ['Paul Richter', '+49 172 3334455'], address: ['Boxhagener Straße 30', '8', '4'], point: [13.458, 52.511], payment: 'cash', change: null, minutesAgo: 8, deliveryPrice: '3.00', lines: [{ dish: california, amount: 2, config: [['Sauce', 'Spicy mayo', '0.80']] }, { dish: miso, amount: 1 }] },
-    { id: 5006, prefix: 'PP', restaurantId: 12, organizationId: 1, zoneId: 102, status: 'cancelled', courierId: null, clientId: 7002, contact: ['Mia Hoffmann', '+49 171 2223344'], address: ['Stargarder Straße 7', '12', '3'], point: [13.4185, 52.5445], payment: 'cash', change: null, minutesAgo: 300, deliveryPrice: '2.90', lines: [{ dish: cola, amount: 6 }] },
+    {
+      id: 5001,
+      prefix: 'PP',
+      restaurantId: 11,
+      organizationId: 1,
+      zoneId: 101,
+      status: 'delivery',
+      courierId: 501,
+      clientId: 7001,
+      contact: ['Jonas Becker', '+49 170 1112233'],
+      address: ['Wiener Straße 18', '4', '2'],
+      point: [13.431, 52.4975],
+      payment: 'cash',
+      change: 50,
+      minutesAgo: 25,
+      deliveryPrice: '2.50',
+      lines: [
+        {
+          dish: margherita,
+          amount: 1,
+          config: [
+            ['Size', '40 cm', '4.00'],
+            ['Extra toppings', 'Mozzarella', '1.50'],
+          ],
+        },
+        { dish: cola, amount: 1 },
+      ],
+    },
+    {
+      id: 5002,
+      prefix: 'PP',
+      restaurantId: 12,
+      organizationId: 1,
+      zoneId: 102,
+      status: 'pending',
+      courierId: null,
+      clientId: 7002,
+      contact: ['Mia Hoffmann', '+49 171 2223344'],
+      address: ['Stargarder Straße 7', '12', '3'],
+      point: [13.4185, 52.5445],
+      payment: 'card',
+      change: null,
+      minutesAgo: 5,
+      deliveryPrice: '2.90',
+      lines: [{ dish: diavolo, amount: 2, config: [['Size', '30 cm', '0.00']] }],
+    },
+    {
+      id: 5003,
+      prefix: 'PP',
+      restaurantId: 11,
+      organizationId: 1,
+      zoneId: 101,
+      status: 'complete',
+      courierId: 502,
+      clientId: 7001,
+      contact: ['Jonas Becker', '+49 170 1112233'],
+      address: ['Wiener Straße 18', '4', '2'],
+      point: [13.431, 52.4975],
+      payment: 'courier_card',
+      change: null,
+      minutesAgo: 180,
+      deliveryPrice: '0.00',
+      lines: [
+        { dish: margherita, amount: 2, config: [['Size', '40 cm', '4.00']] },
+        { dish: cola, amount: 2 },
+      ],
+    },
+    {
+      id: 5004,
+      prefix: 'PP',
+      restaurantId: 11,
+      organizationId: 1,
+      zoneId: 101,
+      status: 'cooking',
+      courierId: 501,
+      clientId: 7001,
+      contact: ['Jonas Becker', '+49 170 1112233'],
+      address: ['Reichenberger Straße 60', '1', '1'],
+      point: [13.428, 52.4945],
+      payment: 'cash',
+      change: 20,
+      minutesAgo: 12,
+      deliveryPrice: '2.50',
+      lines: [
+        { dish: margherita, amount: 1, config: [['Size', '30 cm', '0.00']] },
+        { dish: cola, amount: 1 },
+      ],
+    },
+    {
+      id: 5005,
+      prefix: 'SS',
+      restaurantId: 22,
+      organizationId: 2,
+      zoneId: 202,
+      status: 'accepted',
+      courierId: 601,
+      clientId: 7003,
+      contact: ['Paul Richter', '+49 172 3334455'],
+      address: ['Boxhagener Straße 30', '8', '4'],
+      point: [13.458, 52.511],
+      payment: 'cash',
+      change: null,
+      minutesAgo: 8,
+      deliveryPrice: '3.00',
+      lines: [
+        { dish: california, amount: 2, config: [['Sauce', 'Spicy mayo', '0.80']] },
+        { dish: miso, amount: 1 },
+      ],
+    },
+    {
+      id: 5006,
+      prefix: 'PP',
+      restaurantId: 12,
+      organizationId: 1,
+      zoneId: 102,
+      status: 'cancelled',
+      courierId: null,
+      clientId: 7002,
+      contact: ['Mia Hoffmann', '+49 171 2223344'],
+      address: ['Stargarder Straße 7', '12', '3'],
+      point: [13.4185, 52.5445],
+      payment: 'cash',
+      change: null,
+      minutesAgo: 300,
+      deliveryPrice: '2.90',
+      lines: [{ dish: cola, amount: 6 }],
+    },
   ];
 
   const orders: OrderRecord[] = [];
@@ -292,13 +560,26 @@ export function demoSeed(now: Date = new Date()): MockStateJson {
         comment: null,
       });
     }
-    buddies.push({ id: buddyId, order_id: seed.id, name: seed.contact[0], item_ids: itemIds, total: money(totalCents) });
+    buddies.push({
+      id: buddyId,
+      order_id: seed.id,
+      name: seed.contact[0],
+      item_ids: itemIds,
+      total: money(totalCents),
+    });
     const created = at(seed.minutesAgo);
     const cashless = seed.payment === 'card';
     const paymentId = cashless ? 9000 + (seed.id - 5000) : null;
     const finalCents = totalCents + cents(seed.deliveryPrice);
     if (paymentId) {
-      payments.push({ id: paymentId, order_id: seed.id, amount: money(finalCents), status: 'paid', created_at: created, paid_at: created });
+      payments.push({
+        id: paymentId,
+        order_id: seed.id,
+        amount: money(finalCents),
+        status: 'paid',
+        created_at: created,
+        paid_at: created,
+      });
     }
     const [street, apartment, floor] = seed.address;
     const confirmed = seed.status !== 'pending' && seed.status !== 'cancelled';
@@ -314,7 +595,8 @@ export function demoSeed(now: Date = new Date()): MockStateJson {
       change: seed.change ?? 0,
       status: seed.status,
       created_at: created,
-      courier_confirmed_at: seed.courierId && ['delivery', 'complete'].includes(seed.status) ? at(seed.minutesAgo - 10) : null,
+      courier_confirmed_at:
+        seed.courierId && ['delivery', 'complete'].includes(seed.status) ? at(seed.minutesAgo - 10) : null,
       restaurant_confirmed_at: confirmed ? at(seed.minutesAgo - 2) : null,
       delivery_asap: true,
       delivery_at: at(seed.minutesAgo - zoneRecord.delivery_time),
@@ -342,7 +624,15 @@ export function demoSeed(now: Date = new Date()): MockStateJson {
       delivery_zone_id: seed.zoneId,
       secure_id: null,
       carrier_id: null,
-      delivery: { status: 'idle', message: null, courier_name: null, courier_phone: null, courier_external_id: null, lat: null, lon: null },
+      delivery: {
+        status: 'idle',
+        message: null,
+        courier_name: null,
+        courier_phone: null,
+        courier_external_id: null,
+        lat: null,
+        lon: null,
+      },
       external_id: null,
       source: 'storefront',
       takeaway: false,

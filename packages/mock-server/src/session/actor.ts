@@ -69,7 +69,9 @@ export function actorFor(runtime: MockRuntime, apiUser: ApiUserRecord, session: 
   if (type === 'staff_member') {
     const staffMember = state.staffMembers.get(id);
     if (!staffMember) throw unauthenticated();
-    const orgRestaurants = state.restaurants.filter((r) => r.organization_id === staffMember.organization_id).map((r) => r.id);
+    const orgRestaurants = state.restaurants
+      .filter((r) => r.organization_id === staffMember.organization_id)
+      .map((r) => r.id);
     const restaurantIds = staffMember.role === 'administrator' ? orgRestaurants : staffMember.restaurant_ids;
     return {
       type,
@@ -110,6 +112,8 @@ export function seesRestaurant(actor: Actor, restaurantId: number): boolean {
 export function requireStaffOf(actor: Actor, organizationId: number, what: string, id: number | string): void {
   if (!seesOrganization(actor, organizationId)) throw notFound(what, id);
   if (actor.type !== 'staff_member') {
-    throw forbidden(`A ${actor.type.replace('_', ' ')} account may not change ${what.toLowerCase()}s; only staff members of the organization may.`);
+    throw forbidden(
+      `A ${actor.type.replace('_', ' ')} account may not change ${what.toLowerCase()}s; only staff members of the organization may.`,
+    );
   }
 }

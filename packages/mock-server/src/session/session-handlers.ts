@@ -9,7 +9,14 @@ type SessionResponse = components['schemas']['SessionResponse'];
 function invalidCredentials(): HttpError {
   return new HttpError(
     401,
-    [errorObject(401, 'unauthenticated', 'Invalid credentials', 'The login and password (or the API key) do not match an API user.')],
+    [
+      errorObject(
+        401,
+        'unauthenticated',
+        'Invalid credentials',
+        'The login and password (or the API key) do not match an API user.',
+      ),
+    ],
     { 'WWW-Authenticate': 'Token realm="restoapi"' },
   );
 }
@@ -49,11 +56,19 @@ export const sessionHandlers: HandlerMap = {
     const inQuery = Boolean(fromQuery.login || fromQuery.password || fromQuery.api_key);
     const inForm = Boolean(fromForm.login || fromForm.password || fromForm.api_key);
     if (inQuery && inForm) {
-      throw unprocessable([{ pointer: '', code: 'invalid_value', detail: 'Send the credentials either as query parameters or as form parameters, not both.' }]);
+      throw unprocessable([
+        {
+          pointer: '',
+          code: 'invalid_value',
+          detail: 'Send the credentials either as query parameters or as form parameters, not both.',
+        },
+      ]);
     }
     const credentials = inQuery ? fromQuery : fromForm;
     if (!credentials.api_key && !(credentials.login && credentials.password)) {
-      throw unprocessable([{ pointer: '/login', code: 'required', detail: 'login and password (or api_key) are required.' }]);
+      throw unprocessable([
+        { pointer: '/login', code: 'required', detail: 'login and password (or api_key) are required.' },
+      ]);
     }
     const user = credentials.api_key
       ? runtime.state.apiUsers.find((u) => Boolean(u.api_key) && u.api_key === credentials.api_key)

@@ -13,7 +13,9 @@ const ids = (rows: Row[]): number[] => rows.map((row) => row.id).sort((a, b) => 
 /** What the indexed lookups must always equal: a scan of every row. */
 function expectMatchesScan(table: Table<Row>): void {
   for (const group of [1, 2, 3, 4]) {
-    expect(ids(table.where('group', group)), `where group ${group}`).toEqual(ids(table.filter((row) => row.group === group)));
+    expect(ids(table.where('group', group)), `where group ${group}`).toEqual(
+      ids(table.filter((row) => row.group === group)),
+    );
     expect(ids(table.filterWhere('group', [group, 4], (row) => row.id % 2 === 0))).toEqual(
       ids(table.filter((row) => (row.group === group || row.group === 4) && row.id % 2 === 0)),
     );
@@ -52,7 +54,9 @@ test('indexed lookups equal a scan after inserts, replacements that keep or chan
 });
 
 test('many rows moving between values keep every bucket exact (positions are reused on removal)', () => {
-  const table = new Table<Row>(Array.from({ length: 200 }, (_, i) => ({ id: i + 1, group: (i % 4) + 1, tag: `t${i}` })));
+  const table = new Table<Row>(
+    Array.from({ length: 200 }, (_, i) => ({ id: i + 1, group: (i % 4) + 1, tag: `t${i}` })),
+  );
   expectMatchesScan(table);
   for (let step = 0; step < 400; step++) {
     const id = ((step * 37) % 200) + 1;
@@ -90,7 +94,10 @@ test('the revision counts every write, and a state loaded from JSON indexes its 
   table.delete(42);
   expect(table.revision).toBe(before + 3);
 
-  const state = stateFromJson({ version: 1, sessions: { rows: [{ id: 1, token: 'abc', api_user_id: 1, created_at: '', last_used_at: '', ended_at: null }] } });
+  const state = stateFromJson({
+    version: 1,
+    sessions: { rows: [{ id: 1, token: 'abc', api_user_id: 1, created_at: '', last_used_at: '', ended_at: null }] },
+  });
   expect(state.sessions.findWhere('token', 'abc')?.id).toBe(1);
   state.sessions.insert({ token: 'def', api_user_id: 2, created_at: '', last_used_at: '', ended_at: null });
   const reloaded = stateFromJson(stateToJson(state));

@@ -36,7 +36,9 @@ test('writes with JSON bodies change the same instance the next read sees', asyn
   const created = await fetch(`${API}/api/draft_dishes`, {
     method: 'POST',
     headers,
-    body: JSON.stringify({ draft_dish: { name: 'Calzone', price: '10.50', draft_category_id: 1001, organization_id: 1 } }),
+    body: JSON.stringify({
+      draft_dish: { name: 'Calzone', price: '10.50', draft_category_id: 1001, organization_id: 1 },
+    }),
   });
   expect(created.status).toBe(201);
   const { draft_dish } = (await created.json()) as { draft_dish: { id: number } };

@@ -16,10 +16,13 @@ import { seedWithOrders } from '../orders/order-fixtures.js';
 // A route of the caller's own, which needs a real fetch Request (and reads its body).
 const echo: EngineRoute = async (req, url) => {
   if (!url.pathname.startsWith('/custom/')) return undefined;
-  return new Response(JSON.stringify({ method: req.method, probe: req.headers.get('x-probe'), body: await req.text() }), {
-    status: 200,
-    headers: { 'Content-Type': 'application/json', 'X-Custom': ' padded ' },
-  });
+  return new Response(
+    JSON.stringify({ method: req.method, probe: req.headers.get('x-probe'), body: await req.text() }),
+    {
+      status: 200,
+      headers: { 'Content-Type': 'application/json', 'X-Custom': ' padded ' },
+    },
+  );
 };
 
 const options = (): MockOptions => ({
@@ -37,7 +40,11 @@ async function referenceServer(): Promise<{ url: string; close: () => Promise<vo
         await writeFetchResponse(await mock.handle(toFetchRequest(req, origin)), res);
       } catch (error) {
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify({ errors: [{ status: '500', code: 'internal', title: 'Internal error', detail: String(error) }] }));
+        res.end(
+          JSON.stringify({
+            errors: [{ status: '500', code: 'internal', title: 'Internal error', detail: String(error) }],
+          }),
+        );
       }
     })();
   });
@@ -68,7 +75,10 @@ interface Wire {
   body: string;
 }
 
-function send(base: string, exchange: Exchange): Promise<{ status: number; rawHeaders: string[]; headers: IncomingHttpHeaders; body: Buffer }> {
+function send(
+  base: string,
+  exchange: Exchange,
+): Promise<{ status: number; rawHeaders: string[]; headers: IncomingHttpHeaders; body: Buffer }> {
   const { hostname, port } = new URL(base);
   return new Promise((resolve, reject) => {
     const req = request(
@@ -87,7 +97,14 @@ function send(base: string, exchange: Exchange): Promise<{ status: number; rawHe
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode!, rawHeaders: res.rawHeaders, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode!,
+            rawHeaders: res.rawHeaders,
+            headers: res.headers,
+            body: Buffer.concat(chunks),
+          }),
+        );
       },
     );
     req.on('error', reject);
@@ -101,11 +118,17 @@ class Client {
 
   async run(exchange: Exchange): Promise<Wire> {
     const sub = (text: string): string => text.replace(/TOKEN|STAFF/g, (name) => this.tokens[name] ?? name);
-    const res = await send(this.url, { ...exchange, path: sub(exchange.path), headers: exchange.headers?.map(([k, v]) => [k, sub(v)]) });
+    const res = await send(this.url, {
+      ...exchange,
+      path: sub(exchange.path),
+      headers: exchange.headers?.map(([k, v]) => [k, sub(v)]),
+    });
     const normalize = (text: string): string => {
       let out = text.split(this.url).join('ORIGIN');
       for (const [name, token] of Object.entries(this.tokens)) out = out.split(token).join(name);
-      return out.replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})/g, 'TIME').replace(/req_[0-9a-z_]+/g, 'ID');
+      return out
+        .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})/g, 'TIME')
+        .replace(/req_[0-9a-z_]+/g, 'ID');
     };
     const headers: string[] = [];
     for (let i = 0; i < res.rawHeaders.length; i += 2) {
@@ -116,20 +139,30 @@ class Client {
   }
 
   async login(name: 'TOKEN' | 'STAFF', login: string): Promise<Wire> {
-    const res = await send(this.url, { method: 'POST', path: `/api/session?login=${encodeURIComponent(login)}&password=demo` });
+    const res = await send(this.url, {
+      method: 'POST',
+      path: `/api/session?login=${encodeURIComponent(login)}&password=demo`,
+    });
     this.tokens[name] = (JSON.parse(res.body.toString()) as { meta: { token: string } }).meta.token;
     return this.run({ method: 'GET', path: '/api/session', headers: [['Authorization', `Token token="${name}"`]] });
   }
 }
 
-const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+const png = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 const boundary = '----restoapi-test';
 const multipart = Buffer.concat([
-  Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="p.png"\r\nContent-Type: image/png\r\n\r\n`),
+  Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="p.png"\r\nContent-Type: image/png\r\n\r\n`,
+  ),
   png,
   Buffer.from(`\r\n--${boundary}--\r\n`),
 ]);
-const dish = JSON.stringify({ draft_dish: { name: 'Quattro Formaggi', price: '12.90', draft_category_id: 1001, organization_id: 1 } });
+const dish = JSON.stringify({
+  draft_dish: { name: 'Quattro Formaggi', price: '12.90', draft_category_id: 1001, organization_id: 1 },
+});
 const auth: [string, string] = ['Authorization', 'Token token="TOKEN"'];
 const staff: [string, string] = ['Authorization', 'Token token="STAFF"'];
 const json: [string, string] = ['Content-Type', 'application/json'];
@@ -139,7 +172,11 @@ const exchanges: Exchange[] = [
   { method: 'GET', path: '/api/orders/5001?token=TOKEN' },
   { method: 'GET', path: '/api/orders/5001', headers: [auth, ['authorization', 'Token token="other"']] },
   { method: 'GET', path: '/api/orders/5001' },
-  { method: 'GET', path: '/api/orders?per_page=3&status=pending&status=delivery&restaurant_id=11&sort_by=-delivery_at', headers: [auth] },
+  {
+    method: 'GET',
+    path: '/api/orders?per_page=3&status=pending&status=delivery&restaurant_id=11&sort_by=-delivery_at',
+    headers: [auth],
+  },
   { method: 'GET', path: '/api/orders?per_page=1000', headers: [auth] },
   { method: 'GET', path: '/api/orders?per_page=100&page=2&sort_by=number', headers: [auth] },
   { method: 'GET', path: '/orders/5001/', headers: [auth] },
@@ -150,18 +187,48 @@ const exchanges: Exchange[] = [
   { method: 'GET', path: '/api/orders/5001/receipt.html', headers: [auth] },
   { method: 'PUT', path: '/api/orders/5001/status?status=accepted', headers: [staff] },
   { method: 'POST', path: '/api/draft_dishes', headers: [staff, json], body: dish },
-  { method: 'POST', path: '/api/draft_dishes', headers: [staff, ['Content-Type', 'application/json; charset=utf-8']], body: dish },
+  {
+    method: 'POST',
+    path: '/api/draft_dishes',
+    headers: [staff, ['Content-Type', 'application/json; charset=utf-8']],
+    body: dish,
+  },
   { method: 'POST', path: '/api/draft_dishes', headers: [staff, json], body: '{"draft_dish": ' },
   { method: 'POST', path: '/api/draft_dishes', headers: [staff, ['Content-Type', 'text/plain']], body: dish },
-  { method: 'POST', path: '/api/draft_dishes', headers: [staff, json], body: JSON.stringify({ draft_dish: { name: 'x'.repeat(5000) } }) },
-  { method: 'POST', path: '/api/draft_dishes', headers: [staff, json], body: JSON.stringify({ draft_dish: { name: 'No price' } }) },
+  {
+    method: 'POST',
+    path: '/api/draft_dishes',
+    headers: [staff, json],
+    body: JSON.stringify({ draft_dish: { name: 'x'.repeat(5000) } }),
+  },
+  {
+    method: 'POST',
+    path: '/api/draft_dishes',
+    headers: [staff, json],
+    body: JSON.stringify({ draft_dish: { name: 'No price' } }),
+  },
   { method: 'POST', path: '/api/draft_dishes', headers: [staff, json] },
-  { method: 'PUT', path: '/api/draft_dishes/10003/photo', headers: [staff, ['Content-Type', `multipart/form-data; boundary=${boundary}`]], body: multipart },
+  {
+    method: 'PUT',
+    path: '/api/draft_dishes/10003/photo',
+    headers: [staff, ['Content-Type', `multipart/form-data; boundary=${boundary}`]],
+    body: multipart,
+  },
   { method: 'GET', path: '/api/draft_dishes/10003', headers: [staff] },
-  { method: 'POST', path: '/custom/echo', headers: [['X-Probe', 'a'], ['x-probe', 'b'], json], body: '{"hello":"wörld"}' },
+  {
+    method: 'POST',
+    path: '/custom/echo',
+    headers: [['X-Probe', 'a'], ['x-probe', 'b'], json],
+    body: '{"hello":"wörld"}',
+  },
   { method: 'GET', path: '/__mock/clock' },
   { method: 'DELETE', path: '/__mock/clock' },
-  { method: 'POST', path: '/__mock/faults', headers: [json], body: JSON.stringify({ method: 'GET', path: '/api/orders/*', status: 503, count: 1 }) },
+  {
+    method: 'POST',
+    path: '/__mock/faults',
+    headers: [json],
+    body: JSON.stringify({ method: 'GET', path: '/api/orders/*', status: 503, count: 1 }),
+  },
   { method: 'GET', path: '/api/orders/5001', headers: [auth] },
   { method: 'GET', path: '/api/orders/5001', headers: [auth] },
   { method: 'OPTIONS', path: '*' },
@@ -201,11 +268,15 @@ test('the photo URLs returned over HTTP serve the uploaded bytes (a route that n
   const upload = await send(client.url, {
     method: 'PUT',
     path: '/api/draft_dishes/10001/photo',
-    headers: [['Authorization', `Token token="${client.tokens.STAFF}"`], ['Content-Type', `multipart/form-data; boundary=${boundary}`]],
+    headers: [
+      ['Authorization', `Token token="${client.tokens.STAFF}"`],
+      ['Content-Type', `multipart/form-data; boundary=${boundary}`],
+    ],
     body: multipart,
   });
   expect(upload.status).toBe(200);
-  const photo = (JSON.parse(upload.body.toString()) as { draft_dish: { photo: { original: string } } }).draft_dish.photo.original;
+  const photo = (JSON.parse(upload.body.toString()) as { draft_dish: { photo: { original: string } } }).draft_dish.photo
+    .original;
   const served = await send(client.url, { method: 'GET', path: new URL(photo).pathname });
   expect(served.status).toBe(200);
   expect(served.headers['content-type']).toBe('image/png');

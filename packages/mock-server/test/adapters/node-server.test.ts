@@ -29,13 +29,28 @@ test('two servers in one process keep separate state', async () => {
   const b = await createMockServer();
   try {
     const token = async (url: string): Promise<string> =>
-      ((await (await fetch(`${url}/api/session?login=admin@pizza.demo&password=demo`, { method: 'POST' })).json()) as { meta: { token: string } }).meta.token;
+      (
+        (await (await fetch(`${url}/api/session?login=admin@pizza.demo&password=demo`, { method: 'POST' })).json()) as {
+          meta: { token: string };
+        }
+      ).meta.token;
     const ta = await token(a.url);
-    expect((await fetch(`${a.url}/api/draft_dishes/10003`, { method: 'DELETE', headers: { Authorization: `Token token="${ta}"` } })).status).toBe(204);
+    expect(
+      (
+        await fetch(`${a.url}/api/draft_dishes/10003`, {
+          method: 'DELETE',
+          headers: { Authorization: `Token token="${ta}"` },
+        })
+      ).status,
+    ).toBe(204);
     const tb = await token(b.url);
-    expect((await fetch(`${b.url}/api/draft_dishes/10003`, { headers: { Authorization: `Token token="${tb}"` } })).status).toBe(200);
+    expect(
+      (await fetch(`${b.url}/api/draft_dishes/10003`, { headers: { Authorization: `Token token="${tb}"` } })).status,
+    ).toBe(200);
     // A token of one instance means nothing to the other.
-    expect((await fetch(`${b.url}/api/session`, { headers: { Authorization: `Token token="${ta}"` } })).status).toBe(401);
+    expect((await fetch(`${b.url}/api/session`, { headers: { Authorization: `Token token="${ta}"` } })).status).toBe(
+      401,
+    );
   } finally {
     await Promise.all([a.close(), b.close()]);
   }
@@ -70,7 +85,8 @@ function runCli(args: string[], until: RegExp): Promise<{ output: string; stop: 
 
 test('restoapi-mock --help lists its options', async () => {
   const { output } = await runCli(['--help'], /--validate-responses/);
-  for (const option of ['--port', '--host', '--seed', '--state', '--validate-responses']) expect(output).toContain(option);
+  for (const option of ['--port', '--host', '--seed', '--state', '--validate-responses'])
+    expect(output).toContain(option);
 });
 
 test('the CLI prints its URLs and demo logins, and --state persists changes across restarts', async () => {
@@ -80,7 +96,9 @@ test('the CLI prints its URLs and demo logins, and --state persists changes acro
   const url = /listening on (http:\/\/\S+)/.exec(first.output)![1]!;
   expect(first.output).toContain(`${url}/__mock`);
   expect(first.output).toContain('admin@pizza.demo');
-  const { meta } = (await (await fetch(`${url}/api/session?login=admin@pizza.demo&password=demo`, { method: 'POST' })).json()) as { meta: { token: string } };
+  const { meta } = (await (
+    await fetch(`${url}/api/session?login=admin@pizza.demo&password=demo`, { method: 'POST' })
+  ).json()) as { meta: { token: string } };
   const renamed = await fetch(`${url}/api/organizations/1`, {
     method: 'PUT',
     headers: { Authorization: `Token token="${meta.token}"`, 'Content-Type': 'application/json' },
@@ -96,8 +114,12 @@ test('the CLI prints its URLs and demo logins, and --state persists changes acro
   try {
     expect(second.output).toContain('restored from');
     const url2 = /listening on (http:\/\/\S+)/.exec(second.output)![1]!;
-    const again = (await (await fetch(`${url2}/api/session?login=admin@pizza.demo&password=demo`, { method: 'POST' })).json()) as { meta: { token: string } };
-    const org = await fetch(`${url2}/api/organizations/1`, { headers: { Authorization: `Token token="${again.meta.token}"` } });
+    const again = (await (
+      await fetch(`${url2}/api/session?login=admin@pizza.demo&password=demo`, { method: 'POST' })
+    ).json()) as { meta: { token: string } };
+    const org = await fetch(`${url2}/api/organizations/1`, {
+      headers: { Authorization: `Token token="${again.meta.token}"` },
+    });
     expect(((await org.json()) as { organization: { name: string } }).organization.name).toBe('Pizza Piccolo Berlin');
   } finally {
     await second.stop();

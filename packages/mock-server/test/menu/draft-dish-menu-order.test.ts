@@ -1,7 +1,9 @@
 import { expect, test } from 'vitest';
 import { ANNA, as, demoMock } from '../support/catalog-client.js';
 
-const dish = (name: string, draft_category_id = 1002) => ({ draft_dish: { name, price: 2.5, draft_category_id, organization_id: 1 } });
+const dish = (name: string, draft_category_id = 1002) => ({
+  draft_dish: { name, price: 2.5, draft_category_id, organization_id: 1 },
+});
 
 test('new dishes go after the last dish of their category, whatever changed the category in between', async () => {
   const mock = demoMock();
@@ -28,11 +30,18 @@ test('new dishes go after the last dish of their category, whatever changed the 
   await anna('PUT', `/api/draft_dishes/${c.id}`, { json: { draft_dish: { menu_order: 40 } } });
   expect((await orderOf('g')).menu_order).toBe(41);
   // An explicit menu_order is kept, and counts for the next one.
-  expect((await anna('POST', '/api/draft_dishes', { json: { draft_dish: { ...dish('h').draft_dish, menu_order: 90 } } })).body.draft_dish.menu_order).toBe(90);
+  expect(
+    (await anna('POST', '/api/draft_dishes', { json: { draft_dish: { ...dish('h').draft_dish, menu_order: 90 } } }))
+      .body.draft_dish.menu_order,
+  ).toBe(90);
   expect((await orderOf('i')).menu_order).toBe(91);
   // A dish moved into the category by an update counts too.
   const late = await orderOf('late', 1001);
-  await anna('PUT', `/api/draft_dishes/${late.id}`, { json: { draft_dish: { draft_category_id: 1002, menu_order: 500 } } });
+  await anna('PUT', `/api/draft_dishes/${late.id}`, {
+    json: { draft_dish: { draft_category_id: 1002, menu_order: 500 } },
+  });
   expect((await orderOf('j')).menu_order).toBe(501);
-  expect((await anna('GET', '/api/draft_categories/1002')).body.draft_category.draft_dish_ids.at(-1)).toBeGreaterThan(late.id);
+  expect((await anna('GET', '/api/draft_categories/1002')).body.draft_category.draft_dish_ids.at(-1)).toBeGreaterThan(
+    late.id,
+  );
 });

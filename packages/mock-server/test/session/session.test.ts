@@ -1,12 +1,25 @@
 import { expect, test } from 'vitest';
 import { createMock, type MockStateJson } from '@restoapi/mock-server';
 
-const avatar = { original: 'https://cdn.test/a.png', small: 'https://cdn.test/a.png', medium_square: 'https://cdn.test/a.png', medium: 'https://cdn.test/a.png' };
+const avatar = {
+  original: 'https://cdn.test/a.png',
+  small: 'https://cdn.test/a.png',
+  medium_square: 'https://cdn.test/a.png',
+  medium: 'https://cdn.test/a.png',
+};
 const state: MockStateJson = {
   version: 1,
   apiUsers: {
     rows: [
-      { id: 1, login: 'admin@pizza.demo', password: 'demo', name: 'Anna Schmidt', phone: '+49 30 1234567', avatar, account: { type: 'staff_member', id: 1 } },
+      {
+        id: 1,
+        login: 'admin@pizza.demo',
+        password: 'demo',
+        name: 'Anna Schmidt',
+        phone: '+49 30 1234567',
+        avatar,
+        account: { type: 'staff_member', id: 1 },
+      },
     ],
   },
   staffMembers: { rows: [{ id: 1, role: 'administrator', organization_id: 1, restaurant_ids: [11, 12] }] },
@@ -21,7 +34,9 @@ test('a session is created from query credentials and its token works in both fo
   const body = (await created.json()) as { meta: { token: string }; staff_members: unknown[] };
   expect(body.meta.token.length).toBeGreaterThanOrEqual(43);
   expect(body.staff_members).toHaveLength(1);
-  const byHeader = await mock.fetch(`${base}/api/session`, { headers: { Authorization: `Token token="${body.meta.token}"` } });
+  const byHeader = await mock.fetch(`${base}/api/session`, {
+    headers: { Authorization: `Token token="${body.meta.token}"` },
+  });
   expect(byHeader.status).toBe(200);
   const byQuery = await mock.fetch(`${base}/api/session?token=${body.meta.token}`);
   expect(byQuery.status).toBe(200);
@@ -43,7 +58,9 @@ test('form credentials work and wrong ones get 401 with the Token challenge', as
 
 test('DELETE ends the session for good', async () => {
   const mock = createMock({ state, validateResponses: true });
-  const { meta } = (await (await mock.fetch(`${base}/api/session?login=admin@pizza.demo&password=demo`, { method: 'POST' })).json()) as { meta: { token: string } };
+  const { meta } = (await (
+    await mock.fetch(`${base}/api/session?login=admin@pizza.demo&password=demo`, { method: 'POST' })
+  ).json()) as { meta: { token: string } };
   const auth = { Authorization: `Token token="${meta.token}"` };
   expect((await mock.fetch(`${base}/api/session`, { method: 'DELETE', headers: auth })).status).toBe(204);
   const after = await mock.fetch(`${base}/api/session`, { headers: auth });

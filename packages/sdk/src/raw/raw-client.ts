@@ -8,7 +8,8 @@ export type RawMainClient = Client<MainPaths>;
 export type RawCarrierClient = Client<CarrierPaths>;
 
 /** A session token, or a function that supplies one (for tokens kept in the caller's own storage). */
-export type TokenSupplier = string | null | undefined | (() => string | null | undefined | Promise<string | null | undefined>);
+export type TokenSupplier =
+  string | null | undefined | (() => string | null | undefined | Promise<string | null | undefined>);
 
 /** Options of {@link createRawClient}. */
 export interface RawClientOptions {
