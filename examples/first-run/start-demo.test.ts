@@ -17,18 +17,33 @@ async function freePort(): Promise<number> {
 
 test('npm start brings up the mock with the demo seed, the carrier simulator and a storefront placing orders', async () => {
   const port = await freePort();
-  const child = spawn(process.execPath, [launcher, '--port', String(port), '--order-every', '2'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [launcher, '--port', String(port), '--order-every', '2'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   try {
-    await expect.poll(() => output, { timeout: 45_000, interval: 200 }).toMatch(/\[carrier\] \S+-\d+ .*(assigning courier|picking up|delivering)/);
+    await expect
+      .poll(() => output, { timeout: 45_000, interval: 200 })
+      .toMatch(/\[carrier\] \S+-\d+ .*(assigning courier|picking up|delivering)/);
     const base = `http://127.0.0.1:${port}`;
-    for (const line of [`${base}/api`, `${base}/__mock`, `${base}/docs/`, `${base}/console/`, 'admin@pizza.demo', 'dispatcher@demo', 'courier2@pizza.demo']) {
+    for (const line of [
+      `${base}/api`,
+      `${base}/__mock`,
+      `${base}/docs/`,
+      `${base}/console/`,
+      'admin@pizza.demo',
+      'dispatcher@demo',
+      'courier2@pizza.demo',
+    ]) {
       expect(output).toContain(line);
     }
     // The carrier took a storefront order: it holds a secure_id and a courier from the carrier.
-    const { orders } = (await (await fetch(`${base}/__mock/state`)).json()) as { orders: { rows: { secure_id: string | null; delivery: { courier_name: string | null } }[] } };
+    const { orders } = (await (await fetch(`${base}/__mock/state`)).json()) as {
+      orders: { rows: { secure_id: string | null; delivery: { courier_name: string | null } }[] };
+    };
     expect(orders.rows.some((o) => o.secure_id && o.delivery.courier_name)).toBe(true);
   } finally {
     const exited = new Promise((resolve) => child.once('exit', resolve));
