@@ -1,5 +1,6 @@
 // One lint setup for the whole monorepo; packages add nothing of their own.
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -10,7 +11,7 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     languageOptions: {
-      globals: { console: 'readonly', process: 'readonly', URL: 'readonly', fetch: 'readonly' },
+      globals: { ...globals.node },
     },
     rules: {
       '@typescript-eslint/no-unused-vars': [
@@ -20,5 +21,10 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-console': 'off',
     },
+  },
+  {
+    // The mock's console page and the docs site's scripts run in the browser, not in Node.
+    files: ['packages/mock-server/console/**/*.js', 'docs/assets/**/*.js'],
+    languageOptions: { globals: { ...globals.browser } },
   },
 );

@@ -66,9 +66,46 @@ async function waitFor(url, timeoutMs = 60_000) {
 
 // Orders the storefront would place: real addresses inside the demo zones, configurable dishes.
 const STOREFRONT_ORDERS = [
-  { organization_id: 1, latitude: 52.4975, longitude: 13.431, address: 'Wiener Straße 18', contact_name: 'Jonas Becker', contact_phone: '+49 170 1112233', items: [{ dish_id: 10001, amount: 1, config: [{ group: 'Size', items: ['40 cm'] }, { group: 'Extra toppings', items: ['Mozzarella'] }] }, { dish_id: 10003, amount: 1 }] },
-  { organization_id: 1, latitude: 52.5445, longitude: 13.4185, address: 'Stargarder Straße 7', contact_name: 'Mia Hoffmann', contact_phone: '+49 171 2223344', items: [{ dish_id: 10002, amount: 2, config: [{ group: 'Size', items: ['30 cm'] }] }] },
-  { organization_id: 2, latitude: 52.511, longitude: 13.458, address: 'Boxhagener Straße 30', contact_name: 'Paul Richter', contact_phone: '+49 172 3334455', items: [{ dish_id: 20001, amount: 2, config: [{ group: 'Sauce', items: ['Spicy mayo'] }] }, { dish_id: 20003, amount: 1 }] },
+  {
+    organization_id: 1,
+    latitude: 52.4975,
+    longitude: 13.431,
+    address: 'Wiener Straße 18',
+    contact_name: 'Jonas Becker',
+    contact_phone: '+49 170 1112233',
+    items: [
+      {
+        dish_id: 10001,
+        amount: 1,
+        config: [
+          { group: 'Size', items: ['40 cm'] },
+          { group: 'Extra toppings', items: ['Mozzarella'] },
+        ],
+      },
+      { dish_id: 10003, amount: 1 },
+    ],
+  },
+  {
+    organization_id: 1,
+    latitude: 52.5445,
+    longitude: 13.4185,
+    address: 'Stargarder Straße 7',
+    contact_name: 'Mia Hoffmann',
+    contact_phone: '+49 171 2223344',
+    items: [{ dish_id: 10002, amount: 2, config: [{ group: 'Size', items: ['30 cm'] }] }],
+  },
+  {
+    organization_id: 2,
+    latitude: 52.511,
+    longitude: 13.458,
+    address: 'Boxhagener Straße 30',
+    contact_name: 'Paul Richter',
+    contact_phone: '+49 172 3334455',
+    items: [
+      { dish_id: 20001, amount: 2, config: [{ group: 'Sauce', items: ['Spicy mayo'] }] },
+      { dish_id: 20003, amount: 1 },
+    ],
+  },
 ];
 let orderTimer;
 let placed = 0;
@@ -76,9 +113,16 @@ async function placeOrder() {
   const body = { city: 'Berlin', payment_source: 'cash', ...STOREFRONT_ORDERS[placed % STOREFRONT_ORDERS.length] };
   placed += 1;
   try {
-    const response = await fetch(`${base}/__mock/orders`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(`${base}/__mock/orders`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     const answer = await response.json();
-    if (response.ok) console.log(`[storefront] placed ${answer.order.number} for ${body.contact_name} (${answer.order.final_sum.toFixed(2)})`);
+    if (response.ok)
+      console.log(
+        `[storefront] placed ${answer.order.number} for ${body.contact_name} (${answer.order.final_sum.toFixed(2)})`,
+      );
     else console.log(`[storefront] order refused: ${answer.errors?.[0]?.detail ?? response.status}`);
   } catch (error) {
     console.log(`[storefront] could not place an order: ${error.message}`);
@@ -89,12 +133,27 @@ run('mock', ['packages/mock-server/src/cli.ts', '--port', String(port)]);
 try {
   await waitFor(`${base}/__mock/clock`);
   // Orders need open zones (11:00–23:00 Berlin): run the demo on a Friday evening of virtual time.
-  await fetch(`${base}/__mock/clock`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ now: '2026-11-20T18:30:00+01:00', frozen: false }) });
+  await fetch(`${base}/__mock/clock`, {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ now: '2026-11-20T18:30:00+01:00', frozen: false }),
+  });
   if (!values['no-carrier']) {
-    run('carrier', ['packages/carrier-kit/src/cli.ts', 'simulate', '--base-url', base, '--port', '0', '--min-interval', '2000']);
+    run('carrier', [
+      'packages/carrier-kit/src/cli.ts',
+      'simulate',
+      '--base-url',
+      base,
+      '--port',
+      '0',
+      '--min-interval',
+      '2000',
+    ]);
   }
   if (!values['no-orders']) {
-    console.log(`[storefront] placing a demo order every ${values['order-every']} s (--no-orders to stop); watch ${base}/console`);
+    console.log(
+      `[storefront] placing a demo order every ${values['order-every']} s (--no-orders to stop); watch ${base}/console`,
+    );
     setTimeout(placeOrder, 3_000);
     orderTimer = setInterval(placeOrder, Number(values['order-every']) * 1000);
   }

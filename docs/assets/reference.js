@@ -1,6 +1,6 @@
 // Starts Redoc on the document inlined in the page. Nothing is fetched: the document is in the
 // page and Redoc's bundle sits next to it.
-/* global Redoc, document */
+/* global Redoc -- the standalone bundle loaded before this script defines it */
 (function () {
   'use strict';
   var source = document.getElementById('openapi-document');

@@ -1,7 +1,6 @@
 // The RestoAPI mock console: polls the mock's control API on this origin and draws its state.
 // Plain browser JavaScript, no framework, no other origin. Data is only ever put in the page as
 // text (textContent, attributes), never as HTML.
-/* global document, window, setTimeout, clearTimeout */
 
 const POLL_MS = 1000;
 const MAX_BACKOFF_MS = 5000;
