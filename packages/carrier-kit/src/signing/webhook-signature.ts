@@ -2,7 +2,7 @@
 // HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<query string>`, because callbacks have an empty body.
 // Web Crypto only, so verification also runs on edge runtimes.
 
-const SECRET_PREFIX = 'whsec_';
+import { signWebhook, webhookSecretKey } from '@restoapi/openapi';
 
 /** Why a signature check failed. */
 export type SignatureFailure =
@@ -42,41 +42,8 @@ function fromBase64(text: string): Uint8Array<ArrayBuffer> | undefined {
   }
 }
 
-function toBase64(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
-}
-
-/** The HMAC key of a `whsec_<base64>` secret; `undefined` when malformed. */
-export function webhookSecretKey(secret: string): Uint8Array<ArrayBuffer> | undefined {
-  if (!secret.startsWith(SECRET_PREFIX)) return undefined;
-  const key = fromBase64(secret.slice(SECRET_PREFIX.length));
-  return key && key.length > 0 ? key : undefined;
-}
-
-async function hmac(key: Uint8Array<ArrayBuffer>, text: string): Promise<Uint8Array> {
-  const cryptoKey = await globalThis.crypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-256' }, false, [
-    'sign',
-  ]);
-  return new Uint8Array(await globalThis.crypto.subtle.sign('HMAC', cryptoKey, new TextEncoder().encode(text)));
-}
-
-/**
- * Computes a `webhook-signature` value, `v1,<base64 HMAC-SHA256>`, for one call (used by tests and local tools).
- * @example
- * const signature = await signWebhook('whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'msg_1', '1795195805', 'type=order_created&order_id=5001&order_secure_id=abc');
- */
-export async function signWebhook(
-  secret: string,
-  webhookId: string,
-  timestamp: string,
-  content: string,
-): Promise<string> {
-  const key = webhookSecretKey(secret);
-  if (!key) throw new RangeError('the signing secret must be whsec_ followed by a non-empty base64 key');
-  return `v1,${toBase64(await hmac(key, `${webhookId}.${timestamp}.${content}`))}`;
-}
+/** Computes a `webhook-signature` value, `v1,<base64 HMAC-SHA256>` (the scheme shared with the mock). */
+export { signWebhook, webhookSecretKey };
 
 /** Compares two byte strings in time independent of where they differ. */
 function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
@@ -134,13 +101,12 @@ export async function verifyWebhookSignature(input: SignatureInput): Promise<Sig
     .filter((part) => part.startsWith('v1,'))
     .map((part) => fromBase64(part.slice(3)))
     .filter((bytes): bytes is Uint8Array<ArrayBuffer> => bytes !== undefined);
-  const signed = `${id}.${timestampText}.${input.content}`;
   let usableSecret = false;
   for (const secret of secrets) {
-    const key = webhookSecretKey(secret);
-    if (!key) continue;
+    if (!webhookSecretKey(secret)) continue;
     usableSecret = true;
-    const expected = await hmac(key, signed);
+    // The same computation the signing side runs, decoded back to bytes for a constant-time compare.
+    const expected = fromBase64((await signWebhook(secret, id, timestampText, input.content)).slice(3))!;
     // Every offered signature is compared, so timing does not tell which one matched.
     let match = false;
     for (const candidate of offered) match = constantTimeEqual(expected, candidate) || match;
