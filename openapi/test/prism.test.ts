@@ -1,56 +1,22 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createApiValidator } from '@restoapi/openapi';
+import { startPrism, type RunningPrism } from '../../scripts/testing/start-prism.js';
 
 // Prism serves the bundled document as a static mock: a check that the
 // description is usable by standard tooling, not only by ours.
 const api = createApiValidator();
-const prismBin = createRequire(import.meta.url).resolve('@stoplight/prism-cli/dist/index.js');
-const documentPath = fileURLToPath(new URL('../generated/openapi.yaml', import.meta.url));
-let prism: ChildProcess;
+let prism: RunningPrism;
 let baseUrl: string;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
 beforeAll(async () => {
-  const port = await freePort();
-  baseUrl = `http://127.0.0.1:${port}`;
-  prism = spawn(process.execPath, [prismBin, 'mock', documentPath, '--host', '127.0.0.1', '--port', String(port)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Prism did not start:\n${output}`)), 30_000);
-    const onData = (chunk: Buffer): void => {
-      output += chunk.toString();
-      if (output.includes('Prism is listening')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    prism.stdout?.on('data', onData);
-    prism.stderr?.on('data', onData);
-    prism.on('exit', (code) => reject(new Error(`Prism exited with ${code}:\n${output}`)));
-  });
-  prism.removeAllListeners('exit');
+  prism = await startPrism();
+  baseUrl = prism.url;
   // Prism logs an error line for every operation it cannot serve; there must be none.
-  expect(output).not.toMatch(/\[(CLI|HTTP SERVER)\][^\n]*(error|fatal)/i);
+  expect(prism.startupOutput).not.toMatch(/\[(CLI|HTTP SERVER)\][^\n]*(error|fatal)/i);
 }, 40_000);
 
 afterAll(() => {
-  prism?.kill();
+  prism?.stop();
 });
 
 const auth = { Authorization: 'Token token="demo"' };

@@ -4,15 +4,15 @@
  * serving the same document. Load comes from autocannon over loopback; every figure is printed
  * with its ratio. Targets come from the mock-server issue; they are reported, never asserted.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { createMock, demoSeed, type MockStateJson } from '../src/index.js';
 import { createMockServer } from '../src/node.js';
 import type { OrderRecord } from '../src/state/mock-state.js';
 import { seedWithOrders } from '../test/orders/order-fixtures.js';
+import { startPrism } from '../../../scripts/testing/start-prism.js';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 10;
@@ -58,29 +58,6 @@ async function bare(body: string, status: number): Promise<{ url: string; server
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
-async function prism(): Promise<{ url: string; child: ChildProcess }> {
-  const bin = require.resolve('@stoplight/prism-cli/dist/index.js');
-  const doc = fileURLToPath(new URL('../../../openapi/generated/openapi.yaml', import.meta.url));
-  const port = 40000 + Math.floor(Math.random() * 20000);
-  const child = spawn(process.execPath, [bin, 'mock', doc, '--host', '127.0.0.1', '--port', String(port)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`Prism did not start: ${out}`)), 60_000);
-    const onData = (chunk: Buffer): void => {
-      out += chunk.toString();
-      if (out.includes('Prism is listening')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-  });
-  return { url: `http://127.0.0.1:${port}`, child };
-}
-
 function row(name: string, mock: Result, ceiling: Result, prismResult: Result, target: number): string {
   const ratio = mock.rps / ceiling.rps;
   const vsPrism = mock.rps / prismResult.rps;
@@ -109,7 +86,7 @@ async function token(baseUrl: string, login: string): Promise<string> {
 async function main(): Promise<void> {
   console.log(`mock-server benchmark: autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per target, loopback\n`);
   const server = await createMockServer({ state: seedWithOrders(10_000) });
-  const p = await prism();
+  const p = await startPrism(60_000);
   try {
     const auth = { Authorization: `Token token="${await token(server.url, 'dispatcher@demo')}"` };
     const staff = {
@@ -178,7 +155,7 @@ async function main(): Promise<void> {
     c3.server.close();
     console.log(row('POST /api/draft_dishes with full validation', ...r3, 0.5));
   } finally {
-    p.child.kill();
+    p.stop();
     await server.close();
   }
 
