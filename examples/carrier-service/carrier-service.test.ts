@@ -32,7 +32,7 @@ test('the carrier service takes a new order and delivers it: the main API shows 
     await expect.poll(() => service.delivered, { timeout: 15_000 }).toContain(number);
 
     const order = server.mock.runtime.state.orders.get(data!.order.id)!;
-    expect(order.status).toBe('complete');
+    await expect.poll(() => order.status, { timeout: 5_000 }).toBe('complete');
     expect(order.delivery.status).toBe('delivered');
     expect(order.delivery.courier_name).toBe('Tom Richter');
     expect(order.delivery.lat).toBeCloseTo(52.4975, 3);

@@ -34,7 +34,7 @@ export async function startCarrierService(
       await tracker.reportPosition(point.lat, point.lon);
       await new Promise((resolve) => setTimeout(resolve, stepMs));
     }
-    await tracker.markDelivered();
+    await tracker.markDelivered(); // queued in the durable outbox, which sends it in order
     delivered.push(order.number);
     log(`${order.number}: delivered`);
   });
