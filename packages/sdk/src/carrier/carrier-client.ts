@@ -3,6 +3,7 @@ import { Core, type Call, type DefaultOptions } from '../client/core.js';
 import type { OperationError, OperationKey, OperationOf, RequestBody, SuccessBody } from '../client/operations.js';
 import type { PipelineOptions, RequestOptions } from '../client/options.js';
 import { createPipeline } from '../client/pipeline.js';
+import { createLeanClient } from '../client/transport.js';
 import type { components, paths as CarrierPaths } from '../generated/carrier.js';
 import { carrierBaseUrl, type RawCarrierClient } from '../raw/raw-client.js';
 
@@ -41,7 +42,8 @@ export class CarrierClient {
       fetch: (request) => pipeline(request),
       ...(options.headers ? { headers: options.headers } : {}),
     });
-    this.#core = new Core(this.raw, pipeline);
+    const http = createLeanClient<CarrierPaths>({ baseUrl: carrierBaseUrl(options.baseUrl), headers: options.headers });
+    this.#core = new Core(this.raw, http, pipeline);
   }
 
   /** Loads the order in the carrier view. */
@@ -51,7 +53,7 @@ export class CarrierClient {
   ): CarrierCall<O, 'GET /orders/{secure_id}'> {
     const core = this.#core;
     return core.invoke('GET /orders/{secure_id}', options, (init) =>
-      core.raw.GET('/orders/{secure_id}', { ...init, params: { path: { secure_id: secureId } } }),
+      core.http.GET('/orders/{secure_id}', { ...init, params: { path: { secure_id: secureId } } }),
     );
   }
 
@@ -67,7 +69,11 @@ export class CarrierClient {
   ): CarrierCall<O, 'PUT /orders/{secure_id}/delivery'> {
     const core = this.#core;
     return core.invoke('PUT /orders/{secure_id}/delivery', options, (init) =>
-      core.raw.PUT('/orders/{secure_id}/delivery', { ...init, params: { path: { secure_id: secureId } }, body: patch }),
+      core.http.PUT('/orders/{secure_id}/delivery', {
+        ...init,
+        params: { path: { secure_id: secureId } },
+        body: patch,
+      }),
     );
   }
 }

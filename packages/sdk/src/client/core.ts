@@ -5,6 +5,7 @@ import type { OperationError, OperationKey, OperationOf, SuccessBody } from './o
 import type { paths as MainPaths } from '../generated/main.js';
 import type { RequestOptions } from './options.js';
 import { transportError, type CallSettings, type Pipeline } from './pipeline.js';
+import type { Dispatch, LeanClient } from './transport.js';
 
 /** Per-call options without `throwOnError` (the default, throwing form). */
 export type DefaultOptions = Omit<RequestOptions, 'throwOnError'>;
@@ -18,9 +19,9 @@ export type Call<O, Data, Err> = [ThrowOption<NonNullable<O>>] extends [false]
     ? ApiPromise<Data, Err>
     : ApiPromise<Data, Err> | Promise<ApiResult<Data, Err>>;
 
-/** The openapi-fetch options a resource method adds to its raw call. */
+/** What `invoke` adds to a resource method's call on {@link Core.http}: the route to the pipeline and the call's headers. */
 export type SendInit = {
-  fetch: (request: Request) => Promise<Response>;
+  dispatch: Dispatch;
   headers?: Record<string, string>;
 };
 
@@ -43,20 +44,24 @@ export interface CallHooks<Data, T, Err> {
 }
 
 /**
- * The engine shared by every resource: the raw openapi-fetch client plus `invoke`, which routes a raw call
- * through the request pipeline and turns error answers into typed errors.
+ * The engine shared by every resource: the lean typed transport (`http`, openapi-fetch's signatures without its
+ * per-call `Request` building) plus `invoke`, which routes a call through the request pipeline and turns error
+ * answers into typed errors. The raw openapi-fetch client stays available as `raw`.
  */
 export class Core<Paths extends object> {
   /** The raw typed client (the same pipeline, but openapi-fetch's `{ data, error }` results). */
   readonly raw: Client<Paths>;
+  /** The lean typed transport the resource methods call. */
+  readonly http: LeanClient<Paths>;
   readonly #pipeline: Pipeline;
 
-  constructor(raw: Client<Paths>, pipeline: Pipeline) {
+  constructor(raw: Client<Paths>, http: LeanClient<Paths>, pipeline: Pipeline) {
     this.raw = raw;
+    this.http = http;
     this.#pipeline = pipeline;
   }
 
-  /** Runs `send` (a raw openapi-fetch call) for the operation `operation` with the call options `options`. */
+  /** Runs `send` (a call on {@link Core.http}) for the operation `operation` with the call options `options`. */
   invoke<K extends OperationKey<Paths>, O extends RequestOptions, T = SuccessBody<OperationOf<Paths, K>>>(
     operation: K,
     options: O | undefined,
@@ -64,20 +69,19 @@ export class Core<Paths extends object> {
     hooks?: CallHooks<SuccessBody<OperationOf<Paths, K>>, T, OperationError<OperationOf<Paths, K>>>,
   ): Call<O, T, OperationError<OperationOf<Paths, K>>> {
     type Err = OperationError<OperationOf<Paths, K>>;
-    // `signal` is always set: the request openapi-fetch builds carries none of the caller's.
+    // `signal` is always set: the caller's signal comes from the call options, never from the request.
     const settings: CallSettings = { operation, signal: options?.signal };
     if (options) {
       if (options.timeoutMs !== undefined) settings.timeoutMs = options.timeoutMs;
       if (options.maxRetries !== undefined) settings.maxRetries = options.maxRetries;
       if (options.retry !== undefined) settings.retry = options.retry;
     }
-    // The answer's timer stays armed until openapi-fetch has read the body, so the timeout covers it too.
+    // The answer's timer stays armed until the transport has read the body, so the timeout covers it too.
     let release: (() => void) | undefined;
     settings.hold = (r) => {
       release = r;
     };
-    const pipeline = this.#pipeline;
-    const init: SendInit = { fetch: (request) => pipeline(request, settings) };
+    const init: SendInit = { dispatch: { pipeline: this.#pipeline, settings } };
     if (options?.headers) init.headers = options.headers;
     const result: Promise<ApiResult<T, Err>> = send(init).then(
       async ({ data, error, response }) => {

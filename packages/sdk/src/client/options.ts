@@ -10,8 +10,11 @@ export interface Logger {
   error(message: string, details?: Record<string, unknown>): void;
 }
 
-/** A `fetch`-compatible function (the global one, `mock.fetch`, undici's…). */
-export type FetchLike = (input: Request, init?: RequestInit) => Promise<Response>;
+/**
+ * A `fetch`-compatible function (the global one, `mock.fetch`, undici's…). Resource methods call it with a URL
+ * string and a plain init (`method`, `headers`, `body`, `signal`); `api.raw` calls it with a `Request`.
+ */
+export type FetchLike = (input: string | Request, init?: RequestInit) => Promise<Response>;
 
 /** Settings of the request pipeline shared by the main and the carrier client. */
 export interface PipelineOptions {

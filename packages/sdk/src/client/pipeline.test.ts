@@ -8,7 +8,8 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 /** A fetch answering from a script, one answer per attempt, recording what it received. */
 function scripted(...answers: (Response | Error | 'hang')[]) {
   const received: { method: string; body: string; signal: AbortSignal }[] = [];
-  const fetch = async (request: Request, init?: RequestInit): Promise<Response> => {
+  const fetch = async (input: string | Request, init?: RequestInit): Promise<Response> => {
+    const request = typeof input === 'string' ? new Request(input, init) : input;
     received.push({ method: request.method, body: await request.text(), signal: init?.signal ?? request.signal });
     const next = answers.shift();
     if (next === undefined) throw new Error('no more answers');

@@ -1,5 +1,5 @@
 import { ConnectionError, TimeoutError, type RestoApiError } from '../errors/api-error.js';
-import { anySignal, raceAbort, sleep as defaultSleep } from '../resilience/abort.js';
+import { anySignal, sleep as defaultSleep } from '../resilience/abort.js';
 import {
   DEFAULT_BACKOFF,
   isRetryableStatus,
@@ -24,8 +24,20 @@ export interface CallSettings extends Pick<RequestOptions, 'timeoutMs' | 'maxRet
   hold?: (release: () => void) => void;
 }
 
+/**
+ * A request as plain data, sent as `fetch(url, { method, headers, body, signal })`: what the resource methods
+ * send. No `Request` object is built (building one, and the copy `fetch` makes of it, is a large part of a
+ * call's cost); the body is a string, `URLSearchParams` or `FormData`, which every attempt can send again.
+ */
+export interface PlainRequest {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: BodyInit | undefined;
+}
+
 /** Sends one request with timeouts and retries; answers with the response or throws {@link ConnectionError}/{@link TimeoutError}. */
-export type Pipeline = (request: Request, call?: CallSettings) => Promise<Response>;
+export type Pipeline = (request: Request | PlainRequest, call?: CallSettings) => Promise<Response>;
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_RETRIES = 2;
@@ -51,27 +63,38 @@ export function createPipeline(options: PipelineOptions = {}): Pipeline {
   const logger = options.logger;
 
   return async function send(request, call = {}) {
+    const plain = !(request instanceof Request);
     const operation = call.operation ?? `${request.method} ${new URL(request.url).pathname}`;
     const maxRetries = Math.max(0, call.maxRetries ?? options.maxRetries ?? DEFAULT_MAX_RETRIES);
     const retries = mayRetry(request.method, call.retry ?? options.retry) ? maxRetries : 0;
     const timeoutMs = call.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     // The caller's signal: the call option's when the call says (resource methods build the request without one),
     // else the request's own (raw calls).
-    const callerSignals = 'signal' in call ? (call.signal ? [call.signal] : []) : [request.signal];
-    const hasBody = request.body !== null;
+    const callerSignals =
+      'signal' in call ? (call.signal ? [call.signal] : []) : plain ? [] : [(request as Request).signal];
+    // Only a `Request`'s body is a one-time stream; a plain request's body can be sent again as it is.
+    const hasBody = !plain && request.body !== null;
 
     for (let attempt = 1; ; attempt++) {
       const aborted = callerSignals.find((s) => s.aborted);
       if (aborted) throw aborted.reason;
       const last = attempt > retries;
       const started = logger ? Date.now() : 0;
-      // One controller per attempt: its own timer and the caller's signals abort it.
+      // One controller per attempt: its own timer and the caller's signals abort it. Whatever aborts it also
+      // rejects `abandoned` directly, so that a `fetch` ignoring its signal still settles; that costs less than
+      // a listener on the controller's own signal (EventTarget listeners are slow in Node).
       const controller = new AbortController();
+      let abandon!: (reason: unknown) => void;
+      const abandoned = new Promise<never>((_, reject) => (abandon = reject));
+      const abort = (reason: unknown): void => {
+        controller.abort(reason);
+        abandon(reason);
+      };
       const timeout = setTimeout(
-        () => controller.abort(new AttemptTimeout(`${operation} timed out after ${timeoutMs} ms`)),
+        () => abort(new AttemptTimeout(`${operation} timed out after ${timeoutMs} ms`)),
         timeoutMs,
       );
-      const onCallerAbort = (event: Event): void => controller.abort((event.target as AbortSignal).reason);
+      const onCallerAbort = (event: Event): void => abort((event.target as AbortSignal).reason);
       for (const s of callerSignals) s.addEventListener('abort', onCallerAbort);
       const release = (): void => {
         clearTimeout(timeout);
@@ -80,10 +103,18 @@ export function createPipeline(options: PipelineOptions = {}): Pipeline {
       let response: Response | undefined;
       let failure: RestoApiError<undefined> | undefined;
       try {
-        // A body can be read only once: every attempt but the last sends a copy of it.
-        const input = hasBody && !last ? request.clone() : request;
-        // Raced as well, for `fetch` implementations that ignore their signal.
-        response = await raceAbort(fetchImpl(input, { signal: controller.signal }), controller.signal);
+        const pending = plain
+          ? fetchImpl(request.url, {
+              method: request.method,
+              headers: request.headers,
+              body: request.body ?? null,
+              signal: controller.signal,
+            })
+          : // A body can be read only once: every attempt but the last sends a copy of it.
+            fetchImpl(hasBody && !last ? (request as Request).clone() : request, { signal: controller.signal });
+        // Raced as well, for `fetch` implementations that ignore their signal (`Promise.race` also keeps a late
+        // rejection of either side from going unhandled).
+        response = await Promise.race([pending, abandoned]);
       } catch (error) {
         release();
         const callerAbort = callerSignals.find((s) => s.aborted);

@@ -12,6 +12,7 @@ import { SessionResource } from '../resources/session.js';
 import { Core } from './core.js';
 import type { PipelineOptions } from './options.js';
 import { createPipeline } from './pipeline.js';
+import { createLeanClient } from './transport.js';
 import { toTokenStore, type TokenOption } from './token.js';
 
 /** Options of {@link createRestoClient}. */
@@ -60,7 +61,13 @@ export class RestoClient {
       fetch: (request) => pipeline(request),
       ...(options.headers ? { headers: options.headers } : {}),
     });
-    const core = new Core<MainPaths>(this.raw, pipeline);
+    const http = createLeanClient<MainPaths>({
+      baseUrl: options.baseUrl.replace(/\/+$/, ''),
+      headers: options.headers,
+      token: () => store.get(),
+      tokenIn: options.tokenIn,
+    });
+    const core = new Core<MainPaths>(this.raw, http, pipeline);
     this.session = new SessionResource(core, store);
     this.organizations = new OrganizationsResource(core);
     this.restaurants = new RestaurantsResource(core);

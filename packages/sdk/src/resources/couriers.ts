@@ -24,7 +24,7 @@ export class CouriersResource {
   ): MainCall<O, 'GET /api/couriers'> {
     const core = this.#core;
     return core.invoke('GET /api/couriers', options, (init) =>
-      core.raw.GET('/api/couriers', { ...init, params: { query: filters } }),
+      core.http.GET('/api/couriers', { ...init, params: { query: filters } }),
     );
   }
 
@@ -32,7 +32,7 @@ export class CouriersResource {
   get<O extends RequestOptions = DefaultOptions>(id: number, options?: O): MainCall<O, 'GET /api/couriers/{id}'> {
     const core = this.#core;
     return core.invoke('GET /api/couriers/{id}', options, (init) =>
-      core.raw.GET('/api/couriers/{id}', { ...init, params: { path: { id } } }),
+      core.http.GET('/api/couriers/{id}', { ...init, params: { path: { id } } }),
     );
   }
 }

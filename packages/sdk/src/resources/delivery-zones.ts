@@ -39,7 +39,7 @@ export class DeliveryZonesResource {
   ): MainCall<O, 'GET /api/delivery_zones'> {
     const core = this.#core;
     return core.invoke('GET /api/delivery_zones', options, (init) =>
-      core.raw.GET('/api/delivery_zones', { ...init, params: { query: filters } }),
+      core.http.GET('/api/delivery_zones', { ...init, params: { query: filters } }),
     );
   }
 
@@ -47,7 +47,7 @@ export class DeliveryZonesResource {
   get<O extends RequestOptions = DefaultOptions>(id: number, options?: O): MainCall<O, 'GET /api/delivery_zones/{id}'> {
     const core = this.#core;
     return core.invoke('GET /api/delivery_zones/{id}', options, (init) =>
-      core.raw.GET('/api/delivery_zones/{id}', { ...init, params: { path: { id } } }),
+      core.http.GET('/api/delivery_zones/{id}', { ...init, params: { path: { id } } }),
     );
   }
 
@@ -59,7 +59,7 @@ export class DeliveryZonesResource {
     const core = this.#core;
     // The service fills the documented defaults; the cast only drops the generated type's "required" on them.
     return core.invoke('POST /api/delivery_zones', options, (init) =>
-      core.raw.POST('/api/delivery_zones', { ...init, body: zone as MainBody<'POST /api/delivery_zones'> }),
+      core.http.POST('/api/delivery_zones', { ...init, body: zone as MainBody<'POST /api/delivery_zones'> }),
     );
   }
 
@@ -71,7 +71,7 @@ export class DeliveryZonesResource {
   ): MainCall<O, 'PUT /api/delivery_zones/{id}'> {
     const core = this.#core;
     return core.invoke('PUT /api/delivery_zones/{id}', options, (init) =>
-      core.raw.PUT('/api/delivery_zones/{id}', {
+      core.http.PUT('/api/delivery_zones/{id}', {
         ...init,
         params: { path: { id } },
         body: zone as MainBody<'PUT /api/delivery_zones/{id}'>,
@@ -86,7 +86,7 @@ export class DeliveryZonesResource {
   ): MainCall<O, 'DELETE /api/delivery_zones/{id}'> {
     const core = this.#core;
     return core.invoke('DELETE /api/delivery_zones/{id}', options, (init) =>
-      core.raw.DELETE('/api/delivery_zones/{id}', { ...init, params: { path: { id } } }),
+      core.http.DELETE('/api/delivery_zones/{id}', { ...init, params: { path: { id } } }),
     );
   }
 }

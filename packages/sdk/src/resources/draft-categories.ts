@@ -29,7 +29,7 @@ export class DraftCategoriesResource {
   ): MainCall<O, 'GET /api/draft_categories'> {
     const core = this.#core;
     return core.invoke('GET /api/draft_categories', options, (init) =>
-      core.raw.GET('/api/draft_categories', { ...init, params: { query: filters } }),
+      core.http.GET('/api/draft_categories', { ...init, params: { query: filters } }),
     );
   }
 
@@ -40,7 +40,7 @@ export class DraftCategoriesResource {
   ): MainCall<O, 'GET /api/draft_categories/{id}'> {
     const core = this.#core;
     return core.invoke('GET /api/draft_categories/{id}', options, (init) =>
-      core.raw.GET('/api/draft_categories/{id}', { ...init, params: { path: { id } } }),
+      core.http.GET('/api/draft_categories/{id}', { ...init, params: { path: { id } } }),
     );
   }
 
@@ -51,7 +51,7 @@ export class DraftCategoriesResource {
   ): MainCall<O, 'POST /api/draft_categories'> {
     const core = this.#core;
     return core.invoke('POST /api/draft_categories', options, (init) =>
-      core.raw.POST('/api/draft_categories', { ...init, body: { draft_category: fields } }),
+      core.http.POST('/api/draft_categories', { ...init, body: { draft_category: fields } }),
     );
   }
 
@@ -63,7 +63,7 @@ export class DraftCategoriesResource {
   ): MainCall<O, 'PUT /api/draft_categories/{id}'> {
     const core = this.#core;
     return core.invoke('PUT /api/draft_categories/{id}', options, (init) =>
-      core.raw.PUT('/api/draft_categories/{id}', {
+      core.http.PUT('/api/draft_categories/{id}', {
         ...init,
         params: { path: { id } },
         body: { draft_category: fields },
@@ -78,7 +78,7 @@ export class DraftCategoriesResource {
   ): MainCall<O, 'DELETE /api/draft_categories/{id}'> {
     const core = this.#core;
     return core.invoke('DELETE /api/draft_categories/{id}', options, (init) =>
-      core.raw.DELETE('/api/draft_categories/{id}', { ...init, params: { path: { id } } }),
+      core.http.DELETE('/api/draft_categories/{id}', { ...init, params: { path: { id } } }),
     );
   }
 
@@ -96,7 +96,7 @@ export class DraftCategoriesResource {
     return core.invoke('PUT /api/draft_categories/{id}/photo', options, async (init) => {
       const form = await toUploadForm(file, options);
       // The generated body type describes the part (`file: string`); the FormData is what goes on the wire.
-      return core.raw.PUT('/api/draft_categories/{id}/photo', {
+      return core.http.PUT('/api/draft_categories/{id}/photo', {
         ...init,
         params: { path: { id } },
         body: form as never,

@@ -29,7 +29,7 @@ export class DraftDishesResource {
   ): MainCall<O, 'GET /api/draft_dishes'> {
     const core = this.#core;
     return core.invoke('GET /api/draft_dishes', options, (init) =>
-      core.raw.GET('/api/draft_dishes', { ...init, params: { query: filters } }),
+      core.http.GET('/api/draft_dishes', { ...init, params: { query: filters } }),
     );
   }
 
@@ -37,7 +37,7 @@ export class DraftDishesResource {
   get<O extends RequestOptions = DefaultOptions>(id: number, options?: O): MainCall<O, 'GET /api/draft_dishes/{id}'> {
     const core = this.#core;
     return core.invoke('GET /api/draft_dishes/{id}', options, (init) =>
-      core.raw.GET('/api/draft_dishes/{id}', { ...init, params: { path: { id } } }),
+      core.http.GET('/api/draft_dishes/{id}', { ...init, params: { path: { id } } }),
     );
   }
 
@@ -48,7 +48,7 @@ export class DraftDishesResource {
   ): MainCall<O, 'POST /api/draft_dishes'> {
     const core = this.#core;
     return core.invoke('POST /api/draft_dishes', options, (init) =>
-      core.raw.POST('/api/draft_dishes', { ...init, body: { draft_dish: fields } }),
+      core.http.POST('/api/draft_dishes', { ...init, body: { draft_dish: fields } }),
     );
   }
 
@@ -60,7 +60,7 @@ export class DraftDishesResource {
   ): MainCall<O, 'PUT /api/draft_dishes/{id}'> {
     const core = this.#core;
     return core.invoke('PUT /api/draft_dishes/{id}', options, (init) =>
-      core.raw.PUT('/api/draft_dishes/{id}', { ...init, params: { path: { id } }, body: { draft_dish: fields } }),
+      core.http.PUT('/api/draft_dishes/{id}', { ...init, params: { path: { id } }, body: { draft_dish: fields } }),
     );
   }
 
@@ -71,7 +71,7 @@ export class DraftDishesResource {
   ): MainCall<O, 'DELETE /api/draft_dishes/{id}'> {
     const core = this.#core;
     return core.invoke('DELETE /api/draft_dishes/{id}', options, (init) =>
-      core.raw.DELETE('/api/draft_dishes/{id}', { ...init, params: { path: { id } } }),
+      core.http.DELETE('/api/draft_dishes/{id}', { ...init, params: { path: { id } } }),
     );
   }
 
@@ -89,7 +89,7 @@ export class DraftDishesResource {
     return core.invoke('PUT /api/draft_dishes/{id}/photo', options, async (init) => {
       const form = await toUploadForm(file, options);
       // The generated body type describes the part (`file: string`); the FormData is what goes on the wire.
-      return core.raw.PUT('/api/draft_dishes/{id}/photo', {
+      return core.http.PUT('/api/draft_dishes/{id}/photo', {
         ...init,
         params: { path: { id } },
         body: form as never,

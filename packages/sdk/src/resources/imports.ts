@@ -73,7 +73,7 @@ export class ImportsResource {
       'POST /api/organizations/{id}/import/menu',
       options,
       (init) =>
-        core.raw.POST('/api/organizations/{id}/import/menu', {
+        core.http.POST('/api/organizations/{id}/import/menu', {
           ...init,
           params: { path: { id: organizationId } },
           // The service fills the `config` defaults; the cast only drops the generated type's "required" on them.
@@ -93,7 +93,7 @@ export class ImportsResource {
   ): MainCall<O, 'GET /api/organizations/{id}/import/menu'> {
     const core = this.#core;
     return core.invoke('GET /api/organizations/{id}/import/menu', options, (init) =>
-      core.raw.GET('/api/organizations/{id}/import/menu', { ...init, params: { path: { id: organizationId } } }),
+      core.http.GET('/api/organizations/{id}/import/menu', { ...init, params: { path: { id: organizationId } } }),
     );
   }
 
@@ -109,7 +109,7 @@ export class ImportsResource {
       'POST /api/organizations/{id}/import/clients',
       options,
       (init) =>
-        core.raw.POST('/api/organizations/{id}/import/clients', {
+        core.http.POST('/api/organizations/{id}/import/clients', {
           ...init,
           params: { path: { id: organizationId }, query },
           body,
@@ -128,7 +128,7 @@ export class ImportsResource {
   ): MainCall<O, 'GET /api/organizations/{id}/import/clients'> {
     const core = this.#core;
     return core.invoke('GET /api/organizations/{id}/import/clients', options, (init) =>
-      core.raw.GET('/api/organizations/{id}/import/clients', { ...init, params: { path: { id: organizationId } } }),
+      core.http.GET('/api/organizations/{id}/import/clients', { ...init, params: { path: { id: organizationId } } }),
     );
   }
 
@@ -146,7 +146,7 @@ export class ImportsResource {
     const core = this.#core;
     const query = options?.existing === undefined ? undefined : { existing: options.existing };
     return core.invoke('POST /api/organizations/{id}/import/orders', options, (init) =>
-      core.raw.POST('/api/organizations/{id}/import/orders', {
+      core.http.POST('/api/organizations/{id}/import/orders', {
         ...init,
         params: { path: { id: organizationId }, query },
         body,

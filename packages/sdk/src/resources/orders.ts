@@ -40,7 +40,7 @@ export class OrdersResource {
   list<O extends RequestOptions = DefaultOptions>(filters?: OrderFilters, options?: O): MainCall<O, 'GET /api/orders'> {
     const core = this.#core;
     return core.invoke('GET /api/orders', options, (init) =>
-      core.raw.GET('/api/orders', { ...init, params: { query: filters } }),
+      core.http.GET('/api/orders', { ...init, params: { query: filters } }),
     );
   }
 
@@ -70,7 +70,7 @@ export class OrdersResource {
   get<O extends RequestOptions = DefaultOptions>(id: number, options?: O): MainCall<O, 'GET /api/orders/{id}'> {
     const core = this.#core;
     return core.invoke('GET /api/orders/{id}', options, (init) =>
-      core.raw.GET('/api/orders/{id}', { ...init, params: { path: { id } } }),
+      core.http.GET('/api/orders/{id}', { ...init, params: { path: { id } } }),
     );
   }
 
@@ -83,7 +83,7 @@ export class OrdersResource {
     const core = this.#core;
     const query = options?.sendSms === undefined ? undefined : { send_sms: options.sendSms };
     return core.invoke('PUT /api/orders/{id}', options, (init) =>
-      core.raw.PUT('/api/orders/{id}', { ...init, params: { path: { id }, query }, body: { order: fields } }),
+      core.http.PUT('/api/orders/{id}', { ...init, params: { path: { id }, query }, body: { order: fields } }),
     );
   }
 
@@ -94,7 +94,7 @@ export class OrdersResource {
   ): MainCall<O, 'PUT /api/orders/{id}/confirm'> {
     const core = this.#core;
     return core.invoke('PUT /api/orders/{id}/confirm', options, (init) =>
-      core.raw.PUT('/api/orders/{id}/confirm', { ...init, params: { path: { id } } }),
+      core.http.PUT('/api/orders/{id}/confirm', { ...init, params: { path: { id } } }),
     );
   }
 
@@ -111,7 +111,7 @@ export class OrdersResource {
     const core = this.#core;
     const query = options?.sendSms === undefined ? { status } : { status, send_sms: options.sendSms };
     return core.invoke('PUT /api/orders/{id}/status', options, (init) =>
-      core.raw.PUT('/api/orders/{id}/status', { ...init, params: { path: { id }, query } }),
+      core.http.PUT('/api/orders/{id}/status', { ...init, params: { path: { id }, query } }),
     );
   }
 
@@ -119,7 +119,7 @@ export class OrdersResource {
   items<O extends RequestOptions = DefaultOptions>(id: number, options?: O): MainCall<O, 'GET /api/orders/{id}/items'> {
     const core = this.#core;
     return core.invoke('GET /api/orders/{id}/items', options, (init) =>
-      core.raw.GET('/api/orders/{id}/items', { ...init, params: { path: { id } } }),
+      core.http.GET('/api/orders/{id}/items', { ...init, params: { path: { id } } }),
     );
   }
 
@@ -130,7 +130,7 @@ export class OrdersResource {
   ): MainCall<O, 'GET /api/orders/{id}/buddies'> {
     const core = this.#core;
     return core.invoke('GET /api/orders/{id}/buddies', options, (init) =>
-      core.raw.GET('/api/orders/{id}/buddies', { ...init, params: { path: { id } } }),
+      core.http.GET('/api/orders/{id}/buddies', { ...init, params: { path: { id } } }),
     );
   }
 
@@ -143,7 +143,7 @@ export class OrdersResource {
     return core.invoke(
       'GET /api/orders/{id}/receipt.pdf',
       options,
-      (init) => core.raw.GET('/api/orders/{id}/receipt.pdf', { ...init, params: { path: { id } }, parseAs: 'blob' }),
+      (init) => core.http.GET('/api/orders/{id}/receipt.pdf', { ...init, params: { path: { id } }, parseAs: 'blob' }),
       { map: (data) => data as unknown as Blob },
     );
   }
@@ -157,7 +157,7 @@ export class OrdersResource {
     return core.invoke(
       'GET /api/orders/{id}/receipt.html',
       options,
-      (init) => core.raw.GET('/api/orders/{id}/receipt.html', { ...init, params: { path: { id } }, parseAs: 'text' }),
+      (init) => core.http.GET('/api/orders/{id}/receipt.html', { ...init, params: { path: { id } }, parseAs: 'text' }),
       { map: (data) => data as unknown as string },
     );
   }

@@ -20,14 +20,14 @@ export class OrganizationsResource {
   /** Lists the organizations the caller can access. */
   list<O extends RequestOptions = DefaultOptions>(options?: O): MainCall<O, 'GET /api/organizations'> {
     const core = this.#core;
-    return core.invoke('GET /api/organizations', options, (init) => core.raw.GET('/api/organizations', init));
+    return core.invoke('GET /api/organizations', options, (init) => core.http.GET('/api/organizations', init));
   }
 
   /** Reads one organization. */
   get<O extends RequestOptions = DefaultOptions>(id: number, options?: O): MainCall<O, 'GET /api/organizations/{id}'> {
     const core = this.#core;
     return core.invoke('GET /api/organizations/{id}', options, (init) =>
-      core.raw.GET('/api/organizations/{id}', { ...init, params: { path: { id } } }),
+      core.http.GET('/api/organizations/{id}', { ...init, params: { path: { id } } }),
     );
   }
 
@@ -39,7 +39,7 @@ export class OrganizationsResource {
   ): MainCall<O, 'PUT /api/organizations/{id}'> {
     const core = this.#core;
     return core.invoke('PUT /api/organizations/{id}', options, (init) =>
-      core.raw.PUT('/api/organizations/{id}', { ...init, params: { path: { id } }, body: { organization: fields } }),
+      core.http.PUT('/api/organizations/{id}', { ...init, params: { path: { id } }, body: { organization: fields } }),
     );
   }
 
@@ -50,7 +50,7 @@ export class OrganizationsResource {
   ): MainCall<O, 'POST /api/organizations/{id}/publish'> {
     const core = this.#core;
     return core.invoke('POST /api/organizations/{id}/publish', options, (init) =>
-      core.raw.POST('/api/organizations/{id}/publish', { ...init, params: { path: { id } } }),
+      core.http.POST('/api/organizations/{id}/publish', { ...init, params: { path: { id } } }),
     );
   }
 }

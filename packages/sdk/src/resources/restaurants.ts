@@ -26,7 +26,7 @@ export class RestaurantsResource {
   ): MainCall<O, 'GET /api/restaurants'> {
     const core = this.#core;
     return core.invoke('GET /api/restaurants', options, (init) =>
-      core.raw.GET('/api/restaurants', { ...init, params: { query: filters } }),
+      core.http.GET('/api/restaurants', { ...init, params: { query: filters } }),
     );
   }
 
@@ -34,7 +34,7 @@ export class RestaurantsResource {
   get<O extends RequestOptions = DefaultOptions>(id: number, options?: O): MainCall<O, 'GET /api/restaurants/{id}'> {
     const core = this.#core;
     return core.invoke('GET /api/restaurants/{id}', options, (init) =>
-      core.raw.GET('/api/restaurants/{id}', { ...init, params: { path: { id } } }),
+      core.http.GET('/api/restaurants/{id}', { ...init, params: { path: { id } } }),
     );
   }
 
@@ -46,7 +46,7 @@ export class RestaurantsResource {
   ): MainCall<O, 'PUT /api/restaurants/{id}'> {
     const core = this.#core;
     return core.invoke('PUT /api/restaurants/{id}', options, (init) =>
-      core.raw.PUT('/api/restaurants/{id}', { ...init, params: { path: { id } }, body: { restaurant: fields } }),
+      core.http.PUT('/api/restaurants/{id}', { ...init, params: { path: { id } }, body: { restaurant: fields } }),
     );
   }
 }

@@ -46,7 +46,7 @@ export class SessionResource {
       'POST /api/session',
       options,
       (init) =>
-        core.raw.POST('/api/session', {
+        core.http.POST('/api/session', {
           ...init,
           body: credentials,
           bodySerializer: formBody,
@@ -64,13 +64,13 @@ export class SessionResource {
   /** Reads the current session (user, account, token expiry). */
   get<O extends RequestOptions = DefaultOptions>(options?: O): MainCall<O, 'GET /api/session'> {
     const core = this.#core;
-    return core.invoke('GET /api/session', options, (init) => core.raw.GET('/api/session', init));
+    return core.invoke('GET /api/session', options, (init) => core.http.GET('/api/session', init));
   }
 
   /** Ends the session and forgets the token (also when the service says it had already ended: 401). */
   logout<O extends RequestOptions = DefaultOptions>(options?: O): MainCall<O, 'DELETE /api/session'> {
     const core = this.#core;
-    return core.invoke('DELETE /api/session', options, (init) => core.raw.DELETE('/api/session', init), {
+    return core.invoke('DELETE /api/session', options, (init) => core.http.DELETE('/api/session', init), {
       map: async () => {
         await this.#store.set(null);
         return undefined;

@@ -7,11 +7,11 @@ describe.each(TRANSPORTS)('session over %s', (transport) => {
   let target: MockTarget;
   afterEach(() => target?.close());
 
-  /** A fetch that records each request before passing it on. */
+  /** A fetch that records each request (as a `Request`, whatever form it came in) before passing it on. */
   function recordingFetch(seen: Request[]) {
-    return (request: Request, init?: RequestInit) => {
-      seen.push(request.clone());
-      return (target.fetch ?? globalThis.fetch)(request, init);
+    return (input: string | Request, init?: RequestInit) => {
+      seen.push(typeof input === 'string' ? new Request(input, init) : input.clone());
+      return (target.fetch ?? globalThis.fetch)(input, init);
     };
   }
 

@@ -96,9 +96,9 @@ describe.each(TRANSPORTS)('imports over %s', (transport) => {
     target = await startMock(transport, { config: { importDurationMs: 0 } });
     const urls: string[] = [];
     const api = await target.signIn('admin@pizza.demo', {
-      fetch: (request, init) => {
-        urls.push(request.url);
-        return (target.fetch ?? globalThis.fetch)(request, init);
+      fetch: (input, init) => {
+        urls.push(typeof input === 'string' ? input : input.url);
+        return (target.fetch ?? globalThis.fetch)(input, init);
       },
     });
     const job = await api.imports.clients(

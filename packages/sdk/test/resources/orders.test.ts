@@ -18,9 +18,9 @@ describe.each(TRANSPORTS)('orders over %s', (transport) => {
     target = await startMock(transport);
     const seen: string[] = [];
     const api = await target.signIn('dispatcher@demo', {
-      fetch: (request, init) => {
-        seen.push(request.url);
-        return (target.fetch ?? globalThis.fetch)(request, init);
+      fetch: (input, init) => {
+        seen.push(typeof input === 'string' ? input : input.url);
+        return (target.fetch ?? globalThis.fetch)(input, init);
       },
     });
     const page = await api.orders.list({
@@ -94,9 +94,10 @@ describe.each(TRANSPORTS)('orders over %s', (transport) => {
     target = await startMock(transport, { frozenAt: FRIDAY_EVENING });
     const seen: string[] = [];
     const api = await target.signIn('admin@pizza.demo', {
-      fetch: (request, init) => {
+      fetch: (input, init) => {
+        const request = typeof input === 'string' ? new Request(input, init) : input;
         seen.push(`${request.method} ${request.url}`);
-        return (target.fetch ?? globalThis.fetch)(request, init);
+        return (target.fetch ?? globalThis.fetch)(input, init);
       },
     });
     const assigned = await api.orders.update(

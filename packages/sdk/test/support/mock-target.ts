@@ -32,7 +32,7 @@ export interface MockTarget {
   transport: Transport;
   baseUrl: string;
   /** `mock.fetch` in-process; `undefined` over HTTP (the global fetch). */
-  fetch: ((input: Request, init?: RequestInit) => Promise<Response>) | undefined;
+  fetch: ((input: string | Request, init?: RequestInit) => Promise<Response>) | undefined;
   mock: RestoMock;
   control: ControlClient;
   /** URLs of the carrier callbacks the mock sent (captured, never really sent). */
