@@ -16,7 +16,11 @@ function buildOrder() {
   const visit = (entry, trail = []) => {
     if (ordered.includes(entry) || trail.includes(entry)) return;
     const deps = Object.keys({ ...entry.pkg.dependencies, ...entry.pkg.peerDependencies }).filter((d) => names.has(d));
-    for (const dep of deps) visit(packages.find((p) => p.pkg.name === dep), [...trail, entry]);
+    for (const dep of deps)
+      visit(
+        packages.find((p) => p.pkg.name === dep),
+        [...trail, entry],
+      );
     ordered.push(entry);
   };
   for (const entry of packages) visit(entry);

@@ -3247,6 +3247,13 @@ export const controlDocument: Record<string, unknown> = {
             "properties": {
               "from_scratch": {
                 "type": "boolean"
+              },
+              "remote_photos": {
+                "type": "object",
+                "description": "Photos fetched from the menu import's `remote_photo_url`s when the import was submitted: URL → id of the stored photo. URLs that could not be fetched are absent (the URL is still recorded on the draft).",
+                "additionalProperties": {
+                  "$ref": "#/components/schemas/Id"
+                }
               }
             },
             "additionalProperties": false

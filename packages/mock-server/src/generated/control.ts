@@ -1049,6 +1049,10 @@ export interface components {
             payload: unknown;
             options: {
                 from_scratch?: boolean;
+                /** @description Photos fetched from the menu import's `remote_photo_url`s when the import was submitted: URL → id of the stored photo. URLs that could not be fetched are absent (the URL is still recorded on the draft). */
+                remote_photos?: {
+                    [key: string]: components["schemas"]["Id"];
+                };
             };
         };
         /**

@@ -1152,6 +1152,12 @@ export interface ImportJobRecord {
   payload: unknown;
   options: {
     from_scratch?: boolean;
+    /**
+     * Photos fetched from the menu import's `remote_photo_url`s when the import was submitted: URL → id of the stored photo. URLs that could not be fetched are absent (the URL is still recorded on the draft).
+     */
+    remote_photos?: {
+      [k: string]: Id;
+    };
   };
 }
 /**

@@ -1,4 +1,5 @@
 import type { components } from '@restoapi/sdk';
+import { fetchRemotePhotos } from './remote-photos.js';
 import { accepted, ok, type HandlerMap } from '../engine/handler.js';
 import { unprocessable } from '../engine/http-error.js';
 import { organizationForStaff } from '../organizations/organization-handlers.js';
@@ -15,7 +16,7 @@ type S = components['schemas'];
  * refused import never queues anything.
  */
 export const importHandlers: HandlerMap = {
-  importMenu({ runtime, actor, params, body }) {
+  async importMenu({ runtime, actor, params, body }) {
     organizationForStaff(runtime.state, actor, params.id);
     const payload = body as MenuImportBody;
     assertMenuImportSize(runtime, payload);
@@ -23,8 +24,17 @@ export const importHandlers: HandlerMap = {
     if (problems.length > 0) throw unprocessable(problems);
     settleDueJobs(runtime, params.id, 'menu');
     assertNotBusy(runtime, params.id, 'menu');
+    const remotePhotos = await fetchRemotePhotos(runtime, payload);
+    // Another import may have started while the photos were fetched: check again, and leave nothing behind.
+    settleDueJobs(runtime, params.id, 'menu');
+    try {
+      assertNotBusy(runtime, params.id, 'menu');
+    } catch (busy) {
+      for (const id of Object.values(remotePhotos)) runtime.state.photos.delete(id);
+      throw busy;
+    }
     // A copy: the job must not see later changes to the request's object.
-    const job = startJob(runtime, params.id, 'menu', structuredClone(payload));
+    const job = startJob(runtime, params.id, 'menu', structuredClone(payload), { remote_photos: remotePhotos });
     return accepted({ status: 'queued', job_id: jobIdOf(job) });
   },
 

@@ -2,11 +2,12 @@ import type { components } from '@restoapi/sdk';
 import { tooLarge, type FieldProblem } from '../engine/http-error.js';
 import type { MockRuntime } from '../engine/runtime.js';
 import { configuratorProblems, normalizePrice, normalizeWeight } from '../menu/menu-values.js';
-import { releasePhoto } from '../menu/photos.js';
+import { categoryPhoto, dishPhoto, releasePhoto } from '../menu/photos.js';
 import { publishOrganizationMenu } from '../menu/publish.js';
 import type { ConfiguratorGroup } from '../orders/pricing.js';
 import type { DraftCategoryRecord, DraftDishRecord, ImportJobRecord, MockStateTables } from '../state/mock-state.js';
 import { registerImportKind } from './import-jobs.js';
+import { remotePhotoUrls } from './remote-photos.js';
 
 type S = components['schemas'];
 /** The menu import body (`MenuImport`); `config` members may be absent (their defaults are false). */
@@ -171,6 +172,9 @@ export function applyMenuImport(runtime: MockRuntime, job: ImportJobRecord): str
   const problem = menuImportProblems(state, organizationId, body)[0];
   if (problem) throw new Error(`${problem.pointer}: ${problem.detail}`);
   const destroy = body.config?.destroy_menu === true;
+  // Photos fetched from remote_photo_url when the import was submitted (remote-photos.ts).
+  const remotePhotos = job.options.remote_photos ?? {};
+  const fetchedPhoto = (url: string | null | undefined): number | undefined => (url ? remotePhotos[url] : undefined);
 
   const oldCategories = state.draftCategories.filter((c) => c.organization_id === organizationId);
   const oldDishes = state.draftDishes.filter((d) => d.organization_id === organizationId);
@@ -196,6 +200,9 @@ export function applyMenuImport(runtime: MockRuntime, job: ImportJobRecord): str
         organization_id: organizationId,
         external_id: category.external_id ?? null,
         remote_photo_url: category.remote_photo_url ?? null,
+        ...(fetchedPhoto(category.remote_photo_url) !== undefined
+          ? { photo: categoryPhoto(runtime, fetchedPhoto(category.remote_photo_url)!) }
+          : {}),
       },
     };
     planned.push(entry);
@@ -260,7 +267,10 @@ export function applyMenuImport(runtime: MockRuntime, job: ImportJobRecord): str
       ingredients: previous?.ingredients ?? '',
       can_zoom: previous?.can_zoom ?? false,
       is_next_day: previous?.is_next_day ?? false,
-      photo: previous?.photo ?? null,
+      photo:
+        fetchedPhoto(dish.remote_photo_url) !== undefined
+          ? dishPhoto(runtime, fetchedPhoto(dish.remote_photo_url)!)
+          : (previous?.photo ?? null),
       name: dish.name,
       description: dish.description ?? '',
       menu_order: dish.menu_order ?? position,
@@ -273,22 +283,22 @@ export function applyMenuImport(runtime: MockRuntime, job: ImportJobRecord): str
       availability: fullAvailability(state, organizationId, dish.availability),
       remote_photo_url: dish.remote_photo_url ?? null,
     };
-    if (previous) {
-      kept++;
-      state.draftDishes.put({ ...fields, id: previous.id });
-    } else state.draftDishes.insert(fields);
+    const stored = previous ? state.draftDishes.put({ ...fields, id: previous.id }) : state.draftDishes.insert(fields);
+    if (previous) kept++;
+    adoptPhoto(runtime, fetchedPhoto(dish.remote_photo_url), 'draft_dish', stored.id);
   });
+  for (const entry of planned) {
+    adoptPhoto(runtime, fetchedPhoto(entry.record.remote_photo_url), 'draft_category', categoryIds.get(entry.key)!);
+  }
 
   const publish = body.config?.publish_menu === true;
   if (publish) publishOrganizationMenu(runtime, organizationId);
   const keptText = destroy ? 'the previous menu was destroyed' : `${kept} dish(es) kept their ids`;
-  // The mock records remote photo URLs but never downloads them; say so, as the job would for a failed download.
-  const remote =
-    (body.categories ?? []).filter((c) => c.remote_photo_url).length +
-    body.dishes.filter((d) => d.remote_photo_url).length;
+  const remote = remotePhotoUrls(body).length;
+  const fetched = Object.keys(remotePhotos).length;
   const photos =
     remote > 0
-      ? ` ${remote} remote photo URL(s) were recorded but not downloaded; upload photos with PUT …/photo.`
+      ? ` ${fetched} of ${remote} remote photo(s) fetched; ${remote - fetched === 0 ? 'every URL is' : 'the URLs that could not be fetched are'} recorded on the drafts.`
       : '';
   return `Imported ${planned.length} categories and ${body.dishes.length} dishes (${keptText}); ${publish ? 'menu published.' : 'publish the menu to put it on sale.'}${photos}`;
 }
@@ -299,3 +309,15 @@ registerImportKind('menu', {
   noun: 'dishes',
   title: 'menu import',
 });
+
+/** Gives a fetched remote photo to the draft that now shows it (the photo route serves it by owner). */
+function adoptPhoto(
+  runtime: MockRuntime,
+  photoId: number | undefined,
+  owner: 'draft_dish' | 'draft_category',
+  ownerId: number,
+): void {
+  if (photoId === undefined) return;
+  const photo = runtime.state.photos.get(photoId);
+  if (photo) runtime.state.photos.put({ ...photo, owner, owner_id: ownerId });
+}

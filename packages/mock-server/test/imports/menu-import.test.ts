@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect, test } from 'vitest';
 import type { RestoMock } from '@restoapi/mock-server';
 import { ANNA, DORA, KENJI, MAX, as, demoMock } from '../support/catalog-client.js';
@@ -343,13 +345,53 @@ test('remote photo URLs are recorded on the drafts and never fail the import', a
   });
   const state = (await anna('GET', '/api/organizations/1/import/menu')).body;
   expect(state.job_status).toBe('done');
-  expect(state.job_message).toContain('2 remote photo URL(s) were recorded');
+  expect(state.job_message).toContain('0 of 2 remote photo(s) fetched');
   expect(mock.runtime.state.draftDishes.get(10001)!.remote_photo_url).toBe('https://images.invalid/margherita.jpg');
   const category = mock.runtime.state.draftCategories.find((c) => c.organization_id === 1)!;
   expect(category.remote_photo_url).toBe('https://images.invalid/pizza.jpg');
   // Import-only fields stay inside the mock.
   expect((await anna('GET', '/api/draft_dishes/10001')).body.draft_dish.remote_photo_url).toBeUndefined();
   expect((await anna('GET', `/api/draft_categories/${category.id}`)).body.draft_category.external_id).toBeUndefined();
+});
+
+test('reachable remote photos are fetched, stored and served at the drafts’ photo URLs', async () => {
+  // A real image server on loopback: one URL answers a PNG, the other 404.
+  const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+  const images = createServer((req, res) => {
+    if (req.url === '/margherita.png') {
+      res.writeHead(200, { 'Content-Type': 'image/png' });
+      res.end(png);
+    } else {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
+  const origin = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
+  try {
+    const mock = demoMock({ importDurationMs: 0 });
+    const anna = await as(mock, ANNA);
+    const queued = await anna('POST', '/api/organizations/1/import/menu', {
+      json: {
+        categories: [{ ...pizzaCategory, remote_photo_url: `${origin}/missing.jpg` }],
+        dishes: [{ ...margherita, remote_photo_url: `${origin}/margherita.png` }],
+      },
+    });
+    expect(queued.status).toBe(202);
+    const state = (await anna('GET', '/api/organizations/1/import/menu')).body;
+    expect(state.job_message).toContain('1 of 2 remote photo(s) fetched');
+    const dish = (await anna('GET', '/api/draft_dishes/10001')).body.draft_dish;
+    expect(dish.photo).not.toBeNull();
+    const served = await mock.fetch(dish.photo.original);
+    expect(served.headers.get('content-type')).toBe('image/png');
+    expect(new Uint8Array(await served.arrayBuffer())).toEqual(png);
+    // The unreachable one is recorded, not fetched: the category keeps no photo.
+    const category = mock.runtime.state.draftCategories.find((c) => c.organization_id === 1)!;
+    expect(category.remote_photo_url).toBe(`${origin}/missing.jpg`);
+    expect(category.photo).toBeNull();
+  } finally {
+    images.close();
+  }
 });
 
 test('category names and external ids must be unique within categories', async () => {
