@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createControlClient } from '@restoapi/mock-server';
 import { createMockServer, type MockServer } from '@restoapi/mock-server/node';
 import { startCarrierService } from './carrier-service.js';
+import { DEMO_ORDER } from './demo-order.js';
 
 let server: MockServer;
 beforeAll(async () => {
@@ -17,14 +18,7 @@ test('the carrier service takes a new order and delivers it: the main API shows 
     await control.PUT('/__mock/clock', { body: { now: '2026-11-20T18:30:00+01:00', frozen: false } });
     const { data } = await control.POST('/__mock/orders', {
       body: {
-        organization_id: 1,
-        latitude: 52.4975,
-        longitude: 13.431,
-        city: 'Berlin',
-        address: 'Wiener Straße 18',
-        contact_name: 'Jonas Becker',
-        contact_phone: '+49 170 1112233',
-        payment_source: 'cash',
+        ...DEMO_ORDER,
         items: [{ dish_id: 10003, amount: 6 }],
       },
     });
@@ -35,7 +29,7 @@ test('the carrier service takes a new order and delivers it: the main API shows 
     await expect.poll(() => order.status, { timeout: 5_000 }).toBe('complete');
     expect(order.delivery.status).toBe('delivered');
     expect(order.delivery.courier_name).toBe('Tom Richter');
-    expect(order.delivery.lat).toBeCloseTo(52.4975, 3);
+    expect(order.delivery.lat).toBeCloseTo(DEMO_ORDER.latitude, 3);
   } finally {
     await service.stop();
   }

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { createControlClient } from '@restoapi/mock-server';
 import { apiTarget } from '../support/demo-server.js';
 import { startCarrierService } from './carrier-service.js';
+import { DEMO_ORDER } from './demo-order.js';
 
 /** The example's `main`: everything `npm run carrier-service` does. */
 export async function runDemo(): Promise<void> {
@@ -20,14 +21,7 @@ export async function runDemo(): Promise<void> {
     await control.PUT('/__mock/clock', { body: { now: '2026-11-20T18:30:00+01:00', frozen: false } });
     const { data, error } = await control.POST('/__mock/orders', {
       body: {
-        organization_id: 1,
-        latitude: 52.4975,
-        longitude: 13.431,
-        city: 'Berlin',
-        address: 'Wiener Straße 18',
-        contact_name: 'Jonas Becker',
-        contact_phone: '+49 170 1112233',
-        payment_source: 'cash',
+        ...DEMO_ORDER,
         items: [{ dish_id: 10001, amount: 1, config: [{ group: 'Size', items: ['40 cm'] }] }],
       },
     });

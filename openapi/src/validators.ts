@@ -1,5 +1,5 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { createAjv } from './ajv.js';
 import { openapiDocument } from './generated/document.js';
 import {
   escapePointer,
@@ -10,11 +10,6 @@ import {
   type ParameterInfo,
   type RouteMatch,
 } from './operations.js';
-
-// ajv-formats ships CJS with a default export; under NodeNext the namespace object is what we get.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
-  ajv: Ajv2020,
-) => Ajv2020;
 
 const DOCUMENT_ID = 'openapi.json';
 
@@ -181,15 +176,7 @@ export function createApiValidator(options: ApiValidatorOptions = {}): ApiValida
   const router = new Router(operations);
 
   const makeAjv = (coerce: boolean): Ajv2020 => {
-    const ajv = new Ajv2020({
-      strict: false,
-      allErrors: true,
-      validateFormats: true,
-      ...(coerce ? { coerceTypes: 'array' as const, useDefaults: true } : {}),
-    });
-    addFormats(ajv);
-    ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
-    ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && Math.abs(n) <= 2 ** 31 });
+    const ajv = createAjv(coerce ? { coerceTypes: 'array', useDefaults: true } : {});
     ajv.addSchema(document as object, DOCUMENT_ID);
     return ajv;
   };

@@ -1,18 +1,13 @@
-import {
-  createApiValidator,
-  listOperations,
-  openapiDocument,
-  Router,
-  type ApiValidator,
-  type OperationInfo,
-} from '@restoapi/openapi';
+import { createApiValidator, listOperations, openapiDocument, Router, type ApiValidator } from '@restoapi/openapi';
 import { callbackDispatcherOf } from '../callbacks/callback-dispatcher.js';
 import { webhookSecretKey } from '../callbacks/webhook-signature.js';
 import type { EngineRoute, MockEngine } from '../engine/engine.js';
 import {
   HttpError,
+  assertDocumentedResponse,
   errorObject,
   fromIssues,
+  methodNotAllowed,
   notFound,
   unprocessable,
   type FieldProblem,
@@ -312,25 +307,6 @@ function jsonResponse(status: number, body: unknown, headers: Record<string, str
   });
 }
 
-function checkResponse(api: ApiValidator, op: OperationInfo, result: ControlResult): void {
-  const check = api.validateResponse(op.operationId, {
-    status: result.status,
-    contentType: result.body === undefined ? undefined : 'application/json',
-    body: result.body,
-  });
-  if (check.valid) return;
-  const detail = check.issues.map((issue) => issue.message).join('; ');
-  console.error(`[restoapi-mock] response drift in ${op.operationId}: ${detail}`);
-  throw new HttpError(500, [
-    errorObject(
-      500,
-      'response_drift',
-      'The mock answered outside the document',
-      `${op.operationId} ${result.status}: ${detail}`,
-    ),
-  ]);
-}
-
 /**
  * The control API under `/__mock`, routed and validated with its own document
  * (`openapi/control/control.yaml`). Errors are thrown as {@link HttpError}s, which the engine turns
@@ -345,20 +321,7 @@ export function createControlRoute(options: ControlRouteOptions): EngineRoute {
     if (!match) {
       const allowed = router.allowedMethods(url.pathname);
       if (allowed.length > 0) {
-        throw new HttpError(
-          405,
-          [
-            errorObject(
-              405,
-              'method_not_allowed',
-              'Method not allowed',
-              `${request.method} is not served at ${url.pathname}; use ${allowed.join(', ')}.`,
-            ),
-          ],
-          {
-            Allow: allowed.join(', '),
-          },
-        );
+        throw methodNotAllowed(request.method, url.pathname, allowed);
       }
       // Other routes live under /__mock too (uploaded photos); the engine answers 404 if none takes it.
       return undefined;
@@ -392,7 +355,7 @@ export function createControlRoute(options: ControlRouteOptions): EngineRoute {
       faults: options.faults,
     });
     if (request.method !== 'GET') runtime.changed();
-    if (runtime.config.validateResponses) checkResponse(api, op, result);
+    if (runtime.config.validateResponses) assertDocumentedResponse(api, op.operationId, result.status, result.body);
     return jsonResponse(result.status, result.body, { 'X-Request-Id': requestId(), ...result.headers });
   };
   // Only /__mock paths can reach it: the engine skips it (and building a fetch Request) for the service API.

@@ -1,5 +1,6 @@
 import type { components as SdkComponents } from '@restoapi/sdk';
 import { DateTime } from 'luxon';
+import { idleDelivery } from '../carrier/carrier-handlers.js';
 import { unprocessable, type FieldProblem } from '../engine/http-error.js';
 import type { MockRuntime } from '../engine/runtime.js';
 import { Money } from '../orders/money.js';
@@ -283,15 +284,7 @@ export function placeStorefrontOrder(runtime: MockRuntime, body: StorefrontOrder
     delivery_zone_id: zone.id,
     secure_id: null,
     carrier_id: null,
-    delivery: {
-      status: 'idle',
-      message: null,
-      courier_name: null,
-      courier_phone: null,
-      courier_external_id: null,
-      lat: null,
-      lon: null,
-    },
+    delivery: idleDelivery(),
     external_id: null,
     source: 'storefront',
     takeaway: false,

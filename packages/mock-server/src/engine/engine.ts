@@ -10,7 +10,14 @@ import {
   type EngineRequest,
 } from './engine-request.js';
 import { JsonText, type HandlerContext, type HandlerMap, type HandlerResult, type OperationId } from './handler.js';
-import { HttpError, badRequest, errorObject, fromIssues } from './http-error.js';
+import {
+  HttpError,
+  assertDocumentedResponse,
+  badRequest,
+  errorObject,
+  fromIssues,
+  methodNotAllowed,
+} from './http-error.js';
 import { formToObject, readBody, type ParsedBody } from './request-body.js';
 import { DEFAULT_CONFIG, OrderEvents, secureToken, type MockConfig, type MockRuntime } from './runtime.js';
 
@@ -186,20 +193,7 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
     if (!match) {
       const allowed = api.allowedMethods(pathname);
       if (allowed.length > 0) {
-        throw new HttpError(
-          405,
-          [
-            errorObject(
-              405,
-              'method_not_allowed',
-              'Method not allowed',
-              `${request.method} is not served at ${pathname}; use ${allowed.join(', ')}.`,
-            ),
-          ],
-          {
-            Allow: allowed.join(', '),
-          },
-        );
+        throw methodNotAllowed(request.method, pathname, allowed);
       }
       throw new HttpError(404, [
         errorObject(404, 'not_found', 'Not found', `No operation at ${request.method} ${pathname}.`),
@@ -253,23 +247,7 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
     const headers: Record<string, string> = { 'X-Request-Id': id, ...result.headers };
     const text = result.body instanceof JsonText ? result.body.text : undefined;
     if (config.validateResponses && result.raw === undefined) {
-      const check = api.validateResponse(op.operationId, {
-        status: result.status,
-        contentType: result.body === undefined ? undefined : 'application/json',
-        body: text === undefined ? result.body : JSON.parse(text),
-      });
-      if (!check.valid) {
-        const detail = check.issues.map((i) => i.message).join('; ');
-        console.error(`[restoapi-mock] response drift in ${op.operationId}: ${detail}`);
-        throw new HttpError(500, [
-          errorObject(
-            500,
-            'response_drift',
-            'The mock answered outside the document',
-            `${op.operationId} ${result.status}: ${detail}`,
-          ),
-        ]);
-      }
+      assertDocumentedResponse(api, op.operationId, result.status, text === undefined ? result.body : JSON.parse(text));
     }
     if (result.raw !== undefined) {
       return new EngineResponse(

@@ -1,5 +1,5 @@
 import type { components } from '@restoapi/sdk';
-import type { ValidationIssue } from '@restoapi/openapi';
+import type { ApiValidator, ValidationIssue } from '@restoapi/openapi';
 
 /** One error object of the API's error body. */
 export type ApiErrorObject = components['schemas']['Error'];
@@ -69,6 +69,24 @@ export function notFound(what: string, id: string | number, source: ErrorSource 
       source,
     ),
   ]);
+}
+
+/** 405: the path is served, but not with this method; `Allow` lists the methods that are. */
+export function methodNotAllowed(method: string, pathname: string, allowed: string[]): HttpError {
+  return new HttpError(
+    405,
+    [
+      errorObject(
+        405,
+        'method_not_allowed',
+        'Method not allowed',
+        `${method} is not served at ${pathname}; use ${allowed.join(', ')}.`,
+      ),
+    ],
+    {
+      Allow: allowed.join(', '),
+    },
+  );
 }
 
 /** 409: the request clashes with the current state. */
@@ -175,4 +193,22 @@ function areaShapeProblem(issue: ValidationIssue): FieldProblem | undefined {
       'The area must be a simple polygon written as WKT POLYGON((lon lat, lon lat, lon lat, lon lat)): one closed ring of at least 4 points, ' +
       'the last repeating the first. MULTIPOLYGON, rings with holes, other geometry types and malformed WKT are refused.',
   };
+}
+
+/**
+ * Checks an answer of the mock against its operation in `api`'s document (config `validateResponses`).
+ * Drift is logged and answered with a 500 `response_drift`, so a mock bug cannot pass as the documented API.
+ */
+export function assertDocumentedResponse(api: ApiValidator, operationId: string, status: number, body: unknown): void {
+  const check = api.validateResponse(operationId, {
+    status,
+    contentType: body === undefined ? undefined : 'application/json',
+    body,
+  });
+  if (check.valid) return;
+  const detail = check.issues.map((issue) => issue.message).join('; ');
+  console.error(`[restoapi-mock] response drift in ${operationId}: ${detail}`);
+  throw new HttpError(500, [
+    errorObject(500, 'response_drift', 'The mock answered outside the document', `${operationId} ${status}: ${detail}`),
+  ]);
 }

@@ -1,4 +1,5 @@
 import type { components } from '@restoapi/sdk';
+import { idleDelivery } from '../carrier/carrier-handlers.js';
 import { errorObject, type ApiErrorObject, type FieldProblem } from '../engine/http-error.js';
 import type { MockRuntime } from '../engine/runtime.js';
 import { buildAddressText, orderLinks, orderNumber } from '../orders/order-views.js';
@@ -448,15 +449,7 @@ class OrderImport {
       delivery_zone_id: zone?.id ?? null,
       secure_id: known?.secure_id ?? null,
       carrier_id: known?.carrier_id ?? null,
-      delivery: known?.delivery ?? {
-        status: 'idle',
-        message: null,
-        courier_name: null,
-        courier_phone: null,
-        courier_external_id: null,
-        lat: null,
-        lon: null,
-      },
+      delivery: known?.delivery ?? idleDelivery(),
       external_id: input.external_id,
       source: input.source ?? known?.source ?? null,
       takeaway,

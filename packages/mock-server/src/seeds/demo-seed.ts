@@ -1,4 +1,6 @@
 import type { components } from '@restoapi/sdk';
+import { idleDelivery } from '../carrier/carrier-handlers.js';
+import { orderLinks } from '../orders/order-views.js';
 import type {
   ApiUserRecord,
   ClientRecord,
@@ -619,20 +621,12 @@ export function demoSeed(now: Date = new Date()): MockStateJson {
       client_id: seed.clientId,
       courier_id: seed.courierId,
       payment_id: paymentId,
-      links: { buddies: `/api/orders/${seed.id}/buddies`, items: `/api/orders/${seed.id}/items` },
+      links: orderLinks(seed.id),
       organization_id: seed.organizationId,
       delivery_zone_id: seed.zoneId,
       secure_id: null,
       carrier_id: null,
-      delivery: {
-        status: 'idle',
-        message: null,
-        courier_name: null,
-        courier_phone: null,
-        courier_external_id: null,
-        lat: null,
-        lon: null,
-      },
+      delivery: idleDelivery(),
       external_id: null,
       source: 'storefront',
       takeaway: false,

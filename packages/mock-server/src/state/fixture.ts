@@ -4,16 +4,10 @@
  * `schemas/fixture.schema.json`. Browser-safe: the schema comes from a
  * generated module, nothing reads files.
  */
-import { escapePointer } from '@restoapi/openapi';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { createAjv, escapePointer } from '@restoapi/openapi';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { fixtureSchema } from '../generated/fixture-schema.js';
 import type { MockStateJson } from './mock-state.js';
-
-// ajv-formats ships CJS with a default export; under NodeNext the namespace object is what we get.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
-  ajv: Ajv2020,
-) => Ajv2020;
 
 /** One problem of a fixture. */
 export interface FixtureIssue {
@@ -33,10 +27,7 @@ let compiled: ValidateFunction | undefined;
 /** The fixture schema, compiled once on first use. */
 function fixtureValidator(): ValidateFunction {
   if (compiled) return compiled;
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
-  addFormats(ajv);
-  ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
-  compiled = ajv.compile(fixtureSchema);
+  compiled = createAjv().compile(fixtureSchema);
   return compiled;
 }
 
