@@ -3,7 +3,7 @@ import type { Rec } from '../runner/fixtures.js';
 import { CallbackReceiver, type ReceivedCallback } from '../runner/receiver.js';
 import { component, defineTest, opPointer, resourceRows } from './define.js';
 
-const VIEW_FIELDS = [
+export const VIEW_FIELDS = [
   'id',
   'secure_id',
   'number',
@@ -24,7 +24,14 @@ const VIEW_FIELDS = [
   'final_price',
   'items',
 ];
-const DELIVERY_FIELDS = ['status', 'message', 'courier_name', 'courier_phone', 'courier_external_id', 'lat, lon'];
+export const DELIVERY_FIELDS = [
+  'status',
+  'message',
+  'courier_name',
+  'courier_phone',
+  'courier_external_id',
+  'lat, lon',
+];
 
 export interface HandedOver {
   secureId: string;

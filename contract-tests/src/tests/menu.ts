@@ -16,7 +16,7 @@ export function photoForm(): FormData {
   return form;
 }
 
-const DISH_FIELDS = [
+export const DISH_FIELDS = [
   'id',
   'is_hidden',
   'name',

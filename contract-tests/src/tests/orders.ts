@@ -3,7 +3,7 @@ import type { Rec } from '../runner/fixtures.js';
 import { component, defineTest, opPointer, resourceRows } from './define.js';
 import { allOrders } from './scopes.js';
 
-const ORDER_FIELDS = [
+export const ORDER_FIELDS = [
   'id',
   'number',
   'delivery_time',
@@ -36,7 +36,7 @@ const ORDER_FIELDS = [
   'payment_id',
   'links',
 ];
-const COURIER_FIELDS = [
+export const COURIER_FIELDS = [
   'id',
   'name',
   'phone',

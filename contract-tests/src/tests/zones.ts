@@ -1,7 +1,7 @@
 import { SELF_INTERSECTING_AREA, VALID_AREA, type Rec } from '../runner/fixtures.js';
 import { component, defineTest, opPointer, resourceRows } from './define.js';
 
-const ZONE_FIELDS = [
+export const ZONE_FIELDS = [
   'id',
   'name',
   'delivery_time',

@@ -1,6 +1,5 @@
-import { afterEach, expect, test } from 'vitest';
-import { createCarrierAgent, type CarrierAgent } from '../../src/index.js';
-import { serve, type ServedReceiver } from '../../src/node.js';
+import { expect, test } from 'vitest';
+import { useCarrierWorld } from '../support/carrier-world.js';
 import {
   callbacks,
   eventually,
@@ -9,32 +8,23 @@ import {
   placeOrder,
   registerCarrier,
   setOrderStatus,
-  startWorld,
-  type World,
 } from '../support/world.js';
 
-let world: World | undefined;
-let served: ServedReceiver | undefined;
-let agent: CarrierAgent | undefined;
-
-afterEach(async () => {
-  await agent?.stop();
-  await served?.close();
-  await world?.close();
-});
+const startCarrierWorld = useCarrierWorld();
 
 test('order created → callback → load → assign → deliver, with the main API showing each status and the courier position', async () => {
-  world = await startWorld();
-  agent = createCarrierAgent({ baseUrl: world.url, positions: { minIntervalMs: 0, minDistanceM: 0 } });
   const events: string[] = [];
-  agent.on('newOrder', ({ order }) => void events.push(`newOrder ${order.order_status}`));
-  agent.on('orderStatusChanged', ({ previous, current }) => void events.push(`${previous} → ${current}`));
-  await agent.start();
-  served = await serve(agent.handle, { port: 0 });
+  const { world, agent, served } = await startCarrierWorld({
+    agent: { positions: { minIntervalMs: 0, minDistanceM: 0 } },
+    beforeStart: (agent) => {
+      agent.on('newOrder', ({ order }) => void events.push(`newOrder ${order.order_status}`));
+      agent.on('orderStatusChanged', ({ previous, current }) => void events.push(`${previous} → ${current}`));
+    },
+  });
   await registerCarrier(world, served.url);
 
   const order = await placeOrder(world);
-  await eventually(() => agent!.view(order.id) !== undefined, 5000, 'the order to be loaded');
+  await eventually(() => agent.view(order.id) !== undefined, 5000, 'the order to be loaded');
   const view = agent.view(order.id)!.order;
   expect(view).toMatchObject({ id: order.id, number: order.number, order_status: 'new', delivery: { status: 'idle' } });
   expect(view.destination).toMatchObject({ address: 'Wiener Straße 18', lat: 52.4975, lon: 13.431 });
@@ -49,7 +39,7 @@ test('order created → callback → load → assign → deliver, with the main 
     await setOrderStatus(world, order.id, status);
     seen.push((await mainOrder(world, order.id)).order.status);
   }
-  await eventually(() => agent!.view(order.id)?.order.order_status === 'prepared', 5000, 'the agent to see prepared');
+  await eventually(() => agent.view(order.id)?.order.order_status === 'prepared', 5000, 'the agent to see prepared');
 
   const tracker = agent.tracker(view.secure_id);
   await tracker.assignCourier({ name: 'Tom Richter', phone: '+49 160 9876543', externalId: 4711 });
@@ -78,7 +68,7 @@ test('order created → callback → load → assign → deliver, with the main 
   expect(positions).toEqual(route.map(([lat, lon]) => ({ lat, lon, updated_at: expect.any(String) })));
 
   // The callbacks the carrier caused itself (delivery, complete) come back too; the agent follows the service's state.
-  await eventually(() => agent!.view(order.id)?.order.order_status === 'complete', 5000, 'the agent to see complete');
+  await eventually(() => agent.view(order.id)?.order.order_status === 'complete', 5000, 'the agent to see complete');
   await agent.idle();
   expect(events).toEqual([
     'newOrder new',

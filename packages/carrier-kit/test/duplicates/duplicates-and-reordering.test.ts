@@ -1,11 +1,6 @@
-import { afterEach, expect, test } from 'vitest';
-import {
-  createCarrierAgent,
-  readOrderStatusProgress,
-  type CarrierAgent,
-  type CarrierOrderStatus,
-} from '../../src/index.js';
-import { serve, type ServedReceiver } from '../../src/node.js';
+import { expect, test } from 'vitest';
+import { readOrderStatusProgress, type CarrierOrderStatus } from '../../src/index.js';
+import { useCarrierWorld } from '../support/carrier-world.js';
 import {
   advanceMock,
   callbacks,
@@ -14,34 +9,24 @@ import {
   placeOrder,
   registerCarrier,
   setOrderStatus,
-  startWorld,
-  type World,
 } from '../support/world.js';
 
-let world: World | undefined;
-let served: ServedReceiver | undefined;
-let agent: CarrierAgent | undefined;
-
-afterEach(async () => {
-  await agent?.stop();
-  await served?.close();
-  await world?.close();
-});
+const startCarrierWorld = useCarrierWorld();
 
 test('duplicated and reordered callbacks (mock chaos) are processed once each, and the service state wins', async () => {
-  world = await startWorld();
-  agent = createCarrierAgent({ baseUrl: world.url });
   const newOrders = new Map<number, number>();
   const history = new Map<number, CarrierOrderStatus[]>();
-  agent.on('newOrder', ({ order }) => {
-    newOrders.set(order.id, (newOrders.get(order.id) ?? 0) + 1);
-    history.set(order.id, [order.order_status]);
-  });
-  agent.on('orderStatusChanged', ({ order, current }) => void history.get(order.id)?.push(current));
   const cancelled: number[] = [];
-  agent.on('orderCancelled', ({ order }) => void cancelled.push(order.id));
-  await agent.start();
-  served = await serve(agent.handle, { port: 0 });
+  const { world, agent, served } = await startCarrierWorld({
+    beforeStart: (agent) => {
+      agent.on('newOrder', ({ order }) => {
+        newOrders.set(order.id, (newOrders.get(order.id) ?? 0) + 1);
+        history.set(order.id, [order.order_status]);
+      });
+      agent.on('orderStatusChanged', ({ order, current }) => void history.get(order.id)?.push(current));
+      agent.on('orderCancelled', ({ order }) => void cancelled.push(order.id));
+    },
+  });
   const carrierId = await registerCarrier(world, served.url, {
     chaos: { duplicate: 0.5, reorder: true, delayMs: 200, seed: 7 },
   });
@@ -55,7 +40,7 @@ test('duplicated and reordered callbacks (mock chaos) are processed once each, a
   // Delays and reorder holds run on the mock's virtual clock.
   await advanceMock(world, 10_000);
   await eventually(
-    async () => (await callbacks(world!, { carrier_id: carrierId })).every((c) => c.state === 'delivered'),
+    async () => (await callbacks(world, { carrier_id: carrierId })).every((c) => c.state === 'delivered'),
     5000,
     'every callback delivered',
   );
@@ -105,12 +90,10 @@ test('duplicated and reordered callbacks (mock chaos) are processed once each, a
 });
 
 test('concurrent copies of one callback are locked in flight: one load, one event', async () => {
-  world = await startWorld();
-  agent = createCarrierAgent({ baseUrl: world.url });
   let newOrders = 0;
-  agent.on('newOrder', () => void newOrders++);
-  await agent.start();
-  served = await serve(agent.handle, { port: 0 });
+  const { world, agent, served } = await startCarrierWorld({
+    beforeStart: (agent) => void agent.on('newOrder', () => void newOrders++),
+  });
   // Registered with a URL that goes nowhere, so the only callbacks are the ones this test sends.
   await registerCarrier(world, 'http://127.0.0.1:9/nowhere');
   const order = await placeOrder(world);

@@ -1,30 +1,18 @@
-import { afterEach, expect, test } from 'vitest';
-import { createCarrierAgent, type CarrierAgent } from '../../src/index.js';
-import { serve, type ServedReceiver } from '../../src/node.js';
-import { startWorld, type World } from '../support/world.js';
+import { expect, test } from 'vitest';
+import { useCarrierWorld } from '../support/carrier-world.js';
 
-let world: World | undefined;
-let served: ServedReceiver | undefined;
-let agent: CarrierAgent | undefined;
-
-afterEach(async () => {
-  await agent?.stop();
-  await served?.close();
-  await world?.close();
-});
+const startCarrierWorld = useCarrierWorld();
 
 test('invalid callbacks are refused with 400 and the reason, over real HTTP, and nothing is loaded', async () => {
-  world = await startWorld();
   let gets = 0;
-  agent = createCarrierAgent({
-    baseUrl: world.url,
-    fetch: (input, init) => {
-      gets++;
-      return fetch(input, init);
+  const { agent, served } = await startCarrierWorld({
+    agent: {
+      fetch: (input, init) => {
+        gets++;
+        return fetch(input, init);
+      },
     },
   });
-  await agent.start();
-  served = await serve(agent.handle, { port: 0 });
   const secure = 'c9f3b2a4e1d84f0b9a7c6e5d4f3a2b1c';
   const cases: [string, string][] = [
     ['', 'type is required'],

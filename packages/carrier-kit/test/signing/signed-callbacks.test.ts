@@ -1,42 +1,29 @@
-import { afterEach, expect, test } from 'vitest';
-import { createCarrierAgent, signWebhook, type CarrierAgent } from '../../src/index.js';
-import { serve, type ServedReceiver } from '../../src/node.js';
-import { callbacks, eventually, placeOrder, registerCarrier, startWorld, type World } from '../support/world.js';
+import { expect, test } from 'vitest';
+import { signWebhook } from '../../src/index.js';
+import { useCarrierWorld } from '../support/carrier-world.js';
+import { callbacks, eventually, placeOrder, registerCarrier } from '../support/world.js';
 
-let world: World | undefined;
-let served: ServedReceiver | undefined;
-let agent: CarrierAgent | undefined;
-
-afterEach(async () => {
-  await agent?.stop();
-  await served?.close();
-  await world?.close();
-});
+const startCarrierWorld = useCarrierWorld();
 
 const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
 
 test('with a registered secret the mock signs its callbacks and the receiver verifies them; forgeries get 401', async () => {
-  world = await startWorld();
   // The mock signs with its virtual clock, so the receiver's tolerance is measured against that clock.
-  agent = createCarrierAgent({
-    baseUrl: world.url,
-    scheduler: world.mockTime,
-    receiver: { signing: { secret: SECRET } },
+  const { world, agent, served } = await startCarrierWorld({
+    agent: (world) => ({ scheduler: world.mockTime, receiver: { signing: { secret: SECRET } } }),
   });
-  await agent.start();
-  served = await serve(agent.handle, { port: 0 });
   const carrierId = await registerCarrier(world, served.url, { secret: SECRET });
   const order = await placeOrder(world);
-  await eventually(() => agent!.view(order.id) !== undefined, 5000, 'the signed callback to be processed');
+  await eventually(() => agent.view(order.id) !== undefined, 5000, 'the signed callback to be processed');
   const [sent] = await callbacks(world, { carrier_id: carrierId });
   expect(sent!.attempts[0]!.status).toBe(202);
 
   // The same event without headers, with another query, or replayed long after: all refused.
   const query = new URLSearchParams(sent!.query).toString();
   const post = (q: string, headers: Record<string, string> = {}) =>
-    fetch(`${served!.url}?${q}`, { method: 'POST', headers });
+    fetch(`${served.url}?${q}`, { method: 'POST', headers });
   const signed = async (q: string, ageSec = 0) => {
-    const timestamp = String(Math.floor(world!.mockTime.now() / 1000) - ageSec);
+    const timestamp = String(Math.floor(world.mockTime.now() / 1000) - ageSec);
     return {
       'webhook-id': sent!.webhook_id,
       'webhook-timestamp': timestamp,
@@ -52,18 +39,16 @@ test('with a registered secret the mock signs its callbacks and the receiver ver
 });
 
 test('a receiver with the wrong secret refuses every callback; the mock keeps retrying instead of losing them', async () => {
-  world = await startWorld();
-  agent = createCarrierAgent({
-    baseUrl: world.url,
-    scheduler: world.mockTime,
-    receiver: { signing: { secret: 'whsec_' + btoa('not the registered key') } },
+  const { world, agent, served } = await startCarrierWorld({
+    agent: (world) => ({
+      scheduler: world.mockTime,
+      receiver: { signing: { secret: 'whsec_' + btoa('not the registered key') } },
+    }),
   });
-  await agent.start();
-  served = await serve(agent.handle, { port: 0 });
   const carrierId = await registerCarrier(world, served.url, { secret: SECRET });
   const order = await placeOrder(world);
   await eventually(
-    async () => (await callbacks(world!, { carrier_id: carrierId }))[0]?.attempts.length === 1,
+    async () => (await callbacks(world, { carrier_id: carrierId }))[0]?.attempts.length === 1,
     5000,
     'the first attempt',
   );

@@ -1,46 +1,27 @@
-import { afterEach, expect, test } from 'vitest';
-import { createCarrierAgent, IllegalTransitionError, type CarrierAgent } from '../../src/index.js';
-import { serve, type ServedReceiver } from '../../src/node.js';
-import {
-  eventually,
-  mainOrder,
-  placeOrder,
-  registerCarrier,
-  setOrderStatus,
-  startWorld,
-  type World,
-} from '../support/world.js';
+import { expect, test } from 'vitest';
+import { createCarrierAgent, IllegalTransitionError } from '../../src/index.js';
+import { useCarrierWorld } from '../support/carrier-world.js';
+import { eventually, mainOrder, placeOrder, registerCarrier, setOrderStatus } from '../support/world.js';
 
-let world: World | undefined;
-let served: ServedReceiver | undefined;
-let agent: CarrierAgent | undefined;
-
-afterEach(async () => {
-  await agent?.stop();
-  await served?.close();
-  await world?.close();
-});
+const startCarrierWorld = useCarrierWorld();
 
 async function setup() {
-  world = await startWorld();
   const puts: string[] = [];
   const counting: typeof fetch = (input, init) => {
     const request = new Request(input, init);
     if (request.method === 'PUT') puts.push(new URL(request.url).pathname);
     return fetch(request);
   };
-  agent = createCarrierAgent({ baseUrl: world.url, fetch: counting });
-  await agent.start();
-  served = await serve(agent.handle, { port: 0 });
+  const { world, agent, served } = await startCarrierWorld({ agent: { fetch: counting } });
   await registerCarrier(world, served.url);
   const order = await placeOrder(world);
-  await eventually(() => agent!.view(order.id) !== undefined, 5000, 'the order');
-  return { order, puts, secureId: agent.view(order.id)!.order.secure_id };
+  await eventually(() => agent.view(order.id) !== undefined, 5000, 'the order');
+  return { world, agent, order, puts, secureId: agent.view(order.id)!.order.secure_id };
 }
 
 test('illegal transitions are refused with a clear error before anything is sent', async () => {
-  const { order, puts, secureId } = await setup();
-  const tracker = agent!.tracker(secureId);
+  const { world, agent, order, puts, secureId } = await setup();
+  const tracker = agent.tracker(secureId);
 
   const refusals: string[] = [];
   for (const attempt of [
@@ -59,30 +40,30 @@ test('illegal transitions are refused with a clear error before anything is sent
     `Illegal delivery transition idle → delivered for order ${secureId}: from idle the delivery may move to courier_assigned, problem. Nothing was sent.`,
     `Illegal delivery transition idle → delivering for order ${secureId}: from idle the delivery may move to courier_assigned, problem. Nothing was sent.`,
   ]);
-  await agent!.outbox.drained();
+  await agent.outbox.drained();
   expect(puts).toEqual([`/api-delivery/orders/${secureId}/delivery`]); // only the allowed idle → idle
-  const carrierView = await agent!.api.getOrder(secureId);
+  const carrierView = await agent.api.getOrder(secureId);
   expect(carrierView.delivery.status).toBe('idle');
-  expect((await mainOrder(world!, order.id)).order.status).toBe('pending');
+  expect((await mainOrder(world, order.id)).order.status).toBe('pending');
 
   await tracker.assignCourier({ name: 'Tom Richter', phone: '+49 160 9876543', externalId: 4711 });
   await tracker.startDelivery();
   await tracker.markDelivered();
   await expect(tracker.reportProblem('too late')).rejects.toThrow('delivered is final');
-  await agent!.outbox.drained();
-  expect((await mainOrder(world!, order.id)).order.status).toBe('complete');
+  await agent.outbox.drained();
+  expect((await mainOrder(world, order.id)).order.status).toBe('complete');
   expect(puts).toHaveLength(4);
 });
 
 test('an order cancelled by the restaurant locks its tracker; an update the service refuses is reported, not retried', async () => {
-  const { order, puts, secureId } = await setup();
+  const { world, agent, order, puts, secureId } = await setup();
   const cancelled: number[] = [];
-  agent!.on('orderCancelled', ({ order }) => void cancelled.push(order.id));
-  const tracker = agent!.tracker(secureId);
+  agent.on('orderCancelled', ({ order }) => void cancelled.push(order.id));
+  const tracker = agent.tracker(secureId);
   await tracker.assignCourier({ name: 'Tom Richter', phone: '+49 160 9876543', externalId: 4711 });
-  await agent!.outbox.drained();
+  await agent.outbox.drained();
 
-  await setOrderStatus(world!, order.id, 'cancelled');
+  await setOrderStatus(world, order.id, 'cancelled');
   await eventually(() => cancelled.length === 1, 5000, 'orderCancelled');
   const sentBefore = puts.length;
   const error = await tracker.startDelivery().catch((e: unknown) => e);
@@ -95,14 +76,14 @@ test('an order cancelled by the restaurant locks its tracker; an update the serv
 
   // An update that is legal for the tracker but refused by the service (409) is dropped and audited, not retried.
   // A second carrier process that is not told about the change (it gets no callbacks) plays the stale side.
-  const other = await placeOrder(world!, 1);
-  await eventually(() => agent!.view(other.id) !== undefined, 5000, 'the second order');
-  const stale = createCarrierAgent({ baseUrl: world!.url });
+  const other = await placeOrder(world, 1);
+  await eventually(() => agent.view(other.id) !== undefined, 5000, 'the second order');
+  const stale = createCarrierAgent({ baseUrl: world.url });
   await stale.start();
-  const otherSecureId = agent!.view(other.id)!.order.secure_id;
+  const otherSecureId = agent.view(other.id)!.order.secure_id;
   await stale.refresh(otherSecureId);
   for (const status of ['accepted', 'cooking', 'ready', 'delivery', 'complete'] as const)
-    await setOrderStatus(world!, other.id, status);
+    await setOrderStatus(world, other.id, status);
   const rejected: unknown[] = [];
   stale.outbox.on('rejected', ({ error }) => void rejected.push(error));
   await stale.tracker(otherSecureId).assignCourier({ name: 'Lena Weber', phone: '+49 151 000000', externalId: 4712 });
