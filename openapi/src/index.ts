@@ -5,7 +5,7 @@
  */
 export { openapiDocument } from './generated/document.js';
 export type * from './generated/schemas.js';
-export { createAjv } from './ajv.js';
+export { createAjv, describeAjvError } from './ajv.js';
 export { listDecisions, type Decision } from './decisions.js';
 export { signWebhook, webhookSecretKey } from './webhook-signature.js';
 export {

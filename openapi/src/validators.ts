@@ -1,5 +1,5 @@
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { createAjv } from './ajv.js';
+import { createAjv, describeAjvError } from './ajv.js';
 import { openapiDocument } from './generated/document.js';
 import {
   escapePointer,
@@ -107,22 +107,6 @@ function headerValue(headers: RequestInput['headers'], name: string): string | u
   return key ? record[key] : undefined;
 }
 
-function describe(error: ErrorObject, pointer: string): string {
-  const where = pointer || '(root)';
-  switch (error.keyword) {
-    case 'required':
-      return `${where} is required`;
-    case 'additionalProperties':
-      return `${where} is not an allowed field`;
-    case 'enum':
-      return `${where} must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'const':
-      return `${where} must be ${JSON.stringify(error.params.allowedValue)}`;
-    default:
-      return `${where} ${error.message ?? 'is invalid'}`;
-  }
-}
-
 function toIssues(errors: ErrorObject[] | null | undefined, location: IssueLocation): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const seen = new Set<string>();
@@ -138,7 +122,7 @@ function toIssues(errors: ErrorObject[] | null | undefined, location: IssueLocat
       in: location,
       pointer,
       keyword: error.keyword,
-      message: describe(error, location === 'body' ? pointer : (pointer.split('/')[1] ?? pointer)),
+      message: describeAjvError(error, location === 'body' ? pointer : (pointer.split('/')[1] ?? pointer)),
       params: error.params as Record<string, unknown>,
     };
     if (location !== 'body') issue.name = pointer.split('/')[1]?.replace(/~1/g, '/').replace(/~0/g, '~');

@@ -4,7 +4,7 @@
  * `schemas/fixture.schema.json`. Browser-safe: the schema comes from a
  * generated module, nothing reads files.
  */
-import { createAjv, escapePointer } from '@restoapi/openapi';
+import { createAjv, describeAjvError, escapePointer } from '@restoapi/openapi';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { fixtureSchema } from '../generated/fixture-schema.js';
 import type { MockStateJson } from './mock-state.js';
@@ -29,24 +29,6 @@ function fixtureValidator(): ValidateFunction {
   if (compiled) return compiled;
   compiled = createAjv().compile(fixtureSchema);
   return compiled;
-}
-
-function sentence(error: ErrorObject, pointer: string, types: string[]): string {
-  const where = pointer || '(root)';
-  switch (error.keyword) {
-    case 'required':
-      return `${where} is required`;
-    case 'additionalProperties':
-      return `${where} is not an allowed field`;
-    case 'enum':
-      return `${where} must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'const':
-      return `${where} must be ${JSON.stringify(error.params.allowedValue)}`;
-    case 'type':
-      return `${where} must be ${types.join(' or ')}`;
-    default:
-      return `${where} ${error.message ?? 'is invalid'}`;
-  }
 }
 
 /** ajv's errors as one issue per pointer and keyword, the specific ones before the branch summaries. */
@@ -80,7 +62,7 @@ function toIssues(errors: readonly ErrorObject[]): FixtureIssue[] {
     const key = `${pointer}|${error.keyword}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    issues.push({ pointer, keyword: error.keyword, message: sentence(error, pointer, typesAt.get(pointer) ?? []) });
+    issues.push({ pointer, keyword: error.keyword, message: describeAjvError(error, pointer, typesAt.get(pointer)) });
   }
   return issues;
 }
