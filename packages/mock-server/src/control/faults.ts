@@ -34,7 +34,7 @@ export interface FaultInjector {
    * {@link FaultInjector.beforeRequest} from the method and URL alone, which is all a fault reads (the
    * engine's `preflight`, so no fetch `Request` is built per request). `undefined` at once when no fault is armed.
    */
-  intercept(method: string, url: URL): Promise<Response | undefined> | undefined;
+  intercept(method: string, url: URL, signal?: AbortSignal): Promise<Response | undefined> | undefined;
   /** Arms a fault; `now` is the creation time shown in the list. */
   add(input: FaultInput, now: string): Fault;
   /** The armed faults, oldest first. */
@@ -85,6 +85,20 @@ export function faultResponse(fault: Fault, request: { method: string }): Respon
   return new Response(JSON.stringify({ errors: [errorObject(status, code, title, detail)] }), { status, headers });
 }
 
+/** Waits `ms`, or less when `signal` aborts first (resolves either way: the caller checks the signal). */
+function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
 /**
  * Creates the fault injector of `POST /__mock/faults`. Latency is real time (it is what the client
  * under test waits), not virtual time. The oldest matching fault applies, and each matching request
@@ -96,13 +110,19 @@ export function createFaultInjector(): FaultInjector {
 
   const view = ({ pattern: _pattern, ...fault }: Fault & { pattern: RegExp }): Fault => ({ ...fault });
 
-  const apply = async (fault: Fault & { pattern: RegExp }, method: string): Promise<Response | undefined> => {
+  const apply = async (
+    fault: Fault & { pattern: RegExp },
+    method: string,
+    signal: AbortSignal | undefined,
+  ): Promise<Response | undefined> => {
     const snapshot = view(fault);
-    if (fault.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, fault.latencyMs));
+    if (fault.latencyMs > 0) await delay(fault.latencyMs, signal);
+    // A caller that gave up during the latency never sees this answer; the request must not take effect either.
+    if (signal?.aborted) return faultResponse({ ...snapshot, status: 503 }, { method });
     return snapshot.status === null ? undefined : faultResponse(snapshot, { method });
   };
 
-  const intercept = (method: string, url: URL): Promise<Response | undefined> | undefined => {
+  const intercept = (method: string, url: URL, signal?: AbortSignal): Promise<Response | undefined> | undefined => {
     if (faults.length === 0 || isMockPath(url.pathname)) return undefined;
     const upper = method.toUpperCase();
     const index = faults.findIndex((f) => (f.method === '*' || f.method === upper) && f.pattern.test(url.pathname));
@@ -111,12 +131,12 @@ export function createFaultInjector(): FaultInjector {
     // Used up synchronously, before any latency: concurrent requests each take their own share of `count`.
     fault.remaining -= 1;
     if (fault.remaining <= 0) faults.splice(index, 1);
-    return apply(fault, method);
+    return apply(fault, method, signal);
   };
 
   return {
     async beforeRequest(request, url) {
-      return intercept(request.method, url);
+      return intercept(request.method, url, request.signal);
     },
 
     intercept,

@@ -4,6 +4,7 @@ import { stateFromJson, stateToJson, type MockStateJson, type MockStateTables } 
 import { VirtualClock } from './clock.js';
 import {
   EngineResponse,
+  fromFetchArguments,
   fromFetchRequest,
   toFetchResponse,
   type EngineAnswer,
@@ -56,7 +57,7 @@ export interface MockEngineOptions {
    * A hook that sees only the method and URL, tried first (fault injection): unlike `beforeRequest` it
    * needs no fetch `Request`, so it costs nothing when it has nothing to do (return `undefined` synchronously).
    */
-  preflight?: (method: string, url: URL) => Promise<Response | undefined> | Response | undefined;
+  preflight?: (method: string, url: URL, signal?: AbortSignal) => Promise<Response | undefined> | Response | undefined;
   /** Hooks a request may go through before routing (after `preflight`). */
   beforeRequest?: (request: Request, url: URL) => Promise<Response | undefined> | Response | undefined;
 }
@@ -266,7 +267,7 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
     const id = requestId();
     const { url } = request;
     try {
-      const preflight = options.preflight?.(request.method, url);
+      const preflight = options.preflight?.(request.method, url, request.signal);
       const early = preflight === undefined ? undefined : await preflight;
       if (early) return early;
       if (options.beforeRequest) {
@@ -279,6 +280,27 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
         return jsonAnswer(error.status, error.body(), { 'X-Request-Id': id, ...error.headers });
       return internalError(error, id);
     }
+  }
+
+  /**
+   * The in-process `fetch`. Common calls skip building a `Request` (see `fromFetchArguments`); the caller's
+   * signal is honoured as `fetch` honours it: an aborted call rejects with the signal's reason, and a wait
+   * inside the engine (an injected latency) ends early.
+   */
+  async function boundFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+    const plain = fromFetchArguments(input, init);
+    if (!plain) {
+      const request = new Request(input, init);
+      if (request.signal.aborted) throw request.signal.reason;
+      const response = await engine.handle(request);
+      if (request.signal.aborted) throw request.signal.reason;
+      return response;
+    }
+    const signal = plain.signal;
+    if (signal?.aborted) throw signal.reason;
+    const answered = await answer(plain);
+    if (signal?.aborted) throw signal.reason;
+    return fetchResponseOf(answered);
   }
 
   const engine: MockEngine = {
@@ -297,7 +319,7 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
       }
       return fetchResponseOf(await answer(fromFetchRequest(request, url)));
     },
-    fetch: ((input: RequestInfo | URL, init?: RequestInit) => engine.handle(new Request(input, init))) as typeof fetch,
+    fetch: boundFetch,
     loadState(json) {
       state = stateFromJson(json);
     },
