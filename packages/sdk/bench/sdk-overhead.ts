@@ -1,7 +1,8 @@
 /**
  * What the SDK adds per call: the median latency of `GET /api/orders/{id}` through raw `fetch` and through
- * `api.orders.get()`, against the same mock, measured in one run and interleaved (the order of the contenders
- * rotates every round) so that warm-up, GC and machine noise hit all alike. The in-process mock (`mock.fetch`) is
+ * `api.orders.get()`, against the same mock, measured in one run and interleaved (the contenders run in a fresh
+ * random order every round: with a fixed rotation each one would always follow the same neighbour and pay for
+ * its garbage) so that warm-up, GC and machine noise hit all alike. The in-process mock (`mock.fetch`) is
  * the measure of record (target: at most 10 % added median latency). A bare openapi-fetch client (no retries,
  * timeouts or typed errors) runs alongside for reference, as does raw `fetch` with a per-attempt AbortController
  * and timer (the floor of any client that times out each attempt); the same comparison over HTTP on loopback
@@ -23,6 +24,13 @@ const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+/** Fisher–Yates, in place. */
+const shuffle = (values: number[]): void => {
+  for (let i = values.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [values[i], values[j]] = [values[j]!, values[i]!];
+  }
 };
 const us = (ms: number): string => `${(ms * 1000).toFixed(1)} µs`;
 
@@ -68,9 +76,10 @@ async function compare(label: string, baseUrl: string, fetch: typeof globalThis.
   ];
   for (let i = 0; i < WARMUP; i++) for (const [, run] of contenders) await run();
   const times = contenders.map((): number[] => []);
+  const order = contenders.map((_, index) => index);
   for (let i = 0; i < calls; i++) {
-    for (let k = 0; k < contenders.length; k++) {
-      const index = (i + k) % contenders.length;
+    shuffle(order);
+    for (const index of order) {
       const started = performance.now();
       await contenders[index]![1]();
       times[index]!.push(performance.now() - started);

@@ -83,18 +83,24 @@ export class Core<Paths extends object> {
     };
     const init: SendInit = { dispatch: { pipeline: this.#pipeline, settings } };
     if (options?.headers) init.headers = options.headers;
+    const map = hooks?.map;
+    const onError = hooks?.onError;
     const result: Promise<ApiResult<T, Err>> = send(init).then(
-      async ({ data, error, response }) => {
+      ({ data, error, response }): ApiResult<T, Err> | Promise<ApiResult<T, Err>> => {
         release?.();
         if (response.ok) {
-          const value = hooks?.map
-            ? await hooks.map(data as SuccessBody<OperationOf<Paths, K>>, response)
-            : (data as T);
-          return { data: value, error: undefined, response };
+          // Without a `map` hook the answer is ready at once (no extra promise on the common path).
+          if (!map) return { data: data as T, error: undefined, response };
+          return Promise.resolve(map(data as SuccessBody<OperationOf<Paths, K>>, response)).then((value) => ({
+            data: value,
+            error: undefined,
+            response,
+          }));
         }
         const typed = errorFromResponse(response, error, operation) as Err;
-        await hooks?.onError?.(typed);
-        return { data: undefined, error: typed, response };
+        const failed: ApiResult<T, Err> = { data: undefined, error: typed, response };
+        if (!onError) return failed;
+        return Promise.resolve(onError(typed)).then(() => failed);
       },
       (error: unknown) => {
         // Before an answer (the pipeline's own typed errors, a bad upload input…) the error stays as it is.

@@ -1,5 +1,6 @@
 import { ConnectionError, TimeoutError, type RestoApiError } from '../errors/api-error.js';
 import { anySignal, sleep as defaultSleep } from '../resilience/abort.js';
+import { AttemptTimeout, Deadlines } from '../resilience/deadlines.js';
 import {
   DEFAULT_BACKOFF,
   isRetryableStatus,
@@ -42,10 +43,7 @@ export type Pipeline = (request: Request | PlainRequest, call?: CallSettings) =>
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_RETRIES = 2;
 
-/** The abort reason of an attempt's own timer, to tell a timeout from the caller's abort. */
-export class AttemptTimeout extends Error {
-  override name = 'AttemptTimeout';
-}
+export { AttemptTimeout };
 
 /**
  * Creates the request pipeline: one place for per-attempt timeouts, retries with backoff and `Retry-After`,
@@ -61,6 +59,7 @@ export function createPipeline(options: PipelineOptions = {}): Pipeline {
   const wait = options.sleep ?? defaultSleep;
   const random = options.random ?? Math.random;
   const logger = options.logger;
+  const deadlines = new Deadlines();
 
   return async function send(request, call = {}) {
     const plain = !(request instanceof Request);
@@ -80,25 +79,25 @@ export function createPipeline(options: PipelineOptions = {}): Pipeline {
       if (aborted) throw aborted.reason;
       const last = attempt > retries;
       const started = logger ? Date.now() : 0;
-      // One controller per attempt: its own timer and the caller's signals abort it. Whatever aborts it also
-      // rejects `abandoned` directly, so that a `fetch` ignoring its signal still settles; that costs less than
-      // a listener on the controller's own signal (EventTarget listeners are slow in Node).
-      const controller = new AbortController();
-      let abandon!: (reason: unknown) => void;
-      const abandoned = new Promise<never>((_, reject) => (abandon = reject));
-      const abort = (reason: unknown): void => {
-        controller.abort(reason);
-        abandon(reason);
-      };
-      const timeout = setTimeout(
-        () => abort(new AttemptTimeout(`${operation} timed out after ${timeoutMs} ms`)),
-        timeoutMs,
-      );
-      const onCallerAbort = (event: Event): void => abort((event.target as AbortSignal).reason);
-      for (const s of callerSignals) s.addEventListener('abort', onCallerAbort);
+      // The attempt's own deadline (a shared slot, see deadlines.ts). Without a caller's signal that slot's
+      // signal is all `fetch` needs; with one, both are joined, which costs a signal only on such calls.
+      const deadline = deadlines.acquire(timeoutMs);
+      let signal = deadline.signal;
+      let abandoned: Promise<never> | undefined;
+      let unlisten: (() => void) | undefined;
+      if (callerSignals.length) {
+        signal = AbortSignal.any([...callerSignals, deadline.signal]);
+        const joined = signal;
+        abandoned = new Promise<never>((_, reject) => {
+          const onAbort = (): void => reject(joined.reason);
+          joined.addEventListener('abort', onAbort, { once: true });
+          unlisten = () => joined.removeEventListener('abort', onAbort);
+        });
+        abandoned.catch(() => undefined);
+      }
       const release = (): void => {
-        clearTimeout(timeout);
-        for (const s of callerSignals) s.removeEventListener('abort', onCallerAbort);
+        deadline.release();
+        unlisten?.();
       };
       let response: Response | undefined;
       let failure: RestoApiError<undefined> | undefined;
@@ -108,18 +107,24 @@ export function createPipeline(options: PipelineOptions = {}): Pipeline {
               method: request.method,
               headers: request.headers,
               body: request.body ?? null,
-              signal: controller.signal,
+              signal,
             })
           : // A body can be read only once: every attempt but the last sends a copy of it.
-            fetchImpl(hasBody && !last ? (request as Request).clone() : request, { signal: controller.signal });
+            fetchImpl(hasBody && !last ? (request as Request).clone() : request, { signal });
         // Raced as well, for `fetch` implementations that ignore their signal (`Promise.race` also keeps a late
         // rejection of either side from going unhandled).
-        response = await Promise.race([pending, abandoned]);
+        response = await deadline.race(abandoned ? Promise.race([pending, abandoned]) : pending);
       } catch (error) {
         release();
         const callerAbort = callerSignals.find((s) => s.aborted);
         if (callerAbort) throw callerAbort.reason;
-        failure = transportError(error, operation, attempt, controller.signal.reason);
+        const timedOut = signal.reason instanceof AttemptTimeout || deadline.signal.aborted;
+        failure = transportError(
+          error,
+          operation,
+          attempt,
+          timedOut ? new AttemptTimeout(`${operation} timed out after ${timeoutMs} ms`) : undefined,
+        );
       }
       const durationMs = logger ? Date.now() - started : 0;
       logger?.debug(`${operation} ${response ? response.status : failure!.name} in ${durationMs} ms`, {

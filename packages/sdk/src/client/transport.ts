@@ -73,6 +73,19 @@ function appendQuery(parts: string[], name: string, value: unknown): void {
   }
 }
 
+/** A path template split once: literal parts at even indexes, parameter names at odd ones. */
+const templates = new Map<string, string[]>();
+
+function templateOf(path: string): string[] {
+  let parts = templates.get(path);
+  if (parts === undefined) {
+    // `split` with a capturing group keeps the names: '/a/{id}/b' → ['/a/', 'id', '/b'].
+    parts = path.split(PATH_PARAM);
+    templates.set(path, parts);
+  }
+  return parts;
+}
+
 /** Builds the URL of a call: base + path template with its parameters + query string. */
 export function buildUrl(
   baseUrl: string,
@@ -82,12 +95,17 @@ export function buildUrl(
   token?: string,
 ): string {
   let url = baseUrl;
-  url += pathParams
-    ? path.replace(PATH_PARAM, (match, name: string) => {
-        const value = pathParams[name];
-        return value === undefined || value === null ? match : encodeURIComponent(String(value));
-      })
-    : path;
+  if (pathParams) {
+    const parts = templateOf(path);
+    url += parts[0]!;
+    for (let i = 1; i < parts.length; i += 2) {
+      const value = pathParams[parts[i]!];
+      url += value === undefined || value === null ? `{${parts[i]!}}` : encodeURIComponent(String(value));
+      url += parts[i + 1]!;
+    }
+  } else {
+    url += path;
+  }
   const parts: string[] = [];
   if (query) for (const name in query) appendQuery(parts, name, query[name]);
   if (token !== undefined) parts.push(`token=${encodeURIComponent(token)}`);
@@ -133,6 +151,7 @@ export function createLeanClient<Paths extends object>(options: TransportOptions
   const { baseUrl, token, tokenIn = 'header' } = options;
   const baseHeaders: Record<string, string> = {};
   mergeInto(baseHeaders, options.headers);
+  const hasBaseHeaders = Object.keys(baseHeaders).length > 0;
 
   function call(method: string, path: string, init: LeanInit): Promise<LeanOutcome> {
     const value = token?.();
@@ -140,28 +159,38 @@ export function createLeanClient<Paths extends object>(options: TransportOptions
     return value instanceof Promise ? value.then((t) => send(method, path, init, t)) : send(method, path, init, value);
   }
 
+  // The header value of the last token seen, so that the string is built once per token, not per call.
+  let lastToken: string | undefined;
+  let lastAuthorization = '';
+
   async function send(
     method: string,
     path: string,
     init: LeanInit,
     tokenValue: string | null | undefined,
   ): Promise<LeanOutcome> {
-    const { params, body, bodySerializer, parseAs, dispatch } = init;
+    const params = init.params;
     const inQuery = tokenValue && tokenIn === 'query' ? tokenValue : undefined;
     const url = buildUrl(baseUrl, path, params?.path, params?.query, inQuery);
     const headers: Record<string, string> = {};
     let payload: BodyInit | undefined;
-    if (body !== undefined) {
-      payload = (bodySerializer ? bodySerializer(body) : JSON.stringify(body)) as BodyInit;
+    if (init.body !== undefined) {
+      payload = (init.bodySerializer ? init.bodySerializer(init.body) : JSON.stringify(init.body)) as BodyInit;
       if (!(payload instanceof FormData)) headers['content-type'] = 'application/json';
     }
-    Object.assign(headers, baseHeaders);
-    mergeInto(headers, init.headers);
+    if (hasBaseHeaders) Object.assign(headers, baseHeaders);
+    if (init.headers) mergeInto(headers, init.headers);
     // Set last, as the raw client's token middleware does: the session token wins over a call's header.
-    if (tokenValue && tokenIn === 'header') headers.authorization = authorizationHeader(tokenValue);
+    if (tokenValue && tokenIn === 'header') {
+      if (tokenValue !== lastToken) {
+        lastToken = tokenValue;
+        lastAuthorization = authorizationHeader(tokenValue);
+      }
+      headers.authorization = lastAuthorization;
+    }
     const request: PlainRequest = { url, method, headers, body: payload };
-    const response = await dispatch.pipeline(request, dispatch.settings);
-    return readOutcome(response, method, parseAs);
+    const response = await init.dispatch.pipeline(request, init.dispatch.settings);
+    return await readOutcome(response, method, init.parseAs);
   }
 
   const method =
