@@ -3,6 +3,13 @@
  * bare node:http server answering a prebuilt body of the same size (the ceiling) and with Prism
  * serving the same document. Load comes from autocannon over loopback; every figure is printed
  * with its ratio. Targets come from the mock-server issue; they are reported, never asserted.
+ *
+ * The mock and the bare server run in this process, so the CPU this process spends under each load
+ * (process.cpuUsage: user + system) divided by the requests answered is printed too: the cost of a request
+ * on the server's side, which the req/s ratio hides when one side is bound by the load generator.
+ * A calibration row comes first: the bare server again, but spending a fixed 25 µs of busy work on every
+ * request. On a two-core machine, with autocannon on the other core, it shows how far a server that does
+ * any work at all falls below the bare ceiling (each answer then has to wake an idle load generator).
  */
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
@@ -22,6 +29,8 @@ interface Result {
   rps: number;
   p99: number;
   non2xx: number;
+  /** CPU of this process per request in µs (only meaningful for the servers in this process). */
+  cpuUs: number;
 }
 
 // autocannon runs in its own process: load generated on the server's event loop would measure itself.
@@ -34,6 +43,7 @@ async function load(
   for (const [name, value] of Object.entries(init.headers ?? {})) args.push('-H', `${name}=${value}`);
   if (init.body) args.push('-b', init.body);
   args.push(url);
+  const cpuBefore = process.cpuUsage();
   const output = await new Promise<string>((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -41,15 +51,29 @@ async function load(
     child.on('error', reject);
     child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`autocannon exited with ${code}`))));
   });
-  const result = JSON.parse(output) as { requests: { average: number }; latency: { p99: number }; non2xx: number };
-  return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx };
+  const cpu = process.cpuUsage(cpuBefore);
+  const result = JSON.parse(output) as {
+    requests: { average: number; total: number };
+    latency: { p99: number };
+    non2xx: number;
+  };
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    cpuUs: (cpu.user + cpu.system) / Math.max(1, result.requests.total),
+  };
 }
 
-async function bare(body: string, status: number): Promise<{ url: string; server: Server }> {
+async function bare(body: string, status: number, busyUs = 0): Promise<{ url: string; server: Server }> {
   const bytes = Buffer.from(body);
   const server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
+      if (busyUs > 0) {
+        const until = performance.now() + busyUs / 1000;
+        while (performance.now() < until);
+      }
       res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': bytes.length });
       res.end(bytes);
     });
@@ -63,8 +87,8 @@ function row(name: string, mock: Result, ceiling: Result, prismResult: Result, t
   const vsPrism = mock.rps / prismResult.rps;
   return [
     `${name}`,
-    `  mock      ${mock.rps.toFixed(0).padStart(7)} req/s  p99 ${String(mock.p99).padStart(4)} ms  (non-2xx ${mock.non2xx})`,
-    `  node:http ${ceiling.rps.toFixed(0).padStart(7)} req/s  p99 ${String(ceiling.p99).padStart(4)} ms`,
+    `  mock      ${mock.rps.toFixed(0).padStart(7)} req/s  p99 ${String(mock.p99).padStart(4)} ms  server CPU ${mock.cpuUs.toFixed(0).padStart(3)} µs/req  (non-2xx ${mock.non2xx})`,
+    `  node:http ${ceiling.rps.toFixed(0).padStart(7)} req/s  p99 ${String(ceiling.p99).padStart(4)} ms  server CPU ${ceiling.cpuUs.toFixed(0).padStart(3)} µs/req`,
     `  prism     ${prismResult.rps.toFixed(0).padStart(7)} req/s  p99 ${String(prismResult.p99).padStart(4)} ms  (non-2xx ${prismResult.non2xx})`,
     `  ratio to node:http ${ratio.toFixed(2)} (target ≥ ${target}) ${ratio >= target ? 'ok' : 'BELOW TARGET'}`,
     `  ratio to prism     ${vsPrism.toFixed(1)}× (target ≥ 15×) ${vsPrism >= 15 ? 'ok' : 'BELOW TARGET'}`,
@@ -94,6 +118,24 @@ async function main(): Promise<void> {
       'Content-Type': 'application/json',
     };
     const prismAuth = { Authorization: 'Token token="bench"' };
+
+    // 0. Calibration: what 25 µs of work per request does to the ratio on this machine.
+    {
+      const calibrationBody = await (await fetch(`${server.url}/api/orders/5001`, { headers: auth })).text();
+      const plain = await bare(calibrationBody, 200);
+      const busy = await bare(calibrationBody, 200, 25);
+      const [ceiling, worked] = [await load(plain.url), await load(busy.url)];
+      plain.server.close();
+      busy.server.close();
+      console.log(
+        [
+          'calibration: bare node:http, and the same server spending 25 µs of busy work per request',
+          `  node:http       ${ceiling.rps.toFixed(0).padStart(7)} req/s  server CPU ${ceiling.cpuUs.toFixed(0).padStart(3)} µs/req`,
+          `  node:http+25µs  ${worked.rps.toFixed(0).padStart(7)} req/s  server CPU ${worked.cpuUs.toFixed(0).padStart(3)} µs/req`,
+          `  ratio ${(worked.rps / ceiling.rps).toFixed(2)}: the most any server doing 25 µs of work per request can score here`,
+        ].join('\n'),
+      );
+    }
 
     // 1. One order with its sideloads.
     const orderPath = '/api/orders/5001';

@@ -20,7 +20,7 @@ export type FetchLike = (input: string | Request, init?: RequestInit) => Promise
 export interface PipelineOptions {
   /** A `fetch` to use instead of the global one. */
   fetch?: FetchLike;
-  /** Time allowed for each attempt (request and whole answer), in ms; a fresh timer per attempt. Default 30 000. */
+  /** Time allowed for each attempt (request and whole answer), in ms, counted from the start of each attempt (fires at most 20 ms late). Default 30 000. */
   timeoutMs?: number;
   /** Retries after the first attempt (connection errors, timeouts, 408, 429, 5xx). Default 2. */
   maxRetries?: number;

@@ -56,7 +56,7 @@ describe('request pipeline', () => {
     expect(received).toHaveLength(1);
   });
 
-  test('a fetch that ignores its signal still times out, with a fresh timer and signal per attempt', async () => {
+  test('a fetch that ignores its signal still times out, each attempt on its own deadline', async () => {
     const { fetch, received } = scripted('hang', 'hang', json(200, {}));
     const send = createPipeline({ fetch, timeoutMs: 30, ...noWait });
     const response = await send(new Request('http://x/a'), { operation: 'GET /a' });
