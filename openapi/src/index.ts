@@ -7,7 +7,7 @@ export { openapiDocument } from './generated/document.js';
 export type * from './generated/schemas.js';
 export { createAjv, describeAjvError } from './ajv.js';
 export { listDecisions, type Decision } from './decisions.js';
-export { signWebhook, webhookSecretKey } from './webhook-signature.js';
+export { fromBase64, signWebhook, webhookSecretKey } from './webhook-signature.js';
 export {
   HTTP_METHODS,
   Router,

@@ -4,7 +4,8 @@
 
 const SECRET_PREFIX = 'whsec_';
 
-function fromBase64(text: string): Uint8Array<ArrayBuffer> | undefined {
+/** Decodes standard base64; `undefined` when the text is not base64 (signatures and secrets come from outside). */
+export function fromBase64(text: string): Uint8Array<ArrayBuffer> | undefined {
   try {
     const binary = atob(text);
     const bytes = new Uint8Array(binary.length);

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { fetchResponseOf } from './engine/engine.js';
-import { EngineResponse, type EngineRequest, type HeaderReader } from './engine/engine-request.js';
+import { EngineResponse, headerValue, type EngineRequest, type HeaderReader } from './engine/engine-request.js';
 import { createMock, type MockOptions, type RestoMock } from './index.js';
 
 /** Options of {@link createMockServer}. */
@@ -156,19 +156,8 @@ export function toEngineRequest(req: IncomingMessage, origin: string): EngineReq
   return new NodeEngineRequest(req, origin, href, url);
 }
 
-// The whitespace `Headers` strips from both ends of a value (HTTP tab, space, CR, LF), and nothing else.
-const HTTP_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
 /** Below this many characters a text body is written as a string, from it on as a buffer (see {@link writeEngineResponse}). */
 const SMALL_TEXT = 16 * 1024;
-const isHttpWhitespace = (code: number): boolean => code === 32 || code === 9 || code === 10 || code === 13;
-
-/** A header value as `Headers` stores it: converted to a string and trimmed of HTTP whitespace. */
-function headerValue(value: unknown): string {
-  const text = String(value);
-  return isHttpWhitespace(text.charCodeAt(0)) || isHttpWhitespace(text.charCodeAt(text.length - 1))
-    ? text.replace(HTTP_WHITESPACE, '')
-    : text;
-}
 
 /**
  * Writes an engine answer to a node:http response with exactly the header lines {@link writeFetchResponse}

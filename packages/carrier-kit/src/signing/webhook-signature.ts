@@ -2,7 +2,7 @@
 // HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<query string>`, because callbacks have an empty body.
 // Web Crypto only, so verification also runs on edge runtimes.
 
-import { signWebhook, webhookSecretKey } from '@restoapi/openapi';
+import { fromBase64, signWebhook, webhookSecretKey } from '@restoapi/openapi';
 
 /** Why a signature check failed. */
 export type SignatureFailure =
@@ -29,17 +29,6 @@ export interface SignatureInput {
   toleranceSec?: number;
   /** The receiver's clock, in milliseconds (default `Date.now()`). */
   nowMs?: number;
-}
-
-function fromBase64(text: string): Uint8Array<ArrayBuffer> | undefined {
-  try {
-    const binary = atob(text);
-    const bytes = new Uint8Array(binary.length);
-    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-    return bytes;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Computes a `webhook-signature` value, `v1,<base64 HMAC-SHA256>` (the scheme shared with the mock). */

@@ -85,7 +85,17 @@ const NORMALIZED_METHOD = /^(?:get|post|put|delete|head|options)$/i;
 // Header names are tokens; values may not hold CR, LF or NUL. Anything else goes the `Request` way (a TypeError).
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const BAD_HEADER_VALUE = /[\r\n\0]/;
+// The whitespace `Headers` strips from both ends of a value (HTTP tab, space, CR, LF), and nothing else.
 const HTTP_WHITESPACE = /^[\t\n\r ]+|[\t\n\r ]+$/g;
+const isHttpWhitespace = (code: number): boolean => code === 32 || code === 9 || code === 10 || code === 13;
+
+/** A header value as `Headers` stores it: converted to a string and trimmed of HTTP whitespace. */
+export function headerValue(value: unknown): string {
+  const text = String(value);
+  return isHttpWhitespace(text.charCodeAt(0)) || isHttpWhitespace(text.charCodeAt(text.length - 1))
+    ? text.replace(HTTP_WHITESPACE, '')
+    : text;
+}
 
 /** `Headers.get` over a plain header record, built as `new Headers(record)` would store it. */
 class RecordHeaderReader implements HeaderReader {
@@ -178,7 +188,7 @@ export function fromFetchArguments(input: unknown, init: RequestInit | undefined
         const value = record[name];
         if (!HEADER_NAME.test(name) || typeof value !== 'string' || BAD_HEADER_VALUE.test(value)) return undefined;
         const key = name.toLowerCase();
-        const trimmed = value.replace(HTTP_WHITESPACE, '');
+        const trimmed = headerValue(value);
         const seen = byName.get(key);
         byName.set(key, seen === undefined ? trimmed : `${seen}, ${trimmed}`);
       }

@@ -43,8 +43,6 @@ export type Pipeline = (request: Request | PlainRequest, call?: CallSettings) =>
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_RETRIES = 2;
 
-export { AttemptTimeout };
-
 /**
  * Creates the request pipeline: one place for per-attempt timeouts, retries with backoff and `Retry-After`,
  * abort handling, connection errors and logging. Both clients pass it to openapi-fetch as `fetch`.

@@ -47,9 +47,10 @@ export interface Slot {
 }
 
 class Lease implements DeadlineLease {
-  #slot: Slot | undefined;
-  #reject: ((reason: unknown) => void) | undefined;
+  readonly #slot: Slot;
   readonly #owner: Deadlines;
+  #held = true;
+  #reject: ((reason: unknown) => void) | undefined;
 
   constructor(slot: Slot, owner: Deadlines) {
     this.#slot = slot;
@@ -57,15 +58,15 @@ class Lease implements DeadlineLease {
   }
 
   get signal(): AbortSignal {
-    return (this.#slot ?? EXPIRED).controller.signal;
+    return this.#slot.controller.signal;
   }
 
   race<T>(pending: Promise<T>): Promise<T> {
-    const slot = this.#slot;
-    if (slot === undefined) return pending;
-    if (slot.controller.signal.aborted) {
+    if (!this.#held) return pending;
+    const { signal } = this.#slot.controller;
+    if (signal.aborted) {
       pending.catch(() => undefined);
-      return Promise.reject(slot.controller.signal.reason as Error);
+      return Promise.reject(signal.reason as Error);
     }
     return new Promise<T>((resolve, reject) => {
       this.#reject = reject;
@@ -80,17 +81,13 @@ class Lease implements DeadlineLease {
   }
 
   release(): void {
-    const slot = this.#slot;
-    if (slot === undefined) return;
-    this.#slot = undefined;
+    if (!this.#held) return;
+    this.#held = false;
     this.#reject = undefined;
-    slot.leases.delete(this);
-    this.#owner.released(slot);
+    this.#slot.leases.delete(this);
+    this.#owner.released(this.#slot);
   }
 }
-
-// What a released lease reports as its signal (never aborts).
-const EXPIRED = { controller: new AbortController() } as Slot;
 
 /** The slot width for a timeout: about 1/64 of it, at least 1 ms and at most 20 ms (how late a timeout may fire). */
 export function slotWidth(timeoutMs: number): number {
