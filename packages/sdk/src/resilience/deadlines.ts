@@ -6,11 +6,16 @@
  * slot's time comes, every attempt still holding it has run past its own timeout (by at most the slot's
  * width), so aborting them together is exactly what their separate timers would have done. The shared
  * controller is what makes this cheap: creating an `AbortSignal` costs microseconds in Node (it is made
- * transferable), as much as the rest of the SDK's work on a call, while a slot is a map lookup and a count.
- * The slot's timer is cleared as soon as its last attempt ends, so finished calls keep no timer alive (a
- * script exits at once); the last idle slot is kept (without a timer) for the next attempt of the same slot,
- * which is what sequential calls are. Slots are at most 20 ms wide, so a signal is shared by a few hundred attempts at
- * most and the abort listeners that `fetch` implementations add to it stay few.
+ * transferable), as much as the rest of the SDK's work on a call, while a slot is a lookup and a count.
+ *
+ * When its last attempt ends, a slot goes idle and keeps its timer, so that the next attempt due in the same
+ * slot (which is what sequential calls are) holds it again without touching a timer. Only the last idle slot
+ * is kept; an older one's timer is cleared. Slots are at most 20 ms wide, so a signal is shared by a few
+ * hundred attempts at most and the abort listeners that `fetch` implementations add to it stay few.
+ *
+ * The timers are unreferenced (as undici's own request timers are): a deadline never keeps a process alive by
+ * itself; the request in flight does (its socket, or the in-process mock's own timers). Referencing the timer
+ * while attempts hold it cost a native call on every start and end of a call, a tenth of the SDK's whole cost.
  */
 
 /** The reason a deadline aborts with, so that a timeout can be told from the caller's own abort. */
@@ -37,16 +42,21 @@ export interface Slot {
   readonly timeoutMs: number;
   readonly controller: AbortController;
   /**
-   * The attempts holding the slot. Each is forgotten when it ends: a shared promise that every attempt raced
-   * against would keep every settled attempt (and its response) reachable until the slot goes, which made
-   * the garbage collector's work grow several-fold.
+   * The attempts holding the slot, as a list through the leases. Each is unlinked when it ends: a shared
+   * promise that every attempt raced against would keep every settled attempt (and its response) reachable
+   * until the slot goes, which made the garbage collector's work grow several-fold.
    */
-  readonly leases: Set<Lease>;
-  /** Armed while attempts hold the slot; cleared when the last one lets go. */
+  head: Lease | undefined;
+  /** How many attempts hold the slot. */
+  held: number;
+  /** Set until the slot's time comes or an idle slot is replaced. */
   timer: ReturnType<typeof setTimeout> | undefined;
 }
 
 class Lease implements DeadlineLease {
+  /** Neighbours in the slot's list of holders. */
+  prev: Lease | undefined;
+  next: Lease | undefined;
   readonly #slot: Slot;
   readonly #owner: Deadlines;
   #held = true;
@@ -55,6 +65,10 @@ class Lease implements DeadlineLease {
   constructor(slot: Slot, owner: Deadlines) {
     this.#slot = slot;
     this.#owner = owner;
+    const head = slot.head;
+    this.next = head;
+    if (head !== undefined) head.prev = this;
+    slot.head = this;
   }
 
   get signal(): AbortSignal {
@@ -84,8 +98,13 @@ class Lease implements DeadlineLease {
     if (!this.#held) return;
     this.#held = false;
     this.#reject = undefined;
-    this.#slot.leases.delete(this);
-    this.#owner.released(this.#slot);
+    const slot = this.#slot;
+    const { prev, next } = this;
+    if (prev !== undefined) prev.next = next;
+    else if (slot.head === this) slot.head = next;
+    if (next !== undefined) next.prev = prev;
+    this.prev = this.next = undefined;
+    this.#owner.released(slot);
   }
 }
 
@@ -96,9 +115,11 @@ export function slotWidth(timeoutMs: number): number {
 
 /** Hands out deadlines; one per client (see the file comment). */
 export class Deadlines {
-  /** Slots with attempts on them, by deadline. */
+  /** Every slot whose timer is set, by deadline: the held ones and at most one idle one. */
   readonly #slots = new Map<number, Slot>();
-  /** The last slot to go idle, kept to be re-armed by the next attempt with the same deadline slot. */
+  /** The slot of the last attempt, so that sequential calls skip the lookup. */
+  #recent: Slot | undefined;
+  /** The last slot to go idle, kept with its timer for the next attempt due in the same slot. */
   #idle: Slot | undefined;
   readonly #now: () => number;
 
@@ -111,43 +132,72 @@ export class Deadlines {
   acquire(timeoutMs: number): DeadlineLease {
     const width = slotWidth(timeoutMs);
     const at = Math.ceil((this.#now() + timeoutMs) / width) * width;
-    let slot = this.#slots.get(at);
-    if (slot === undefined) {
-      const idle = this.#idle;
-      if (idle !== undefined && idle.at === at) {
-        this.#idle = undefined;
-        slot = idle;
-      } else {
-        slot = { at, timeoutMs, controller: new AbortController(), leases: new Set(), timer: undefined };
+    let slot = this.#recent;
+    if (slot === undefined || slot.at !== at || slot.timer === undefined) {
+      slot = this.#slots.get(at);
+      if (slot === undefined) {
+        const armed: Slot = {
+          at,
+          timeoutMs,
+          controller: new AbortController(),
+          head: undefined,
+          held: 0,
+          timer: undefined,
+        };
+        armed.timer = setTimeout(() => this.#expire(armed), Math.max(0, at - this.#now()));
+        unref(armed.timer);
+        this.#slots.set(at, armed);
+        slot = armed;
       }
-      this.#slots.set(at, slot);
-      const armed = slot;
-      armed.timer = setTimeout(() => this.#expire(armed), Math.max(0, at - this.#now()));
+      this.#recent = slot;
     }
-    const lease = new Lease(slot, this);
-    slot.leases.add(lease);
-    return lease;
+    if (slot === this.#idle) this.#idle = undefined;
+    slot.held++;
+    return new Lease(slot, this);
   }
 
-  /** How many slots are armed, i.e. how many timers run (for tests). */
+  /** How many slots attempts hold (for tests). */
   get armed(): number {
+    let held = 0;
+    for (const slot of this.#slots.values()) if (slot.held > 0) held++;
+    return held;
+  }
+
+  /** How many slots have a timer set, idle or not (for tests). */
+  get timers(): number {
     return this.#slots.size;
   }
 
-  /** Called by a lease when it ends: the slot's timer goes with its last lease (internal). */
+  /** Called by a lease when it ends: the slot goes idle with its last lease (internal). */
   released(slot: Slot): void {
-    if (slot.leases.size !== 0 || this.#slots.get(slot.at) !== slot) return;
-    clearTimeout(slot.timer);
-    slot.timer = undefined;
-    this.#slots.delete(slot.at);
+    if (--slot.held !== 0 || slot.timer === undefined) return;
+    const idle = this.#idle;
+    if (idle !== undefined && idle !== slot) {
+      clearTimeout(idle.timer);
+      idle.timer = undefined;
+      this.#slots.delete(idle.at);
+    }
     this.#idle = slot;
   }
 
   #expire(slot: Slot): void {
-    this.#slots.delete(slot.at);
     slot.timer = undefined;
+    this.#slots.delete(slot.at);
+    if (this.#idle === slot) {
+      // Nobody holds it: nothing to abort.
+      this.#idle = undefined;
+      return;
+    }
     const reason = new AttemptTimeout(`timed out after ${slot.timeoutMs} ms`);
     slot.controller.abort(reason);
-    for (const lease of slot.leases) (lease as Lease).expire(reason);
+    const holders: Lease[] = [];
+    for (let lease = slot.head; lease !== undefined; lease = lease.next) holders.push(lease);
+    for (const lease of holders) lease.expire(reason);
   }
+}
+
+/** Unreferences a timer where timers have `unref` (Node, Bun, Deno); elsewhere a timer keeps nothing alive anyway. */
+function unref(timer: ReturnType<typeof setTimeout>): void {
+  const handle = timer as { unref?: () => unknown } | number;
+  if (typeof handle === 'object') handle.unref?.();
 }
