@@ -4,7 +4,7 @@
 export { createRestoClient, RestoClient, type RestoClientOptions } from './client/resto-client.js';
 export type { FetchLike, Logger, PipelineOptions, RequestOptions } from './client/options.js';
 export type { TokenOption, TokenStore } from './client/token.js';
-export { ApiPromise, type ApiResult } from './client/api-promise.js';
+export type { ApiPromise, ApiResult } from './client/api-promise.js';
 export type { Call, DefaultOptions } from './client/core.js';
 export type {
   MainBody,

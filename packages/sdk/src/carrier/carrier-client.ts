@@ -52,8 +52,8 @@ export class CarrierClient {
     options?: O,
   ): CarrierCall<O, 'GET /orders/{secure_id}'> {
     const core = this.#core;
-    return core.invoke('GET /orders/{secure_id}', options, (init) =>
-      core.http.GET('/orders/{secure_id}', { ...init, params: { path: { secure_id: secureId } } }),
+    return core.invoke('GET /orders/{secure_id}', options, (call) =>
+      core.http.GET('/orders/{secure_id}', { params: { path: { secure_id: secureId } } }, call),
     );
   }
 
@@ -68,12 +68,8 @@ export class CarrierClient {
     options?: O,
   ): CarrierCall<O, 'PUT /orders/{secure_id}/delivery'> {
     const core = this.#core;
-    return core.invoke('PUT /orders/{secure_id}/delivery', options, (init) =>
-      core.http.PUT('/orders/{secure_id}/delivery', {
-        ...init,
-        params: { path: { secure_id: secureId } },
-        body: patch,
-      }),
+    return core.invoke('PUT /orders/{secure_id}/delivery', options, (call) =>
+      core.http.PUT('/orders/{secure_id}/delivery', { params: { path: { secure_id: secureId } }, body: patch }, call),
     );
   }
 }

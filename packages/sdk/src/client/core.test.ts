@@ -14,7 +14,7 @@ function stallingBody(init?: RequestInit): Response {
 }
 
 describe('calls through the core', () => {
-  test('the timeout also covers reading the body; the stalled call is retried as a GET', async () => {
+  test('the timeout also covers reading the body; a body that stalls after the answer is not retried', async () => {
     let attempts = 0;
     const api = createRestoClient({
       baseUrl: 'http://x',
@@ -38,6 +38,53 @@ describe('calls through the core', () => {
     await expect(api.draftDishes.uploadPhoto(1, 42 as never)).rejects.toThrow(TypeError);
     await expect(api.draftDishes.uploadPhoto(1, 42 as never)).rejects.not.toBeInstanceOf(ConnectionError);
     await expect(api.draftDishes.get(1)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  test('a malformed JSON body stays a SyntaxError; a body that breaks off is a ConnectionError', async () => {
+    const malformed = createRestoClient({
+      baseUrl: 'http://x',
+      fetch: async () => new Response('{"organizations":', { headers: { 'Content-Type': 'application/json' } }),
+    });
+    await expect(malformed.organizations.list()).rejects.toBeInstanceOf(SyntaxError);
+    const broken = createRestoClient({
+      baseUrl: 'http://x',
+      maxRetries: 0,
+      fetch: async () =>
+        new Response(
+          new ReadableStream({
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode('{"organizations":'));
+              controller.error(new Error('socket hang up'));
+            },
+          }),
+        ),
+    });
+    const error = await broken.organizations.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConnectionError);
+    expect(error).not.toBeInstanceOf(TimeoutError);
+    expect((error as ConnectionError).message).toContain('socket hang up');
+  });
+
+  test('an empty success body is no data, and withResponse gives the answer with it', async () => {
+    const api = createRestoClient({ baseUrl: 'http://x', fetch: async () => new Response(null, { status: 204 }) });
+    const { data, error, response } = await api.session.logout().withResponse();
+    expect(data).toBeUndefined();
+    expect(error).toBeUndefined();
+    expect(response.status).toBe(204);
+  });
+
+  test('the error hook runs before the typed error reaches withResponse', async () => {
+    let token: string | null = 'old-token';
+    const api = createRestoClient({
+      baseUrl: 'http://x',
+      token: { get: () => token, set: (value) => void (token = value) },
+      fetch: async () => Response.json({ errors: [{ status: '401', title: 'Unauthorized' }] }, { status: 401 }),
+    });
+    const { error, response } = await api.session.logout().withResponse();
+    expect(error?.status).toBe(401);
+    expect(response.status).toBe(401);
+    // logout forgets the token also when the service says the session had already ended.
+    expect(token).toBeNull();
   });
 
   test('the caller abort while the body is read rejects with its reason', async () => {

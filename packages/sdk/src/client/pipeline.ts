@@ -1,5 +1,5 @@
 import { ConnectionError, TimeoutError, type RestoApiError } from '../errors/api-error.js';
-import { anySignal, sleep as defaultSleep } from '../resilience/abort.js';
+import { sleep as defaultSleep } from '../resilience/abort.js';
 import { AttemptTimeout, Deadlines } from '../resilience/deadlines.js';
 import {
   DEFAULT_BACKOFF,
@@ -18,11 +18,11 @@ export interface CallSettings extends Pick<RequestOptions, 'timeoutMs' | 'maxRet
   /** `METHOD path` of the operation, for errors and logs. */
   operation?: string;
   /**
-   * Receives `release` for the answer that is returned: the attempt's timer and abort wiring stay armed
-   * until it is called, so that the timeout also covers reading the body. Without `hold` they are released
-   * as soon as the answer's headers arrive.
+   * Reads the final answer while the attempt's deadline still runs, so that the timeout also covers the body:
+   * the pipeline then resolves to what it returns (or rejects with what it throws) instead of the `Response`.
+   * Without it the deadline ends as soon as the answer's headers arrive.
    */
-  hold?: (release: () => void) => void;
+  read?: ((response: Response, call: CallSettings) => Promise<unknown>) | undefined;
 }
 
 /**
@@ -37,8 +37,14 @@ export interface PlainRequest {
   body?: BodyInit | undefined;
 }
 
-/** Sends one request with timeouts and retries; answers with the response or throws {@link ConnectionError}/{@link TimeoutError}. */
-export type Pipeline = (request: Request | PlainRequest, call?: CallSettings) => Promise<Response>;
+/**
+ * Sends one request with timeouts and retries; answers with the response (or what `call.read` makes of it)
+ * or throws {@link ConnectionError}/{@link TimeoutError}.
+ */
+export interface Pipeline {
+  (request: Request | PlainRequest, call?: CallSettings & { read?: undefined }): Promise<Response>;
+  (request: Request | PlainRequest, call: CallSettings): Promise<unknown>;
+}
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_MAX_RETRIES = 2;
@@ -59,7 +65,7 @@ export function createPipeline(options: PipelineOptions = {}): Pipeline {
   const logger = options.logger;
   const deadlines = new Deadlines();
 
-  return async function send(request, call = {}) {
+  return async function send(request: Request | PlainRequest, call: CallSettings = {}): Promise<unknown> {
     const plain = !(request instanceof Request);
     const operation = call.operation ?? `${request.method} ${new URL(request.url).pathname}`;
     const maxRetries = Math.max(0, call.maxRetries ?? options.maxRetries ?? DEFAULT_MAX_RETRIES);
@@ -67,14 +73,14 @@ export function createPipeline(options: PipelineOptions = {}): Pipeline {
     const timeoutMs = call.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     // The caller's signal: the call option's when the call says (resource methods build the request without one),
     // else the request's own (raw calls).
-    const callerSignals =
-      'signal' in call ? (call.signal ? [call.signal] : []) : plain ? [] : [(request as Request).signal];
+    const callerSignal: AbortSignal | undefined =
+      'signal' in call ? call.signal : plain ? undefined : (request as Request).signal;
     // Only a `Request`'s body is a one-time stream; a plain request's body can be sent again as it is.
     const hasBody = !plain && request.body !== null;
+    const read = call.read;
 
     for (let attempt = 1; ; attempt++) {
-      const aborted = callerSignals.find((s) => s.aborted);
-      if (aborted) throw aborted.reason;
+      if (callerSignal?.aborted) throw callerSignal.reason;
       const last = attempt > retries;
       const started = logger ? Date.now() : 0;
       // The attempt's own deadline (a shared slot, see deadlines.ts). Without a caller's signal that slot's
@@ -83,8 +89,8 @@ export function createPipeline(options: PipelineOptions = {}): Pipeline {
       let signal = deadline.signal;
       let abandoned: Promise<never> | undefined;
       let unlisten: (() => void) | undefined;
-      if (callerSignals.length) {
-        signal = AbortSignal.any([...callerSignals, deadline.signal]);
+      if (callerSignal) {
+        signal = AbortSignal.any([callerSignal, deadline.signal]);
         const joined = signal;
         abandoned = new Promise<never>((_, reject) => {
           const onAbort = (): void => reject(joined.reason);
@@ -93,11 +99,10 @@ export function createPipeline(options: PipelineOptions = {}): Pipeline {
         });
         abandoned.catch(() => undefined);
       }
-      const release = (): void => {
-        deadline.release();
-        unlisten?.();
-      };
       let response: Response | undefined;
+      // Set once the final answer is handed to `read`: a failure from then on is the reader's, not the exchange's.
+      let reading = false;
+      let value: unknown;
       let failure: RestoApiError<undefined> | undefined;
       try {
         const pending = plain
@@ -109,20 +114,30 @@ export function createPipeline(options: PipelineOptions = {}): Pipeline {
             })
           : // A body can be read only once: every attempt but the last sends a copy of it.
             fetchImpl(hasBody && !last ? (request as Request).clone() : request, { signal });
+        // The final answer is read in the same chain, so one race covers the answer and its body.
+        const answered =
+          read === undefined
+            ? pending
+            : pending.then((answer) => {
+                response = answer;
+                if (!last && isRetryableStatus(answer.status)) return answer;
+                reading = true;
+                return read(answer, call);
+              });
         // Raced as well, for `fetch` implementations that ignore their signal (`Promise.race` also keeps a late
         // rejection of either side from going unhandled).
-        response = await deadline.race(abandoned ? Promise.race([pending, abandoned]) : pending);
+        value = await deadline.race(abandoned ? Promise.race([answered, abandoned]) : answered);
+        if (read === undefined) response = value as Response;
       } catch (error) {
-        release();
-        const callerAbort = callerSignals.find((s) => s.aborted);
-        if (callerAbort) throw callerAbort.reason;
+        deadline.release();
+        unlisten?.();
+        if (callerSignal?.aborted) throw callerSignal.reason;
         const timedOut = signal.reason instanceof AttemptTimeout || deadline.signal.aborted;
-        failure = transportError(
-          error,
-          operation,
-          attempt,
-          timedOut ? new AttemptTimeout(`${operation} timed out after ${timeoutMs} ms`) : undefined,
-        );
+        if (timedOut) failure = timeoutError(operation, timeoutMs, attempt, error);
+        // The reader's own errors (a typed error answer, a malformed body) stay as they are.
+        else if (reading) throw error;
+        else failure = transportError(error, operation);
+        if (reading) throw failure;
       }
       const durationMs = logger ? Date.now() - started : 0;
       logger?.debug(`${operation} ${response ? response.status : failure!.name} in ${durationMs} ms`, {
@@ -132,14 +147,20 @@ export function createPipeline(options: PipelineOptions = {}): Pipeline {
         durationMs,
         requestId: response?.headers.get('x-request-id') ?? undefined,
       });
+      if (reading) {
+        deadline.release();
+        unlisten?.();
+        return value;
+      }
       const retryable = failure !== undefined || isRetryableStatus(response!.status);
       if (!retryable || last) {
         if (failure) throw failure;
-        if (call.hold) call.hold(release);
-        else release();
+        deadline.release();
+        unlisten?.();
         return response!;
       }
-      release();
+      deadline.release();
+      unlisten?.();
       response?.body?.cancel().catch(() => undefined);
       const retryAfterMs = response ? parseRetryAfter(response.headers.get('retry-after')) : undefined;
       const delayMs = retryDelay(attempt, retryAfterMs, backoff, random);
@@ -158,32 +179,24 @@ export function createPipeline(options: PipelineOptions = {}): Pipeline {
         status: response?.status,
         retryAfterMs,
       });
-      await wait(delayMs, anySignal(callerSignals));
+      await wait(delayMs, callerSignal);
     }
-  };
+  } as Pipeline;
 }
 
-/**
- * The SDK error for a failure without an answer: {@link TimeoutError} when the attempt's timer fired,
- * {@link ConnectionError} otherwise (the original error is the `cause`).
- */
-export function transportError(
-  error: unknown,
-  operation: string,
-  attempt?: number,
-  abortReason?: unknown,
-): ConnectionError {
+/** The {@link TimeoutError} of an attempt whose deadline passed (`cause`: what the attempt failed with). */
+function timeoutError(operation: string, timeoutMs: number, attempt: number, cause: unknown): TimeoutError {
+  return new TimeoutError({
+    status: undefined,
+    operation,
+    message: `${operation} timed out after ${timeoutMs} ms (attempt ${attempt})`,
+    cause,
+  });
+}
+
+/** The SDK error for a failure without an answer: {@link ConnectionError} (the original error is the `cause`). */
+export function transportError(error: unknown, operation: string): ConnectionError {
   if (error instanceof ConnectionError) return error;
-  const timeout = [abortReason, error, (error as { cause?: unknown } | null)?.cause].find(
-    (e): e is AttemptTimeout => e instanceof AttemptTimeout,
-  );
-  if (timeout)
-    return new TimeoutError({
-      status: undefined,
-      operation,
-      message: `${timeout.message}${attempt ? ` (attempt ${attempt})` : ''}`,
-      cause: error,
-    });
   return new ConnectionError({
     status: undefined,
     operation,

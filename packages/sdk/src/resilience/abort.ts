@@ -13,10 +13,3 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
-
-/** One signal that aborts when any of the given ones does (`undefined` entries are skipped). */
-export function anySignal(signals: (AbortSignal | null | undefined)[]): AbortSignal | undefined {
-  const present = signals.filter((s): s is AbortSignal => !!s);
-  if (present.length <= 1) return present[0];
-  return AbortSignal.any(present);
-}

@@ -11,7 +11,8 @@ export function isRetryableStatus(status: number): boolean {
  * `undefined` (the default) only the idempotent ones.
  */
 export function mayRetry(method: string, retry: boolean | undefined): boolean {
-  return retry ?? IDEMPOTENT_METHODS.has(method.toUpperCase());
+  // Methods come upper-case from the SDK itself; only a hand-made `Request` may say `get`.
+  return retry ?? (IDEMPOTENT_METHODS.has(method) || IDEMPOTENT_METHODS.has(method.toUpperCase()));
 }
 
 /**

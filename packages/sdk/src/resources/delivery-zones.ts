@@ -38,16 +38,16 @@ export class DeliveryZonesResource {
     options?: O,
   ): MainCall<O, 'GET /api/delivery_zones'> {
     const core = this.#core;
-    return core.invoke('GET /api/delivery_zones', options, (init) =>
-      core.http.GET('/api/delivery_zones', { ...init, params: { query: filters } }),
+    return core.invoke('GET /api/delivery_zones', options, (call) =>
+      core.http.GET('/api/delivery_zones', { params: { query: filters } }, call),
     );
   }
 
   /** Reads one zone (the answer is the zone itself, no root key). */
   get<O extends RequestOptions = DefaultOptions>(id: number, options?: O): MainCall<O, 'GET /api/delivery_zones/{id}'> {
     const core = this.#core;
-    return core.invoke('GET /api/delivery_zones/{id}', options, (init) =>
-      core.http.GET('/api/delivery_zones/{id}', { ...init, params: { path: { id } } }),
+    return core.invoke('GET /api/delivery_zones/{id}', options, (call) =>
+      core.http.GET('/api/delivery_zones/{id}', { params: { path: { id } } }, call),
     );
   }
 
@@ -58,8 +58,8 @@ export class DeliveryZonesResource {
   ): MainCall<O, 'POST /api/delivery_zones'> {
     const core = this.#core;
     // The service fills the documented defaults; the cast only drops the generated type's "required" on them.
-    return core.invoke('POST /api/delivery_zones', options, (init) =>
-      core.http.POST('/api/delivery_zones', { ...init, body: zone as MainBody<'POST /api/delivery_zones'> }),
+    return core.invoke('POST /api/delivery_zones', options, (call) =>
+      core.http.POST('/api/delivery_zones', { body: zone as MainBody<'POST /api/delivery_zones'> }, call),
     );
   }
 
@@ -70,12 +70,12 @@ export class DeliveryZonesResource {
     options?: O,
   ): MainCall<O, 'PUT /api/delivery_zones/{id}'> {
     const core = this.#core;
-    return core.invoke('PUT /api/delivery_zones/{id}', options, (init) =>
-      core.http.PUT('/api/delivery_zones/{id}', {
-        ...init,
-        params: { path: { id } },
-        body: zone as MainBody<'PUT /api/delivery_zones/{id}'>,
-      }),
+    return core.invoke('PUT /api/delivery_zones/{id}', options, (call) =>
+      core.http.PUT(
+        '/api/delivery_zones/{id}',
+        { params: { path: { id } }, body: zone as MainBody<'PUT /api/delivery_zones/{id}'> },
+        call,
+      ),
     );
   }
 
@@ -85,8 +85,8 @@ export class DeliveryZonesResource {
     options?: O,
   ): MainCall<O, 'DELETE /api/delivery_zones/{id}'> {
     const core = this.#core;
-    return core.invoke('DELETE /api/delivery_zones/{id}', options, (init) =>
-      core.http.DELETE('/api/delivery_zones/{id}', { ...init, params: { path: { id } } }),
+    return core.invoke('DELETE /api/delivery_zones/{id}', options, (call) =>
+      core.http.DELETE('/api/delivery_zones/{id}', { params: { path: { id } } }, call),
     );
   }
 }

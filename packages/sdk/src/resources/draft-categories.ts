@@ -28,8 +28,8 @@ export class DraftCategoriesResource {
     options?: O,
   ): MainCall<O, 'GET /api/draft_categories'> {
     const core = this.#core;
-    return core.invoke('GET /api/draft_categories', options, (init) =>
-      core.http.GET('/api/draft_categories', { ...init, params: { query: filters } }),
+    return core.invoke('GET /api/draft_categories', options, (call) =>
+      core.http.GET('/api/draft_categories', { params: { query: filters } }, call),
     );
   }
 
@@ -39,8 +39,8 @@ export class DraftCategoriesResource {
     options?: O,
   ): MainCall<O, 'GET /api/draft_categories/{id}'> {
     const core = this.#core;
-    return core.invoke('GET /api/draft_categories/{id}', options, (init) =>
-      core.http.GET('/api/draft_categories/{id}', { ...init, params: { path: { id } } }),
+    return core.invoke('GET /api/draft_categories/{id}', options, (call) =>
+      core.http.GET('/api/draft_categories/{id}', { params: { path: { id } } }, call),
     );
   }
 
@@ -50,8 +50,8 @@ export class DraftCategoriesResource {
     options?: O,
   ): MainCall<O, 'POST /api/draft_categories'> {
     const core = this.#core;
-    return core.invoke('POST /api/draft_categories', options, (init) =>
-      core.http.POST('/api/draft_categories', { ...init, body: { draft_category: fields } }),
+    return core.invoke('POST /api/draft_categories', options, (call) =>
+      core.http.POST('/api/draft_categories', { body: { draft_category: fields } }, call),
     );
   }
 
@@ -62,12 +62,8 @@ export class DraftCategoriesResource {
     options?: O,
   ): MainCall<O, 'PUT /api/draft_categories/{id}'> {
     const core = this.#core;
-    return core.invoke('PUT /api/draft_categories/{id}', options, (init) =>
-      core.http.PUT('/api/draft_categories/{id}', {
-        ...init,
-        params: { path: { id } },
-        body: { draft_category: fields },
-      }),
+    return core.invoke('PUT /api/draft_categories/{id}', options, (call) =>
+      core.http.PUT('/api/draft_categories/{id}', { params: { path: { id } }, body: { draft_category: fields } }, call),
     );
   }
 
@@ -77,8 +73,8 @@ export class DraftCategoriesResource {
     options?: O,
   ): MainCall<O, 'DELETE /api/draft_categories/{id}'> {
     const core = this.#core;
-    return core.invoke('DELETE /api/draft_categories/{id}', options, (init) =>
-      core.http.DELETE('/api/draft_categories/{id}', { ...init, params: { path: { id } } }),
+    return core.invoke('DELETE /api/draft_categories/{id}', options, (call) =>
+      core.http.DELETE('/api/draft_categories/{id}', { params: { path: { id } } }, call),
     );
   }
 
@@ -93,15 +89,14 @@ export class DraftCategoriesResource {
     options?: O,
   ): MainCall<O, 'PUT /api/draft_categories/{id}/photo'> {
     const core = this.#core;
-    return core.invoke('PUT /api/draft_categories/{id}/photo', options, async (init) => {
+    return core.invoke('PUT /api/draft_categories/{id}/photo', options, async (call) => {
       const form = await toUploadForm(file, options);
       // The generated body type describes the part (`file: string`); the FormData is what goes on the wire.
-      return core.http.PUT('/api/draft_categories/{id}/photo', {
-        ...init,
-        params: { path: { id } },
-        body: form as never,
-        bodySerializer: (body) => body,
-      });
+      return core.http.PUT(
+        '/api/draft_categories/{id}/photo',
+        { params: { path: { id } }, body: form as never, bodySerializer: (body) => body },
+        call,
+      );
     });
   }
 }

@@ -28,16 +28,16 @@ export class DraftDishesResource {
     options?: O,
   ): MainCall<O, 'GET /api/draft_dishes'> {
     const core = this.#core;
-    return core.invoke('GET /api/draft_dishes', options, (init) =>
-      core.http.GET('/api/draft_dishes', { ...init, params: { query: filters } }),
+    return core.invoke('GET /api/draft_dishes', options, (call) =>
+      core.http.GET('/api/draft_dishes', { params: { query: filters } }, call),
     );
   }
 
   /** Reads one draft dish. */
   get<O extends RequestOptions = DefaultOptions>(id: number, options?: O): MainCall<O, 'GET /api/draft_dishes/{id}'> {
     const core = this.#core;
-    return core.invoke('GET /api/draft_dishes/{id}', options, (init) =>
-      core.http.GET('/api/draft_dishes/{id}', { ...init, params: { path: { id } } }),
+    return core.invoke('GET /api/draft_dishes/{id}', options, (call) =>
+      core.http.GET('/api/draft_dishes/{id}', { params: { path: { id } } }, call),
     );
   }
 
@@ -47,8 +47,8 @@ export class DraftDishesResource {
     options?: O,
   ): MainCall<O, 'POST /api/draft_dishes'> {
     const core = this.#core;
-    return core.invoke('POST /api/draft_dishes', options, (init) =>
-      core.http.POST('/api/draft_dishes', { ...init, body: { draft_dish: fields } }),
+    return core.invoke('POST /api/draft_dishes', options, (call) =>
+      core.http.POST('/api/draft_dishes', { body: { draft_dish: fields } }, call),
     );
   }
 
@@ -59,8 +59,8 @@ export class DraftDishesResource {
     options?: O,
   ): MainCall<O, 'PUT /api/draft_dishes/{id}'> {
     const core = this.#core;
-    return core.invoke('PUT /api/draft_dishes/{id}', options, (init) =>
-      core.http.PUT('/api/draft_dishes/{id}', { ...init, params: { path: { id } }, body: { draft_dish: fields } }),
+    return core.invoke('PUT /api/draft_dishes/{id}', options, (call) =>
+      core.http.PUT('/api/draft_dishes/{id}', { params: { path: { id } }, body: { draft_dish: fields } }, call),
     );
   }
 
@@ -70,8 +70,8 @@ export class DraftDishesResource {
     options?: O,
   ): MainCall<O, 'DELETE /api/draft_dishes/{id}'> {
     const core = this.#core;
-    return core.invoke('DELETE /api/draft_dishes/{id}', options, (init) =>
-      core.http.DELETE('/api/draft_dishes/{id}', { ...init, params: { path: { id } } }),
+    return core.invoke('DELETE /api/draft_dishes/{id}', options, (call) =>
+      core.http.DELETE('/api/draft_dishes/{id}', { params: { path: { id } } }, call),
     );
   }
 
@@ -86,15 +86,14 @@ export class DraftDishesResource {
     options?: O,
   ): MainCall<O, 'PUT /api/draft_dishes/{id}/photo'> {
     const core = this.#core;
-    return core.invoke('PUT /api/draft_dishes/{id}/photo', options, async (init) => {
+    return core.invoke('PUT /api/draft_dishes/{id}/photo', options, async (call) => {
       const form = await toUploadForm(file, options);
       // The generated body type describes the part (`file: string`); the FormData is what goes on the wire.
-      return core.http.PUT('/api/draft_dishes/{id}/photo', {
-        ...init,
-        params: { path: { id } },
-        body: form as never,
-        bodySerializer: (body) => body,
-      });
+      return core.http.PUT(
+        '/api/draft_dishes/{id}/photo',
+        { params: { path: { id } }, body: form as never, bodySerializer: (body) => body },
+        call,
+      );
     });
   }
 }

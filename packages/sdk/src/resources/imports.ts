@@ -72,13 +72,16 @@ export class ImportsResource {
     return core.invoke(
       'POST /api/organizations/{id}/import/menu',
       options,
-      (init) =>
-        core.http.POST('/api/organizations/{id}/import/menu', {
-          ...init,
-          params: { path: { id: organizationId } },
-          // The service fills the `config` defaults; the cast only drops the generated type's "required" on them.
-          body: body as MainBody<'POST /api/organizations/{id}/import/menu'>,
-        }),
+      (call) =>
+        core.http.POST(
+          '/api/organizations/{id}/import/menu',
+          {
+            params: { path: { id: organizationId } },
+            // The service fills the `config` defaults; the cast only drops the generated type's "required" on them.
+            body: body as MainBody<'POST /api/organizations/{id}/import/menu'>,
+          },
+          call,
+        ),
       {
         map: (data) => this.job('menu', organizationId, data.job_id),
         onError: this.#attachJob('menu', organizationId),
@@ -92,8 +95,8 @@ export class ImportsResource {
     options?: O,
   ): MainCall<O, 'GET /api/organizations/{id}/import/menu'> {
     const core = this.#core;
-    return core.invoke('GET /api/organizations/{id}/import/menu', options, (init) =>
-      core.http.GET('/api/organizations/{id}/import/menu', { ...init, params: { path: { id: organizationId } } }),
+    return core.invoke('GET /api/organizations/{id}/import/menu', options, (call) =>
+      core.http.GET('/api/organizations/{id}/import/menu', { params: { path: { id: organizationId } } }, call),
     );
   }
 
@@ -108,12 +111,12 @@ export class ImportsResource {
     return core.invoke(
       'POST /api/organizations/{id}/import/clients',
       options,
-      (init) =>
-        core.http.POST('/api/organizations/{id}/import/clients', {
-          ...init,
-          params: { path: { id: organizationId }, query },
-          body,
-        }),
+      (call) =>
+        core.http.POST(
+          '/api/organizations/{id}/import/clients',
+          { params: { path: { id: organizationId }, query }, body },
+          call,
+        ),
       {
         map: (data) => this.job('clients', organizationId, data.job_id),
         onError: this.#attachJob('clients', organizationId),
@@ -127,8 +130,8 @@ export class ImportsResource {
     options?: O,
   ): MainCall<O, 'GET /api/organizations/{id}/import/clients'> {
     const core = this.#core;
-    return core.invoke('GET /api/organizations/{id}/import/clients', options, (init) =>
-      core.http.GET('/api/organizations/{id}/import/clients', { ...init, params: { path: { id: organizationId } } }),
+    return core.invoke('GET /api/organizations/{id}/import/clients', options, (call) =>
+      core.http.GET('/api/organizations/{id}/import/clients', { params: { path: { id: organizationId } } }, call),
     );
   }
 
@@ -145,12 +148,12 @@ export class ImportsResource {
   ): MainCall<O, 'POST /api/organizations/{id}/import/orders'> {
     const core = this.#core;
     const query = options?.existing === undefined ? undefined : { existing: options.existing };
-    return core.invoke('POST /api/organizations/{id}/import/orders', options, (init) =>
-      core.http.POST('/api/organizations/{id}/import/orders', {
-        ...init,
-        params: { path: { id: organizationId }, query },
-        body,
-      }),
+    return core.invoke('POST /api/organizations/{id}/import/orders', options, (call) =>
+      core.http.POST(
+        '/api/organizations/{id}/import/orders',
+        { params: { path: { id: organizationId }, query }, body },
+        call,
+      ),
     );
   }
 }

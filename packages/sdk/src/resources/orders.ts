@@ -39,8 +39,8 @@ export class OrdersResource {
   /** One page of orders with its `meta` (default page 1, 25 per page, newest first). */
   list<O extends RequestOptions = DefaultOptions>(filters?: OrderFilters, options?: O): MainCall<O, 'GET /api/orders'> {
     const core = this.#core;
-    return core.invoke('GET /api/orders', options, (init) =>
-      core.http.GET('/api/orders', { ...init, params: { query: filters } }),
+    return core.invoke('GET /api/orders', options, (call) =>
+      core.http.GET('/api/orders', { params: { query: filters } }, call),
     );
   }
 
@@ -69,8 +69,8 @@ export class OrdersResource {
   /** Reads one order with its sideloaded restaurants, couriers and payments. */
   get<O extends RequestOptions = DefaultOptions>(id: number, options?: O): MainCall<O, 'GET /api/orders/{id}'> {
     const core = this.#core;
-    return core.invoke('GET /api/orders/{id}', options, (init) =>
-      core.http.GET('/api/orders/{id}', { ...init, params: { path: { id } } }),
+    return core.invoke('GET /api/orders/{id}', options, (call) =>
+      core.http.GET('/api/orders/{id}', { params: { path: { id } } }, call),
     );
   }
 
@@ -82,8 +82,8 @@ export class OrdersResource {
   ): MainCall<O, 'PUT /api/orders/{id}'> {
     const core = this.#core;
     const query = options?.sendSms === undefined ? undefined : { send_sms: options.sendSms };
-    return core.invoke('PUT /api/orders/{id}', options, (init) =>
-      core.http.PUT('/api/orders/{id}', { ...init, params: { path: { id }, query }, body: { order: fields } }),
+    return core.invoke('PUT /api/orders/{id}', options, (call) =>
+      core.http.PUT('/api/orders/{id}', { params: { path: { id }, query }, body: { order: fields } }, call),
     );
   }
 
@@ -93,8 +93,8 @@ export class OrdersResource {
     options?: O,
   ): MainCall<O, 'PUT /api/orders/{id}/confirm'> {
     const core = this.#core;
-    return core.invoke('PUT /api/orders/{id}/confirm', options, (init) =>
-      core.http.PUT('/api/orders/{id}/confirm', { ...init, params: { path: { id } } }),
+    return core.invoke('PUT /api/orders/{id}/confirm', options, (call) =>
+      core.http.PUT('/api/orders/{id}/confirm', { params: { path: { id } } }, call),
     );
   }
 
@@ -110,16 +110,16 @@ export class OrdersResource {
   ): MainCall<O, 'PUT /api/orders/{id}/status'> {
     const core = this.#core;
     const query = options?.sendSms === undefined ? { status } : { status, send_sms: options.sendSms };
-    return core.invoke('PUT /api/orders/{id}/status', options, (init) =>
-      core.http.PUT('/api/orders/{id}/status', { ...init, params: { path: { id }, query } }),
+    return core.invoke('PUT /api/orders/{id}/status', options, (call) =>
+      core.http.PUT('/api/orders/{id}/status', { params: { path: { id }, query } }, call),
     );
   }
 
   /** The order's items. */
   items<O extends RequestOptions = DefaultOptions>(id: number, options?: O): MainCall<O, 'GET /api/orders/{id}/items'> {
     const core = this.#core;
-    return core.invoke('GET /api/orders/{id}/items', options, (init) =>
-      core.http.GET('/api/orders/{id}/items', { ...init, params: { path: { id } } }),
+    return core.invoke('GET /api/orders/{id}/items', options, (call) =>
+      core.http.GET('/api/orders/{id}/items', { params: { path: { id } } }, call),
     );
   }
 
@@ -129,8 +129,8 @@ export class OrdersResource {
     options?: O,
   ): MainCall<O, 'GET /api/orders/{id}/buddies'> {
     const core = this.#core;
-    return core.invoke('GET /api/orders/{id}/buddies', options, (init) =>
-      core.http.GET('/api/orders/{id}/buddies', { ...init, params: { path: { id } } }),
+    return core.invoke('GET /api/orders/{id}/buddies', options, (call) =>
+      core.http.GET('/api/orders/{id}/buddies', { params: { path: { id } } }, call),
     );
   }
 
@@ -143,7 +143,7 @@ export class OrdersResource {
     return core.invoke(
       'GET /api/orders/{id}/receipt.pdf',
       options,
-      (init) => core.http.GET('/api/orders/{id}/receipt.pdf', { ...init, params: { path: { id } }, parseAs: 'blob' }),
+      (call) => core.http.GET('/api/orders/{id}/receipt.pdf', { params: { path: { id } }, parseAs: 'blob' }, call),
       { map: (data) => data as unknown as Blob },
     );
   }
@@ -157,7 +157,7 @@ export class OrdersResource {
     return core.invoke(
       'GET /api/orders/{id}/receipt.html',
       options,
-      (init) => core.http.GET('/api/orders/{id}/receipt.html', { ...init, params: { path: { id } }, parseAs: 'text' }),
+      (call) => core.http.GET('/api/orders/{id}/receipt.html', { params: { path: { id } }, parseAs: 'text' }, call),
       { map: (data) => data as unknown as string },
     );
   }

@@ -20,14 +20,14 @@ export class OrganizationsResource {
   /** Lists the organizations the caller can access. */
   list<O extends RequestOptions = DefaultOptions>(options?: O): MainCall<O, 'GET /api/organizations'> {
     const core = this.#core;
-    return core.invoke('GET /api/organizations', options, (init) => core.http.GET('/api/organizations', init));
+    return core.invoke('GET /api/organizations', options, (call) => core.http.GET('/api/organizations', {}, call));
   }
 
   /** Reads one organization. */
   get<O extends RequestOptions = DefaultOptions>(id: number, options?: O): MainCall<O, 'GET /api/organizations/{id}'> {
     const core = this.#core;
-    return core.invoke('GET /api/organizations/{id}', options, (init) =>
-      core.http.GET('/api/organizations/{id}', { ...init, params: { path: { id } } }),
+    return core.invoke('GET /api/organizations/{id}', options, (call) =>
+      core.http.GET('/api/organizations/{id}', { params: { path: { id } } }, call),
     );
   }
 
@@ -38,8 +38,8 @@ export class OrganizationsResource {
     options?: O,
   ): MainCall<O, 'PUT /api/organizations/{id}'> {
     const core = this.#core;
-    return core.invoke('PUT /api/organizations/{id}', options, (init) =>
-      core.http.PUT('/api/organizations/{id}', { ...init, params: { path: { id } }, body: { organization: fields } }),
+    return core.invoke('PUT /api/organizations/{id}', options, (call) =>
+      core.http.PUT('/api/organizations/{id}', { params: { path: { id } }, body: { organization: fields } }, call),
     );
   }
 
@@ -49,8 +49,8 @@ export class OrganizationsResource {
     options?: O,
   ): MainCall<O, 'POST /api/organizations/{id}/publish'> {
     const core = this.#core;
-    return core.invoke('POST /api/organizations/{id}/publish', options, (init) =>
-      core.http.POST('/api/organizations/{id}/publish', { ...init, params: { path: { id } } }),
+    return core.invoke('POST /api/organizations/{id}/publish', options, (call) =>
+      core.http.POST('/api/organizations/{id}/publish', { params: { path: { id } } }, call),
     );
   }
 }

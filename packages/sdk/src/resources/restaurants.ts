@@ -25,16 +25,16 @@ export class RestaurantsResource {
     options?: O,
   ): MainCall<O, 'GET /api/restaurants'> {
     const core = this.#core;
-    return core.invoke('GET /api/restaurants', options, (init) =>
-      core.http.GET('/api/restaurants', { ...init, params: { query: filters } }),
+    return core.invoke('GET /api/restaurants', options, (call) =>
+      core.http.GET('/api/restaurants', { params: { query: filters } }, call),
     );
   }
 
   /** Reads one restaurant (the answer is a one-element `restaurants` array, as the spec says). */
   get<O extends RequestOptions = DefaultOptions>(id: number, options?: O): MainCall<O, 'GET /api/restaurants/{id}'> {
     const core = this.#core;
-    return core.invoke('GET /api/restaurants/{id}', options, (init) =>
-      core.http.GET('/api/restaurants/{id}', { ...init, params: { path: { id } } }),
+    return core.invoke('GET /api/restaurants/{id}', options, (call) =>
+      core.http.GET('/api/restaurants/{id}', { params: { path: { id } } }, call),
     );
   }
 
@@ -45,8 +45,8 @@ export class RestaurantsResource {
     options?: O,
   ): MainCall<O, 'PUT /api/restaurants/{id}'> {
     const core = this.#core;
-    return core.invoke('PUT /api/restaurants/{id}', options, (init) =>
-      core.http.PUT('/api/restaurants/{id}', { ...init, params: { path: { id } }, body: { restaurant: fields } }),
+    return core.invoke('PUT /api/restaurants/{id}', options, (call) =>
+      core.http.PUT('/api/restaurants/{id}', { params: { path: { id } }, body: { restaurant: fields } }, call),
     );
   }
 }

@@ -45,13 +45,7 @@ export class SessionResource {
     return core.invoke(
       'POST /api/session',
       options,
-      (init) =>
-        core.http.POST('/api/session', {
-          ...init,
-          body: credentials,
-          bodySerializer: formBody,
-          headers: { ...init.headers, ...FORM },
-        }),
+      (call) => core.http.POST('/api/session', { body: credentials, bodySerializer: formBody, headers: FORM }, call),
       {
         map: async (data) => {
           await this.#store.set(data.meta.token);
@@ -64,13 +58,13 @@ export class SessionResource {
   /** Reads the current session (user, account, token expiry). */
   get<O extends RequestOptions = DefaultOptions>(options?: O): MainCall<O, 'GET /api/session'> {
     const core = this.#core;
-    return core.invoke('GET /api/session', options, (init) => core.http.GET('/api/session', init));
+    return core.invoke('GET /api/session', options, (call) => core.http.GET('/api/session', {}, call));
   }
 
   /** Ends the session and forgets the token (also when the service says it had already ended: 401). */
   logout<O extends RequestOptions = DefaultOptions>(options?: O): MainCall<O, 'DELETE /api/session'> {
     const core = this.#core;
-    return core.invoke('DELETE /api/session', options, (init) => core.http.DELETE('/api/session', init), {
+    return core.invoke('DELETE /api/session', options, (call) => core.http.DELETE('/api/session', {}, call), {
       map: async () => {
         await this.#store.set(null);
         return undefined;
