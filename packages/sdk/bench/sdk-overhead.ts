@@ -10,7 +10,7 @@
  * the first pass because interleaved contenders pay for each other's garbage: openapi-fetch's per-call
  * `Request` objects alone made every other contender's median a few microseconds worse. The same comparison
  * over HTTP on loopback follows for context.
- * Run: `npm run bench -w @restoapi/sdk` (options: `-- --calls 5000`, `-- --no-http`, `-- --no-reference`).
+ * Run: `npm run bench -w @restoapi/sdk` (options: `-- --calls 20000` (default 8,000 in-process, at most 2,000 over HTTP), `-- --no-http`, `-- --no-reference`).
  */
 import { performance } from 'node:perf_hooks';
 import createClient from 'openapi-fetch';
@@ -20,7 +20,7 @@ import { createRestoClient, type paths } from '../src/index.js';
 
 const argv = process.argv.slice(2);
 const callsAt = argv.indexOf('--calls');
-const CALLS = callsAt >= 0 ? Number(argv[callsAt + 1]) : 4_000;
+const CALLS = callsAt >= 0 ? Number(argv[callsAt + 1]) : 8_000;
 const WARMUP = 500;
 
 type Contender = [name: string, run: () => Promise<number>];
