@@ -87,6 +87,26 @@ describe('calls through the core', () => {
     expect(token).toBeNull();
   });
 
+  test('an error answer read as a typed error still gets its debug line', async () => {
+    const lines: { message: string; details?: Record<string, unknown> }[] = [];
+    const log = (message: string, details?: Record<string, unknown>): void => {
+      lines.push({ message, details });
+    };
+    const api = createRestoClient({
+      baseUrl: 'http://x',
+      logger: { debug: log, info: log, warn: log, error: log },
+      fetch: async () =>
+        Response.json(
+          { errors: [{ status: '404', title: 'Not found' }] },
+          { status: 404, headers: { 'X-Request-Id': 'r-1' } },
+        ),
+    });
+    await expect(api.draftDishes.get(1)).rejects.toBeInstanceOf(NotFoundError);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.message).toMatch(/^GET \/api\/draft_dishes\/\{id\} 404 in \d+ ms$/);
+    expect(lines[0]!.details).toMatchObject({ attempt: 1, status: 404, requestId: 'r-1' });
+  });
+
   test('the caller abort while the body is read rejects with its reason', async () => {
     const controller = new AbortController();
     const api = createRestoClient({ baseUrl: 'http://x', fetch: async (_request, init) => stallingBody(init) });

@@ -102,6 +102,7 @@ export function createPipeline(options: PipelineOptions = {}): Pipeline {
       let response: Response | undefined;
       // Set once the final answer is handed to `read`: a failure from then on is the reader's, not the exchange's.
       let reading = false;
+      let readFailed = false;
       let value: unknown;
       let failure: RestoApiError<undefined> | undefined;
       try {
@@ -129,15 +130,19 @@ export function createPipeline(options: PipelineOptions = {}): Pipeline {
         value = await deadline.race(abandoned ? Promise.race([answered, abandoned]) : answered);
         if (read === undefined) response = value as Response;
       } catch (error) {
-        deadline.release();
-        unlisten?.();
         if (callerSignal?.aborted) throw callerSignal.reason;
         const timedOut = signal.reason instanceof AttemptTimeout || deadline.signal.aborted;
-        if (timedOut) failure = timeoutError(operation, timeoutMs, attempt, error);
-        // The reader's own errors (a typed error answer, a malformed body) stay as they are.
-        else if (reading) throw error;
-        else failure = transportError(error, operation);
-        if (reading) throw failure;
+        if (reading && !timedOut) {
+          // The reader's own errors (a typed error answer, a malformed body) stay as they are.
+          readFailed = true;
+          value = error;
+        } else {
+          failure = timedOut ? timeoutError(operation, timeoutMs, attempt, error) : transportError(error, operation);
+        }
+      } finally {
+        // The attempt is over either way: its answer (and body, when read) arrived, or it failed.
+        deadline.release();
+        unlisten?.();
       }
       const durationMs = logger ? Date.now() - started : 0;
       logger?.debug(`${operation} ${response ? response.status : failure!.name} in ${durationMs} ms`, {
@@ -148,19 +153,16 @@ export function createPipeline(options: PipelineOptions = {}): Pipeline {
         requestId: response?.headers.get('x-request-id') ?? undefined,
       });
       if (reading) {
-        deadline.release();
-        unlisten?.();
+        // A final answer is never retried, also when its body timed out.
+        if (readFailed) throw value;
+        if (failure) throw failure;
         return value;
       }
       const retryable = failure !== undefined || isRetryableStatus(response!.status);
       if (!retryable || last) {
         if (failure) throw failure;
-        deadline.release();
-        unlisten?.();
         return response!;
       }
-      deadline.release();
-      unlisten?.();
       response?.body?.cancel().catch(() => undefined);
       const retryAfterMs = response ? parseRetryAfter(response.headers.get('retry-after')) : undefined;
       const delayMs = retryDelay(attempt, retryAfterMs, backoff, random);
