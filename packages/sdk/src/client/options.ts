@@ -1,3 +1,5 @@
+import type { Sleep } from '../resilience/abort.js';
+
 /** Where log lines go; `console` fits. Retries are logged with `warn`, each attempt's outcome with `debug`. */
 export interface Logger {
   /** Each attempt's outcome: `{ operation, attempt, status, durationMs, requestId }`. */
@@ -37,7 +39,7 @@ export interface PipelineOptions {
   /** Headers added to every request. */
   headers?: Record<string, string>;
   /** Waits between retries; replace it in tests to skip real waiting. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  sleep?: Sleep;
   /** Source of randomness for the jitter (0 ≤ x < 1); replace it in tests for fixed delays. */
   random?: () => number;
 }

@@ -1,6 +1,6 @@
 import { ImportJobError } from '../errors/api-error.js';
 import type { components } from '../generated/main.js';
-import { sleep as defaultSleep } from '../resilience/abort.js';
+import { sleep as defaultSleep, type Sleep } from '../resilience/abort.js';
 
 /** The state of an organization's import (`GET …/import/menu` or `…/import/clients`). */
 export type ImportJobState = components['schemas']['ImportJobState'];
@@ -34,9 +34,15 @@ export class ImportJob {
   /** The job's id (opaque). */
   readonly id: string;
   readonly #read: ImportStateReader;
-  readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  readonly #sleep: Sleep;
 
-  constructor(kind: ImportKind, organizationId: number, id: string, read: ImportStateReader, sleep = defaultSleep) {
+  constructor(
+    kind: ImportKind,
+    organizationId: number,
+    id: string,
+    read: ImportStateReader,
+    sleep: Sleep = defaultSleep,
+  ) {
     this.kind = kind;
     this.organizationId = organizationId;
     this.id = id;

@@ -4,6 +4,7 @@ import type { RequestOptions } from '../client/options.js';
 import { ConflictError } from '../errors/api-error.js';
 import type { components } from '../generated/main.js';
 import { ImportJob, type ImportKind } from '../imports/import-job.js';
+import type { Sleep } from '../resilience/abort.js';
 
 /**
  * The menu import body. `config` may be partial: the generated type marks `destroy_menu` and `publish_menu`
@@ -39,9 +40,9 @@ export interface OrderImportOptions {
  */
 export class ImportsResource {
   readonly #core: MainCore;
-  readonly #sleep: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
+  readonly #sleep: Sleep | undefined;
 
-  constructor(core: MainCore, sleep?: (ms: number, signal?: AbortSignal) => Promise<void>) {
+  constructor(core: MainCore, sleep?: Sleep) {
     this.#core = core;
     this.#sleep = sleep;
   }
