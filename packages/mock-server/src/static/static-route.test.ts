@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { createMock, type EngineRoute } from '../index.js';
 import { consoleDirectory, consoleRoute, CONSOLE_CSP, readConsoleAssets } from './console-route.js';
@@ -150,6 +153,25 @@ describe('loadDocsRoute', () => {
     expect(reference.status).toBe(200);
     expect(await reference.text()).toContain('id="openapi-document"');
     expect((await mock.fetch(`${base}/docs/guides/carriers.html`)).status).toBe(200);
+  });
+
+  test('serves a prebuilt site file (what the published package carries) instead of building one', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'docs-site-'));
+    try {
+      const file = path.join(dir, 'docs-site.json');
+      await writeFile(file, JSON.stringify({ files: { 'index.html': html('<h1>prebuilt</h1>') } }));
+      const docs = await loadDocsRoute({ siteFile: file });
+      expect(docs.files).toBe(1);
+      const page = await mockWith(docs.route!).fetch(`${base}/docs/`);
+      expect(await page.text()).toBe('<h1>prebuilt</h1>');
+
+      await writeFile(file, '{"pages": []}');
+      const broken = await loadDocsRoute({ siteFile: file });
+      expect(broken.route).toBeUndefined();
+      expect(broken.note).toBe(`the documentation site could not be read from ${file} (${file} holds no "files")`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   test('degrades to a note when the package is not there', async () => {
