@@ -11,6 +11,8 @@ const steps = [
   ['eslint + prettier', 'npm run lint'],
   ['vitest', 'npx vitest run --reporter=default --reporter=json --outputFile.json=reports/vitest.json'],
   ['build + package checks', 'node scripts/check-packages.mjs'],
+  // After the build: packs the packages and uses them from a new project outside the repository.
+  ['packed packages work in a new project', 'node --import tsx scripts/consumer/check-consumer.ts'],
 ];
 
 mkdirSync('reports', { recursive: true });

@@ -1,5 +1,6 @@
 /**
- * Who orders and where to, in the storefront order (`POST /__mock/orders`) the demo and its test place:
+ * Who orders and where to, in the storefront order (`POST /__mock/orders`) the demo, its test and the
+ * consumer-project check (scripts/consumer) place:
  * a Berlin address inside Pizza Piccolo's delivery zone. Each adds its own `items`.
  */
 export const DEMO_ORDER = {

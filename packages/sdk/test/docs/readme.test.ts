@@ -11,7 +11,7 @@ afterEach(() => target?.close());
 
 test('the README quickstart runs as written against the mock over HTTP', async () => {
   const text = await readFile(readme, 'utf8');
-  const quickstart = /## Quickstart\s+```ts\n([\s\S]*?)```/.exec(text)![1]!;
+  const quickstart = /## Quickstart\s+```ts sample\n([\s\S]*?)```/.exec(text)![1]!;
   expect(quickstart.split('\n').filter(Boolean).length).toBeLessThanOrEqual(12);
   target = await startMock('http');
   const body = quickstart
