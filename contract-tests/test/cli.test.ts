@@ -94,3 +94,57 @@ test('restoapi-contract exits 0 when everything passes and 2 on a bad configurat
   expect(bad.status).toBe(2);
   expect(bad.stderr).toMatch(/invalid configuration/);
 }, 60_000);
+
+test.each([
+  [['--base-url', 'http://127.0.0.1:4010'], /required option '--config <file>' not specified/],
+  [
+    ['--base-url', 'localhost', '--config', 'contract-tests/config/mock.json'],
+    /--base-url <url>' argument 'localhost' is invalid/,
+  ],
+  [
+    ['--base-url', 'http://127.0.0.1:4010', '--config', 'contract-tests/config/mock.json', '--profile', 'strict'],
+    /--profile <profile>' argument 'strict' is invalid\. Allowed choices are spec, full/,
+  ],
+  [
+    ['--base-url', 'http://127.0.0.1:4010', '--config', 'contract-tests/config/mock.json', '--seed', 'lucky'],
+    /--seed <n>' argument 'lucky' is invalid\. expected a whole number/,
+  ],
+  [
+    ['--base-url', 'http://127.0.0.1:4010', '--config', 'contract-tests/config/mock.json', '--selection', 'some'],
+    /--selection <name>' argument 'some' is invalid/,
+  ],
+  [
+    ['--base-url', 'http://127.0.0.1:4010', '--config', 'contract-tests/config/mock.json', '--fast'],
+    /unknown option '--fast'/,
+  ],
+  [['--base-url', 'http://127.0.0.1:4010', '--config', 'no-such-config.json'], /no-such-config\.json/],
+])(
+  'restoapi-contract %j is refused with exit code 2 and says why',
+  async (args, message) => {
+    const result = await run(args);
+    expect(result.stderr).toMatch(message);
+    expect(result.status).toBe(2);
+  },
+  30_000,
+);
+
+test('restoapi-contract --grep that matches nothing says so and exits 2 instead of failing 0 of 0', async () => {
+  const result = await run(['--base-url', server.url, '--config', config, '--grep', 'sessions.*']);
+  expect(result.stderr).toContain(
+    'restoapi-contract: --grep sessions.* matched no test of the spec profile, so nothing was run',
+  );
+  expect(result.stdout).not.toContain('RESULT');
+  expect(result.status).toBe(2);
+}, 30_000);
+
+test('restoapi-contract names the target it cannot reach and exits 2', async () => {
+  const unreachable = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+  const result = await run(['--base-url', `http://127.0.0.1:${unreachable}`, '--config', config]);
+  expect(result.stderr).toContain(`cannot reach the implementation at http://127.0.0.1:${unreachable}: ECONNREFUSED`);
+  expect(result.status).toBe(2);
+}, 30_000);
