@@ -155,46 +155,37 @@ async function placeOrder(base) {
 }
 
 // Nothing is sent anywhere before our own mock says it listens: whatever else holds the port is left alone.
+// Orders need open zones (11:00–23:00 Berlin): the demo runs on a Friday evening of virtual time, and the
+// seed's orders are dated relative to it, so they sit in the past of the mock's clock like new ones.
 const listening = await run(
   'mock',
-  ['packages/mock-server/src/cli.ts', '--port', String(values.port)],
+  ['packages/mock-server/src/cli.ts', '--port', String(values.port), '--clock', '2026-11-20T18:30:00+01:00'],
   /^RestoAPI mock listening on (http:\/\/\S+)$/,
 );
 const base = listening?.[1];
 if (base) {
-  try {
-    // Orders need open zones (11:00–23:00 Berlin): run the demo on a Friday evening of virtual time.
-    await fetch(`${base}/__mock/clock`, {
-      method: 'PUT',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ now: '2026-11-20T18:30:00+01:00', frozen: false }),
-    });
-    if (values.carrier) {
-      console.log(
-        "[demo] the demo's carrier takes every order; to try your own carrier, run the demo with npm start -- --no-carrier",
-      );
-      run('carrier', [
-        'packages/carrier-kit/src/cli.ts',
-        'simulate',
-        '--base-url',
-        base,
-        '--port',
-        '0',
-        '--min-interval',
-        '2000',
-        '--name',
-        'Demo carrier',
-      ]);
-    }
-    if (values.orders) {
-      console.log(
-        `[storefront] placing a demo order every ${values.orderEvery} s (--no-orders to stop); watch ${base}/console`,
-      );
-      setTimeout(() => placeOrder(base), 3_000);
-      orderTimer = setInterval(() => placeOrder(base), values.orderEvery * 1000);
-    }
-  } catch (error) {
-    console.error(error.message);
-    stop(1);
+  if (values.carrier) {
+    console.log(
+      "[demo] the demo's carrier takes every order; to try your own carrier, run the demo with npm start -- --no-carrier",
+    );
+    run('carrier', [
+      'packages/carrier-kit/src/cli.ts',
+      'simulate',
+      '--base-url',
+      base,
+      '--port',
+      '0',
+      '--min-interval',
+      '2000',
+      '--name',
+      'Demo carrier',
+    ]);
+  }
+  if (values.orders) {
+    console.log(
+      `[storefront] placing a demo order every ${values.orderEvery} s (--no-orders to stop); watch ${base}/console`,
+    );
+    setTimeout(() => placeOrder(base), 3_000);
+    orderTimer = setInterval(() => placeOrder(base), values.orderEvery * 1000);
   }
 }

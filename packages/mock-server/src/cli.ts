@@ -48,8 +48,16 @@ async function assertCanListen(host: string, port: number): Promise<void> {
   });
 }
 
-async function loadSeed(seed: string): Promise<MockStateJson> {
-  if (seed === 'demo') return demoSeed();
+function instant(value: string): Date {
+  // An offset is required: a bare date-time would mean a different instant on every machine.
+  const at = new Date(value);
+  if (!/(Z|[+-]\d\d:\d\d)$/i.test(value) || Number.isNaN(at.getTime()))
+    throw new InvalidArgumentError('expected an ISO 8601 date-time with an offset, e.g. 2026-11-20T18:30:00+01:00');
+  return at;
+}
+
+async function loadSeed(seed: string, now: Date): Promise<MockStateJson> {
+  if (seed === 'demo') return demoSeed(now);
   if (seed === 'empty') return { version: 1 };
   let json: unknown;
   try {
@@ -98,6 +106,11 @@ const program = new Command('restoapi-mock')
   .option('--validate-responses', 'check every answer against the OpenAPI document and fail loudly on drift', false)
   .option('--import-duration <ms>', 'how long menu and client imports take, in milliseconds', milliseconds)
   .option('--no-docs', 'do not build and serve the documentation site at /docs')
+  .option(
+    '--clock <date-time>',
+    'start the virtual clock at this instant (running); the demo seed is dated relative to it',
+    instant,
+  )
   .showHelpAfterError()
   .exitOverride();
 
@@ -110,6 +123,7 @@ program.action(
     validateResponses: boolean;
     importDuration?: number;
     docs: boolean;
+    clock?: Date;
   }) => {
     // Nothing is read, built or served before the port is known to be free.
     await assertCanListen(options.host, options.port);
@@ -119,7 +133,7 @@ program.action(
         })
       : undefined;
     const restored = saved === undefined ? undefined : asUsage(() => assertFixture(saved, `--state ${options.state}`));
-    const state = restored ?? (await loadSeed(options.seed));
+    const state = restored ?? (await loadSeed(options.seed, options.clock ?? new Date()));
     // The console ships with the package; the docs site is built in memory when @restoapi/docs is there.
     const docs: DocsRouteResult = options.docs ? await loadDocsRoute() : { files: 0, note: 'not served (--no-docs)' };
     const server = await createMockServer({
@@ -133,6 +147,7 @@ program.action(
     }).catch((error: NodeJS.ErrnoException) => {
       throw error.syscall === 'listen' ? listenProblem(error, options.host, options.port) : error;
     });
+    if (options.clock) await server.mock.runtime.clock.set(options.clock, false);
     const lines = [
       `RestoAPI mock listening on ${server.url}`,
       `  main API      ${server.url}/api`,

@@ -21,7 +21,7 @@ const mock = (...args: string[]) => runCli([BIN_SOURCES['restoapi-mock']!, ...ar
 const notAFixture = path.join(mkdtempSync(path.join(tmpdir(), 'restoapi-mock-cli-')), 'not-a-fixture.json');
 writeFileSync(notAFixture, '{ "version": 7 }');
 
-test.each([
+const badInvocations: [string[], RegExp][] = [
   [
     ['--import-duration', '-5'],
     /--import-duration <ms>' argument '-5' is invalid\. a duration is a number of milliseconds, 0 or more/,
@@ -32,8 +32,14 @@ test.each([
   [['--colour'], /unknown option '--colour'/],
   [['--seed', 'no-such-file.json'], /--seed no-such-file\.json: not "demo", "empty" or a readable state JSON file/],
   [['--seed', 'package.json'], /--seed package\.json/],
-  [['--state', notAFixture], /--state .*not-a-fixture\.json: .*version/],
-])('restoapi-mock %j is refused with exit code 2 and says why', async (args, message) => {
+  [['--state', notAFixture], /--state .*not-a-fixture\.json is not a valid mock fixture[\s\S]*\/version must be 1/],
+];
+
+test.each(
+  badInvocations.map(
+    ([args, message]) => [args.join(' ').replace(notAFixture, 'not-a-fixture.json'), args, message] as const,
+  ),
+)('restoapi-mock %s is refused with exit code 2 and says why', async (_name, args, message) => {
   const result = await mock(...args);
   expect(result.stderr).toMatch(message);
   expect(result.status).toBe(2);
@@ -110,3 +116,34 @@ test("the README's quickstart runs as written: the mock serves the demo seed, an
   expect(helped.stdout).toMatch(/^Usage: restoapi-mock \[options\]/);
   expect(helped.status).toBe(0);
 }, 120_000);
+
+test('restoapi-mock --clock starts the virtual clock there and dates the demo seed before it', async () => {
+  const running = startCli([
+    BIN_SOURCES['restoapi-mock']!,
+    '--port',
+    '0',
+    '--no-docs',
+    '--clock',
+    '2026-11-20T18:30:00+01:00',
+  ]);
+  try {
+    const [, url] = await running.waitFor(/^RestoAPI mock listening on (\S+)$/);
+    const clock = (await (await fetch(`${url}/__mock/clock`)).json()) as { now: string; frozen: boolean };
+    expect(Date.parse(clock.now) - Date.parse('2026-11-20T17:30:00Z')).toBeLessThan(60_000);
+    expect(clock.frozen).toBe(false);
+    const state = (await (await fetch(`${url}/__mock/state`)).json()) as { orders: { rows: { created_at: string }[] } };
+    const created = state.orders.rows.map((row) => Date.parse(row.created_at));
+    expect(Math.max(...created)).toBeLessThanOrEqual(Date.parse(clock.now));
+    expect(Math.max(...created)).toBeGreaterThan(Date.parse('2026-11-20T00:00:00Z'));
+  } finally {
+    expect((await running.stop()).status).toBe(0);
+  }
+});
+
+test('restoapi-mock --clock without an offset is refused with exit code 2', async () => {
+  const result = await mock('--clock', '2026-11-20T18:30:00');
+  expect(result.stderr).toMatch(
+    /--clock <date-time>' argument '2026-11-20T18:30:00' is invalid\. expected an ISO 8601 date-time with an offset/,
+  );
+  expect(result.status).toBe(2);
+});
