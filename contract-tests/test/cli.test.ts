@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createMockServer, type MockServer } from '@restoapi/mock-server/node';
+import { BIN_SOURCES, freePort, localArgv, runCli, shellCommands, startCli } from '../../scripts/testing/run-cli.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
@@ -148,3 +149,28 @@ test('restoapi-contract names the target it cannot reach and exits 2', async () 
   expect(result.stderr).toContain(`cannot reach the implementation at http://127.0.0.1:${unreachable}: ECONNREFUSED`);
   expect(result.status).toBe(2);
 }, 30_000);
+
+test('the README\'s "Try it" run works as written: the mock over HTTP passes the full profile', async () => {
+  const [serve, contract, options] = shellCommands(
+    path.join(root, 'contract-tests/README.md'),
+    'npx restoapi-contract',
+  );
+  expect(serve).toMatch(/^npm start -w @restoapi\/mock-server -- --port 4010 &/);
+  const port = String(await freePort());
+  // `npm start -w @restoapi/mock-server` runs the package's start script: restoapi-mock from its source.
+  const mock = startCli([BIN_SOURCES['restoapi-mock']!, '--no-docs', '--port', port]);
+  try {
+    await mock.waitFor(/^RestoAPI mock listening on /);
+    const reports = mkdtempSync(path.join(tmpdir(), 'restoapi-contract-readme-'));
+    const command = `${contract!.replace(/\s*\\$/, '')} ${options!.trim()}`
+      .replaceAll('4010', port)
+      .replace('reports/contract', reports);
+    const result = await runCli(localArgv(command));
+    expect(result.stdout).toMatch(/tests {7}(\d+) passed, 0 failed, 0 skipped of \1\n/);
+    expect(result.stdout).toContain('RESULT: PASS');
+    expect(result.status).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(reports, 'result.json'), 'utf8'))).toMatchObject({ profile: 'full' });
+  } finally {
+    await mock.stop();
+  }
+}, 120_000);

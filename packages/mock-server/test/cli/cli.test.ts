@@ -30,6 +30,7 @@ const badInvocations: [string[], RegExp][] = [
   [['--port', '70000'], /--port <port>' argument '70000' is invalid\. a port is a whole number from 0 to 65535/],
   [['--port', 'x'], /--port <port>' argument 'x' is invalid/],
   [['--colour'], /unknown option '--colour'/],
+  [['--host', '203.0.113.7'], /cannot listen on 203\.0\.113\.7:4010 \(EADDRNOTAVAIL\); check --host and --port/],
   [['--seed', 'no-such-file.json'], /--seed no-such-file\.json: not "demo", "empty" or a readable state JSON file/],
   [['--seed', 'package.json'], /--seed package\.json/],
   [['--state', notAFixture], /--state .*not-a-fixture\.json is not a valid mock fixture[\s\S]*\/version must be 1/],
