@@ -21,7 +21,11 @@ const workspaceAliases = [
 export default defineConfig({
   resolve: { alias: workspaceAliases },
   test: {
-    include: ['{openapi,packages/*,contract-tests,examples,docs}/{src,test}/**/*.test.ts', 'examples/*/**/*.test.ts'],
+    include: [
+      '{openapi,packages/*,contract-tests,examples,docs}/{src,test}/**/*.test.ts',
+      'examples/*/**/*.test.ts',
+      'test/**/*.test.ts',
+    ],
     typecheck: { enabled: true, include: ['**/*.test-d.ts'], tsconfig: './tsconfig.typetests.json' },
     testTimeout: 20_000,
   },

@@ -1,24 +1,30 @@
 /**
  * restoapi-contract: runs the contract suite against a base URL.
+ * Exit codes: 0 every selected test passed, 1 a test failed, 2 a bad invocation (an unknown option, a
+ * bad value, a missing or invalid configuration, a selection matching no test) or an unreachable target.
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { loadConfig } from './config.js';
 import { consoleReporter, fileReporter } from './reports/reports.js';
-import { runContractSuite } from './runner/run.js';
+import { runContractSuite, selectTests } from './runner/run.js';
 import type { Profile, Reporter, Selection } from './runner/types.js';
 
 function integer(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n)) throw new InvalidArgumentError('a whole number');
+  if (value.trim() === '' || !Number.isInteger(n)) throw new InvalidArgumentError('expected a whole number');
   return n;
 }
 
 function url(value: string): string {
+  let parsed: URL;
   try {
-    return new URL(value).toString().replace(/\/$/, '');
+    parsed = new URL(value);
   } catch {
-    throw new InvalidArgumentError('an absolute URL such as http://127.0.0.1:4010');
+    throw new InvalidArgumentError('expected an absolute URL such as http://127.0.0.1:4010');
   }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new InvalidArgumentError(`expected an http(s) URL, not ${parsed.protocol}`);
+  return parsed.toString().replace(/\/$/, '');
 }
 
 const program = new Command('restoapi-contract')
@@ -51,7 +57,8 @@ const program = new Command('restoapi-contract')
     false,
   )
   .option('--verbose', 'print every test as it ends', false)
-  .showHelpAfterError();
+  .showHelpAfterError()
+  .exitOverride();
 
 program.action(
   async (options: {
@@ -67,9 +74,17 @@ program.action(
     verbose: boolean;
   }) => {
     const config = await loadConfig(options.config);
+    const selection: Selection = options.grep ? { ids: options.grep } : options.selection;
+    if (selectTests(options.profile, selection).length === 0) {
+      const inFull = options.profile === 'spec' && selectTests('full', selection).length > 0;
+      program.error(
+        `restoapi-contract: --grep ${options.grep!.join(' ')} matched no test of the ${options.profile} profile, so nothing was run` +
+          (inFull ? ' (it matches tests of --profile full)' : ''),
+        { exitCode: 2 },
+      );
+    }
     const reporters: Reporter[] = [consoleReporter({ verbose: options.verbose })];
     if (options.report) reporters.push(fileReporter(options.report));
-    const selection: Selection = options.grep ? { ids: options.grep } : options.selection;
     const result = await runContractSuite({
       baseUrl: options.baseUrl,
       ...(options.carrierBaseUrl ? { carrierBaseUrl: options.carrierBaseUrl } : {}),
@@ -86,6 +101,8 @@ program.action(
 );
 
 program.parseAsync().catch((error: unknown) => {
+  // Commander has printed its own message (and the help) already.
+  if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
   console.error(`restoapi-contract: ${(error as Error).message}`);
   process.exit(2);
 });

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createMockServer, type MockServer } from '@restoapi/mock-server/node';
+import { BIN_SOURCES, freePort, localArgv, runCli, shellCommands, startCli } from '../../scripts/testing/run-cli.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
@@ -94,3 +95,82 @@ test('restoapi-contract exits 0 when everything passes and 2 on a bad configurat
   expect(bad.status).toBe(2);
   expect(bad.stderr).toMatch(/invalid configuration/);
 }, 60_000);
+
+test.each([
+  [['--base-url', 'http://127.0.0.1:4010'], /required option '--config <file>' not specified/],
+  [
+    ['--base-url', 'localhost', '--config', 'contract-tests/config/mock.json'],
+    /--base-url <url>' argument 'localhost' is invalid/,
+  ],
+  [
+    ['--base-url', 'http://127.0.0.1:4010', '--config', 'contract-tests/config/mock.json', '--profile', 'strict'],
+    /--profile <profile>' argument 'strict' is invalid\. Allowed choices are spec, full/,
+  ],
+  [
+    ['--base-url', 'http://127.0.0.1:4010', '--config', 'contract-tests/config/mock.json', '--seed', 'lucky'],
+    /--seed <n>' argument 'lucky' is invalid\. expected a whole number/,
+  ],
+  [
+    ['--base-url', 'http://127.0.0.1:4010', '--config', 'contract-tests/config/mock.json', '--selection', 'some'],
+    /--selection <name>' argument 'some' is invalid/,
+  ],
+  [
+    ['--base-url', 'http://127.0.0.1:4010', '--config', 'contract-tests/config/mock.json', '--fast'],
+    /unknown option '--fast'/,
+  ],
+  [['--base-url', 'http://127.0.0.1:4010', '--config', 'no-such-config.json'], /no-such-config\.json/],
+])(
+  'restoapi-contract %j is refused with exit code 2 and says why',
+  async (args, message) => {
+    const result = await run(args);
+    expect(result.stderr).toMatch(message);
+    expect(result.status).toBe(2);
+  },
+  30_000,
+);
+
+test('restoapi-contract --grep that matches nothing says so and exits 2 instead of failing 0 of 0', async () => {
+  const result = await run(['--base-url', server.url, '--config', config, '--grep', 'sessions.*']);
+  expect(result.stderr).toContain(
+    'restoapi-contract: --grep sessions.* matched no test of the spec profile, so nothing was run',
+  );
+  expect(result.stdout).not.toContain('RESULT');
+  expect(result.status).toBe(2);
+}, 30_000);
+
+test('restoapi-contract names the target it cannot reach and exits 2', async () => {
+  const unreachable = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+  const result = await run(['--base-url', `http://127.0.0.1:${unreachable}`, '--config', config]);
+  expect(result.stderr).toContain(`cannot reach the implementation at http://127.0.0.1:${unreachable}: ECONNREFUSED`);
+  expect(result.status).toBe(2);
+}, 30_000);
+
+test('the README\'s "Try it" run works as written: the mock over HTTP passes the full profile', async () => {
+  const [serve, contract, options] = shellCommands(
+    path.join(root, 'contract-tests/README.md'),
+    'npx restoapi-contract',
+  );
+  expect(serve).toMatch(/^npm start -w @restoapi\/mock-server -- --port 4010 &/);
+  const port = String(await freePort());
+  // `npm start -w @restoapi/mock-server` runs the package's start script: restoapi-mock from its source.
+  const mock = startCli([BIN_SOURCES['restoapi-mock']!, '--no-docs', '--port', port]);
+  try {
+    await mock.waitFor(/^RestoAPI mock listening on /);
+    const reports = mkdtempSync(path.join(tmpdir(), 'restoapi-contract-readme-'));
+    const command = `${contract!.replace(/\s*\\$/, '')} ${options!.trim()}`
+      .replaceAll('4010', port)
+      .replace('reports/contract', reports);
+    const result = await runCli(localArgv(command));
+    expect(result.stdout).toMatch(/tests {7}(\d+) passed, 0 failed, 0 skipped of \1\n/);
+    expect(result.stdout).toContain('RESULT: PASS');
+    expect(result.status).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(reports, 'result.json'), 'utf8'))).toMatchObject({ profile: 'full' });
+  } finally {
+    await mock.stop();
+  }
+}, 120_000);

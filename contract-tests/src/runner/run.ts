@@ -60,7 +60,9 @@ async function preflight(fetchImpl: typeof fetch, baseUrl: string, control: Cont
   try {
     await fetchImpl(`${baseUrl}/api/session`, { signal: AbortSignal.timeout(10_000) });
   } catch (error) {
-    throw new Error(`cannot reach the implementation at ${baseUrl}: ${(error as Error).message}`);
+    // fetch says only "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND…) is in its cause.
+    const reason = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
+    throw new Error(`cannot reach the implementation at ${baseUrl}: ${reason}`);
   }
   if (!control) return;
   let status: number | undefined;

@@ -3,11 +3,8 @@
  * restoapi-carrier: command-line tools of the carrier kit. `simulate` runs a simulated carrier against
  * the mock server.
  */
-import { createProgram } from './simulator/cli-program.js';
+import { createProgram, reportCliError } from './simulator/cli-program.js';
 
 createProgram()
   .parseAsync(process.argv)
-  .catch((error: unknown) => {
-    console.error(`restoapi-carrier: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
-  });
+  .catch((error: unknown) => process.exit(reportCliError(error)));

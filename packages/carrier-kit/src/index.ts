@@ -94,9 +94,11 @@ export {
 } from './simulator/courier-simulator.js';
 export {
   createMockControl,
+  ServiceUnreachableError,
   type CarrierChaos,
   type CarrierRegistration,
   type MockControl,
+  type RegisteredCarrier,
 } from './simulator/mock-control.js';
 export {
   ProgressView,

@@ -62,6 +62,11 @@ function time(iso) {
   return Number.isNaN(d.getTime()) ? String(iso) : d.toISOString().slice(11, 19);
 }
 
+function dateTime(iso) {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? String(iso) : `${d.toISOString().slice(0, 10)} ${d.toISOString().slice(11, 19)}`;
+}
+
 function ago(iso, nowMs) {
   if (!iso || !nowMs) return '';
   const minutes = Math.round((nowMs - new Date(iso).getTime()) / 60000);
@@ -195,7 +200,12 @@ function orderCard(order, m) {
   const handed = Boolean(order.secure_id);
   return h(
     'li',
-    { class: 'order-card', 'data-order-id': order.id, 'data-status': order.status },
+    {
+      class: 'order-card',
+      'data-order-id': order.id,
+      'data-status': order.status,
+      'data-created-at': order.created_at,
+    },
     h(
       'div',
       { class: 'order-top' },
@@ -228,7 +238,8 @@ function renderBoard(m) {
   }
   const columns = [];
   for (const [status, list] of byStatus) {
-    list.sort((a, b) => String(b.created_at).localeCompare(String(a.created_at)));
+    // Newest first by instant (offsets may differ between rows), the higher id first on a tie.
+    list.sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at) || b.id - a.id);
     const finished = status === 'complete' || status === 'cancelled';
     const shown = finished ? list.slice(0, FINISHED_SHOWN) : list;
     const id = `column-${status}`;
@@ -617,7 +628,7 @@ async function poll() {
     failures = 0;
     const m = model(state, clock);
     $('clock').textContent = clock
-      ? `Mock time: ${time(clock.now)} UTC${clock.frozen ? ' (frozen)' : ''}`
+      ? `Mock time: ${dateTime(clock.now)} UTC${clock.frozen ? ' (frozen)' : ''}`
       : 'Mock time: —';
     const signature = JSON.stringify([
       clock ? String(clock.now).slice(0, 16) : '',

@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 /**
  * restoapi-mock: serves the stateful mock over HTTP.
+ * Exit codes: 0 stopped by a signal (or --help), 1 an unexpected failure, 2 a bad invocation (an unknown
+ * option, a bad value, an unreadable --seed or --state file, a port that is taken or a host it cannot use).
  */
 import { readFile } from 'node:fs/promises';
-import { Command, InvalidArgumentError } from 'commander';
+import { createServer } from 'node:net';
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { DEMO_LOGINS, demoSeed, type MockStateJson, type RestoMock } from './index.js';
 import { createMockServer } from './node.js';
 import { consoleRoute } from './static/console-route.js';
@@ -18,16 +21,62 @@ function port(value: string): number {
   return n;
 }
 
-async function loadSeed(seed: string): Promise<MockStateJson> {
-  if (seed === 'demo') return demoSeed();
+function milliseconds(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0)
+    throw new InvalidArgumentError('a duration is a number of milliseconds, 0 or more');
+  return n;
+}
+
+/** A bad invocation: reported without a stack and with exit code 2. */
+class UsageError extends Error {}
+
+/** Why the mock cannot listen on host:port, in the words of the option that changes it. */
+function listenProblem(error: NodeJS.ErrnoException, host: string, port: number): UsageError {
+  if (error.code === 'EADDRINUSE')
+    return new UsageError(`port ${port} on ${host} is already in use; choose another with --port <port>`);
+  return new UsageError(`cannot listen on ${host}:${port} (${error.code ?? error.message}); check --host and --port`);
+}
+
+/** Fails before anything is loaded or served when host:port cannot be listened on (the real listen reports races). */
+async function assertCanListen(host: string, port: number): Promise<void> {
+  if (port === 0) return;
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', (error) => reject(listenProblem(error, host, port)));
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
+  });
+}
+
+function instant(value: string): Date {
+  // An offset is required: a bare date-time would mean a different instant on every machine.
+  const at = new Date(value);
+  if (!/(Z|[+-]\d\d:\d\d)$/i.test(value) || Number.isNaN(at.getTime()))
+    throw new InvalidArgumentError('expected an ISO 8601 date-time with an offset, e.g. 2026-11-20T18:30:00+01:00');
+  return at;
+}
+
+async function loadSeed(seed: string, now: Date): Promise<MockStateJson> {
+  if (seed === 'demo') return demoSeed(now);
   if (seed === 'empty') return { version: 1 };
   let json: unknown;
   try {
     json = JSON.parse(await readFile(seed, 'utf8'));
   } catch (error) {
-    throw new Error(`--seed ${seed}: not "demo", "empty" or a readable state JSON file (${(error as Error).message})`);
+    throw new UsageError(
+      `--seed ${seed}: not "demo", "empty" or a readable state JSON file (${(error as Error).message})`,
+    );
   }
-  return assertFixture(json, `--seed ${seed}`);
+  return asUsage(() => assertFixture(json, `--seed ${seed}`));
+}
+
+/** Runs a check of user input, turning its error into a {@link UsageError}. */
+function asUsage<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
 /** Saves the state at most once per `delayMs`, always ending with the latest state. */
@@ -55,9 +104,15 @@ const program = new Command('restoapi-mock')
   .option('-s, --seed <seed>', 'initial data: demo, empty, or a state JSON file (GET /__mock/state)', 'demo')
   .option('--state <file>', 'persist the state to this file (atomically) and restore it on start')
   .option('--validate-responses', 'check every answer against the OpenAPI document and fail loudly on drift', false)
-  .option('--import-duration <ms>', 'how long menu and client imports take, in milliseconds', (v) => Number(v))
+  .option('--import-duration <ms>', 'how long menu and client imports take, in milliseconds', milliseconds)
   .option('--no-docs', 'do not build and serve the documentation site at /docs')
-  .showHelpAfterError();
+  .option(
+    '--clock <date-time>',
+    'start the virtual clock at this instant (running); the demo seed is dated relative to it',
+    instant,
+  )
+  .showHelpAfterError()
+  .exitOverride();
 
 program.action(
   async (options: {
@@ -68,10 +123,17 @@ program.action(
     validateResponses: boolean;
     importDuration?: number;
     docs: boolean;
+    clock?: Date;
   }) => {
-    const saved = options.state ? await readJsonFile(options.state) : undefined;
-    const restored = saved === undefined ? undefined : assertFixture(saved, `--state ${options.state}`);
-    const state = restored ?? (await loadSeed(options.seed));
+    // Nothing is read, built or served before the port is known to be free.
+    await assertCanListen(options.host, options.port);
+    const saved = options.state
+      ? await readJsonFile(options.state).catch((error: Error) => {
+          throw new UsageError(`--state ${options.state}: ${error.message}`);
+        })
+      : undefined;
+    const restored = saved === undefined ? undefined : asUsage(() => assertFixture(saved, `--state ${options.state}`));
+    const state = restored ?? (await loadSeed(options.seed, options.clock ?? new Date()));
     // The console ships with the package; the docs site is built in memory when @restoapi/docs is there.
     const docs: DocsRouteResult = options.docs ? await loadDocsRoute() : { files: 0, note: 'not served (--no-docs)' };
     const server = await createMockServer({
@@ -82,7 +144,10 @@ program.action(
       validateResponses: options.validateResponses,
       ...(options.importDuration !== undefined ? { config: { importDurationMs: options.importDuration } } : {}),
       ...(options.state ? { onChange: debouncedSaver(options.state) } : {}),
+    }).catch((error: NodeJS.ErrnoException) => {
+      throw error.syscall === 'listen' ? listenProblem(error, options.host, options.port) : error;
     });
+    if (options.clock) await server.mock.runtime.clock.set(options.clock, false);
     const lines = [
       `RestoAPI mock listening on ${server.url}`,
       `  main API      ${server.url}/api`,
@@ -107,6 +172,8 @@ program.action(
 );
 
 program.parseAsync().catch((error: unknown) => {
+  // Commander has printed its own message (and the help) already.
+  if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
   console.error(`restoapi-mock: ${(error as Error).message}`);
-  process.exit(1);
+  process.exit(error instanceof UsageError ? 2 : 1);
 });

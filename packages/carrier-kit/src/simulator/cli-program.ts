@@ -1,7 +1,26 @@
 // The `restoapi-carrier` program, separate from src/cli.ts so tests can parse arguments without running it.
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { consoleLogger } from '../observability/logger.js';
+import { ServiceUnreachableError } from './mock-control.js';
 import { runSimulator } from './run-simulator.js';
+
+/** Exit codes of `restoapi-carrier` (listed in the package README). */
+export const EXIT_CODES = { ok: 0, failure: 1, usage: 2, unreachable: 3 } as const;
+
+/** A bad invocation: reported without a stack and with exit code 2. */
+class UsageError extends Error {}
+
+function url(value: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new InvalidArgumentError('expected an absolute http(s) URL such as http://127.0.0.1:4010');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    throw new InvalidArgumentError(`expected an http(s) URL, not ${parsed.protocol}`);
+  return value.replace(/\/+$/, '');
+}
 
 function number(min: number, max = Number.POSITIVE_INFINITY) {
   return (value: string): number => {
@@ -23,22 +42,32 @@ function integerList(value: string): number[] {
 export function createProgram(): Command {
   const program = new Command('restoapi-carrier')
     .description('Carrier tools for the Online Restaurant Ordering Service')
-    .showHelpAfterError();
+    .showHelpAfterError()
+    // Inherited by the commands below: parse errors reach reportCliError instead of exiting with 1.
+    .exitOverride();
 
   program
     .command('simulate')
     .description(
       'Run a simulated carrier: receive callbacks, take every new order, drive a courier to the client and deliver',
     )
-    .requiredOption('--base-url <url>', 'base address of the service (the mock server), e.g. http://127.0.0.1:4010')
-    .option('--control-url <url>', 'base address of the mock control API (default: --base-url)')
+    .requiredOption(
+      '--base-url <url>',
+      'base address of the service (the mock server), e.g. http://127.0.0.1:4010',
+      url,
+    )
+    .option('--control-url <url>', 'base address of the mock control API (default: --base-url)', url)
     .addOption(
       new Option('--port <port>', 'port of the callback receiver (0: any free port)')
         .default(4020)
         .argParser(number(0, 65535)),
     )
     .option('--host <host>', 'interface the receiver listens on', '127.0.0.1')
-    .option('--public-url <url>', 'callback URL to register when the mock reaches this process under another address')
+    .option(
+      '--public-url <url>',
+      'callback URL to register when the mock reaches this process under another address',
+      url,
+    )
     .addOption(new Option('--speed <km/h>', 'courier speed in km/h').default(25).argParser(number(1, 10_000)))
     .addOption(
       new Option('--tick <ms>', 'time between two position reports of a courier').default(1000).argParser(number(10)),
@@ -91,6 +120,12 @@ export function createProgram(): Command {
         ...(opts.outbox ? { outboxFile: opts.outbox as string } : {}),
         name: opts.name as string,
         ...(opts.verbose ? { logger: consoleLogger('debug') } : {}),
+      }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'EADDRINUSE')
+          throw new UsageError(
+            `port ${String(opts.port)} on ${String(opts.host)} is already in use by another program; choose another with --port <port> (0 picks a free one)`,
+          );
+        throw error;
       });
       const shutdown = (): void => {
         void simulator.stop().then(() => process.exit(0));
@@ -99,4 +134,16 @@ export function createProgram(): Command {
       process.once('SIGTERM', shutdown);
     });
   return program;
+}
+
+/**
+ * Prints why the program stopped and answers its exit code: 2 for a bad invocation (commander has
+ * printed its message already), 3 when the service cannot be reached, 1 for anything else.
+ */
+export function reportCliError(error: unknown, print: (line: string) => void = console.error): number {
+  if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT_CODES.ok : EXIT_CODES.usage;
+  print(`restoapi-carrier: ${error instanceof Error ? error.message : String(error)}`);
+  if (error instanceof UsageError) return EXIT_CODES.usage;
+  if (error instanceof ServiceUnreachableError) return EXIT_CODES.unreachable;
+  return EXIT_CODES.failure;
 }

@@ -2,9 +2,9 @@ import { createCarrierAgent, type CarrierAgent } from '../agent/carrier-agent.js
 import type { Logger } from '../observability/logger.js';
 import { createFileOutboxStore } from '../outbox/file-outbox-store.js';
 import { serve, type ServedReceiver } from '../receiver/node-adapter.js';
-import type { CourierInfo } from '../tracker/delivery-tracker.js';
+import type { CourierInfo, DeliveryTracker } from '../tracker/delivery-tracker.js';
 import { simulateCourier, type CourierProgress } from './courier-simulator.js';
-import { createMockControl, type CarrierChaos, type MockControl } from './mock-control.js';
+import { createMockControl, type CarrierChaos, type MockControl, type RegisteredCarrier } from './mock-control.js';
 import { ProgressView, formatProgress, type ProgressOutput } from './progress-view.js';
 
 /** Options of {@link runSimulator}. */
@@ -41,6 +41,8 @@ export interface SimulatorOptions {
   outboxFile?: string;
   /** Name of the carrier in the mock's lists (default `Simulated carrier`). */
   name?: string;
+  /** How long {@link RunningSimulator.stop} waits for the service to take the abandoned orders' problems (default 5 s). */
+  stopTimeoutMs?: number;
   /** Where live progress goes (default `process.stdout`). */
   output?: ProgressOutput;
   /** Redraw progress in place (default: whether the output is a terminal). */
@@ -55,6 +57,8 @@ export interface SimulatorStats {
   cancelled: number;
   failed: number;
   problems: number;
+  /** Orders still under way when the simulator stopped: reported to the service as `problem`. */
+  abandoned: number;
 }
 
 /** A running simulator. */
@@ -68,7 +72,10 @@ export interface RunningSimulator {
   readonly stats: Readonly<SimulatorStats>;
   /** Resolves with the final phase of an order's simulated delivery, once it ends. */
   finished(orderId: number): Promise<CourierProgress['phase']>;
-  /** Stops the couriers, unregisters the carrier and stops the receiver. */
+  /**
+   * Stops the couriers, reports each delivery still under way as `problem` (the courier was recalled) and
+   * waits for the service to take those updates, then unregisters the carrier and stops the receiver.
+   */
   stop(): Promise<void>;
 }
 
@@ -86,6 +93,27 @@ const PROBLEMS = [
   'Client not answering the door.',
   'Stuck behind a tram.',
 ];
+
+/** What an order whose courier was recalled by a stop shows on the service. */
+export const ABANDONED_MESSAGE = 'The simulated carrier stopped; the courier was recalled and nobody is delivering.';
+
+/** Whether two carriers' restaurant lists (`null`: every restaurant) share a restaurant. */
+function overlap(a: number[] | null, b: number[] | null): boolean {
+  if (a === null) return b === null || b.length > 0;
+  return b === null ? a.length > 0 : a.some((id) => b.includes(id));
+}
+
+/** The line that tells why this carrier will not get the orders an earlier carrier takes, if any. */
+function shadowedBy(earlier: RegisteredCarrier[], restaurantIds: number[] | null): string | undefined {
+  const first = earlier.find((carrier) => overlap(carrier.restaurant_ids, restaurantIds));
+  if (!first) return undefined;
+  return (
+    `warning: carrier ${first.id} "${first.name}" registered earlier serves ${first.restaurant_ids === null ? 'every restaurant' : `restaurants ${first.restaurant_ids.join(', ')}`}; ` +
+    'the mock hands each order to the first registered carrier serving its restaurant, so this one gets none of those orders ' +
+    '(run the demo with `npm start -- --no-carrier`, or remove that carrier with DELETE /__mock/carriers/' +
+    `${first.id})`
+  );
+}
 
 /** A small deterministic random generator (mulberry32). */
 function seeded(seed: number): () => number {
@@ -113,7 +141,7 @@ export async function runSimulator(options: SimulatorOptions): Promise<RunningSi
   const random = seeded(seed);
   const output = options.output ?? process.stdout;
   const view = new ProgressView(output, options.tty === undefined ? {} : { tty: options.tty });
-  const stats: SimulatorStats = { orders: 0, delivered: 0, cancelled: 0, failed: 0, problems: 0 };
+  const stats: SimulatorStats = { orders: 0, delivered: 0, cancelled: 0, failed: 0, problems: 0, abandoned: 0 };
   const agent = createCarrierAgent({
     baseUrl: options.baseUrl,
     positions: { minIntervalMs: options.minIntervalMs ?? 10_000 },
@@ -121,7 +149,16 @@ export async function runSimulator(options: SimulatorOptions): Promise<RunningSi
     ...(options.secret ? { receiver: { signing: { secret: options.secret } } } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  const runs = new Map<number, { controller: AbortController; done: Promise<CourierProgress['phase']> }>();
+  const runs = new Map<
+    number,
+    {
+      controller: AbortController;
+      done: Promise<CourierProgress['phase']>;
+      order: CourierProgress['order'];
+      tracker: DeliveryTracker;
+    }
+  >();
+  let stopping = false;
   let nextCourier = 0;
 
   agent.on('newOrder', ({ order, tracker }) => {
@@ -149,11 +186,13 @@ export async function runSimulator(options: SimulatorOptions): Promise<RunningSi
       },
     }).then((phase) => {
       if (phase === 'delivered') stats.delivered += 1;
+      // Aborted by stop(): counted as abandoned there, once the service knows.
+      else if (phase === 'cancelled' && stopping && !tracker.lockedByOrderStatus) return phase;
       else if (phase === 'cancelled') stats.cancelled += 1;
       else if (phase === 'failed') stats.failed += 1;
       return phase;
     });
-    runs.set(order.id, { controller, done });
+    runs.set(order.id, { controller, done, order, tracker });
   });
   agent.on('orderCancelled', ({ order }) => {
     runs.get(order.id)?.controller.abort(new Error('the order was cancelled'));
@@ -171,6 +210,7 @@ export async function runSimulator(options: SimulatorOptions): Promise<RunningSi
         ? options.chaos
         : undefined;
   let carrierId: number;
+  let warning: string | undefined;
   try {
     carrierId = await control.registerCarrier({
       name: options.name ?? 'Simulated carrier',
@@ -179,11 +219,17 @@ export async function runSimulator(options: SimulatorOptions): Promise<RunningSi
       ...(options.secret ? { secret: options.secret } : {}),
       ...(chaos ? { chaos } : {}),
     });
+    const carriers = await control.listCarriers();
+    warning = shadowedBy(
+      carriers.filter((carrier) => carrier.id < carrierId),
+      options.restaurantIds ?? null,
+    );
   } catch (error) {
     await served.close();
     await agent.stop();
     throw error;
   }
+  if (warning) view.log(warning);
   view.log(
     `carrier ${carrierId} registered at ${callbackUrl}${chaos ? ` with chaos ${JSON.stringify(chaos)}` : ''}; waiting for orders (speed ${options.speedKmh ?? 25} km/h)`,
   );
@@ -212,8 +258,26 @@ export async function runSimulator(options: SimulatorOptions): Promise<RunningSi
     async stop() {
       if (stopped) return;
       stopped = true;
+      stopping = true;
       for (const run of runs.values()) run.controller.abort(new Error('the simulator stops'));
       await Promise.allSettled([...runs.values()].map((run) => run.done));
+      // A delivery left under way would show a courier driving forever: tell the service it stopped.
+      const abandoned = [...runs.values()].filter((run) => !run.tracker.finished && run.tracker.can('problem'));
+      const reported = await Promise.allSettled(abandoned.map((run) => run.tracker.reportProblem(ABANDONED_MESSAGE)));
+      const unsent = await sendWithin(
+        agent,
+        abandoned.map((run) => run.order.secure_id),
+        options.stopTimeoutMs ?? 5000,
+      );
+      abandoned.forEach((run, index) => {
+        stats.abandoned += 1;
+        const told = reported[index]!.status === 'fulfilled' && !unsent.has(run.order.secure_id);
+        view.set(
+          String(run.order.id),
+          `${run.order.number}  abandoned: ${told ? 'reported to the service as problem' : 'the service could not be told'}`,
+          'problem',
+        );
+      });
       await control
         .deleteCarrier(carrierId)
         .catch((error: unknown) => view.log(`could not unregister carrier ${carrierId}: ${String(error)}`));
@@ -221,10 +285,28 @@ export async function runSimulator(options: SimulatorOptions): Promise<RunningSi
       await served.close();
       view.close();
       view.log(
-        `simulator stopped: ${stats.orders} orders, ${stats.delivered} delivered, ${stats.cancelled} cancelled, ${stats.failed} failed, ${stats.problems} problems; ` +
+        `simulator stopped: ${stats.orders} orders, ${stats.delivered} delivered, ${stats.cancelled} cancelled, ${stats.failed} failed, ${stats.abandoned} abandoned, ${stats.problems} problems; ` +
           `callbacks: ${agent.receiver.stats.processed} processed, ${agent.receiver.stats.duplicates} duplicates dropped; ` +
           `updates sent: ${agent.outbox.stats.sent}, positions coalesced: ${agent.outbox.stats.coalesced}`,
       );
     },
   };
+}
+
+/** Waits at most `ms` for the outbox to send the pending status updates of `secureIds`; answers those still unsent. */
+async function sendWithin(agent: CarrierAgent, secureIds: string[], ms: number): Promise<Set<string>> {
+  const deadline = Date.now() + ms;
+  // Positions may wait for their interval; only the status updates matter here.
+  const unsent = (): Set<string> =>
+    new Set(
+      agent.outbox
+        .pending()
+        .filter((entry) => entry.kind === 'status' && secureIds.includes(entry.secureId))
+        .map((entry) => entry.secureId),
+    );
+  while (unsent().size > 0 && Date.now() < deadline) {
+    await agent.outbox.idle();
+    if (unsent().size > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return unsent();
 }

@@ -11,6 +11,7 @@ import {
   eventually,
   mainOrder,
   placeOrder,
+  registerCarrier,
   setOrderStatus,
   startWorld,
   type World,
@@ -160,3 +161,32 @@ test('restoapi-carrier simulate runs as a program: it delivers an order and unre
   expect(output.at(-1)).toMatch(/^simulator stopped: 1 orders, 1 delivered/);
   expect((await world.control.GET('/__mock/carriers')).data?.carriers).toEqual([]);
 }, 30_000);
+
+test('the simulator warns when an earlier carrier serves the same restaurants and would take their orders', async () => {
+  world = await startWorld();
+  const first = await registerCarrier(world, 'http://127.0.0.1:9/callbacks'); // restaurants 11 and 12
+  const lines: string[] = [];
+  simulator = await runSimulator({
+    baseUrl: world.url,
+    port: 0,
+    restaurantIds: [12, 21],
+    output: { write: (text: string) => lines.push(...text.split('\n').filter(Boolean)) },
+    tty: false,
+  });
+  expect(lines[0]).toBe(
+    `warning: carrier ${first} "Kurier Berlin" registered earlier serves restaurants 11, 12; the mock hands each order to the first registered carrier serving its restaurant, so this one gets none of those orders (run the demo with \`npm start -- --no-carrier\`, or remove that carrier with DELETE /__mock/carriers/${first})`,
+  );
+  await simulator.stop();
+  simulator = undefined;
+
+  // A carrier of other restaurants is no reason for a warning.
+  lines.length = 0;
+  simulator = await runSimulator({
+    baseUrl: world.url,
+    port: 0,
+    restaurantIds: [21, 22],
+    output: { write: (text: string) => lines.push(...text.split('\n').filter(Boolean)) },
+    tty: false,
+  });
+  expect(lines.some((line) => line.startsWith('warning'))).toBe(false);
+});

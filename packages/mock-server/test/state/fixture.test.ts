@@ -241,18 +241,18 @@ function runCli(args: string[]): Promise<{ code: number | null; output: string }
   });
 }
 
-test('the CLI refuses an invalid --seed or --state file, naming the pointer', async () => {
+test('the CLI refuses an invalid --seed or --state file, naming the pointer, with exit code 2', async () => {
   const dir = await mkdtemp(path.join(tmpdir(), 'restoapi-fixture-'));
   const seedFile = path.join(dir, 'world.json');
   await writeFile(seedFile, JSON.stringify(eatenOrder()));
   const seeded = await runCli(['--port', '0', '--seed', seedFile]);
-  expect(seeded.code).toBe(1);
+  expect(seeded.code).toBe(2);
   expect(seeded.output).toContain(`--seed ${seedFile} is not a valid mock fixture`);
   expect(seeded.output).toMatch(/\/orders\/rows\/0\/status must be one of/);
 
   const stateFile = path.join(dir, 'state.json');
   await writeFile(stateFile, JSON.stringify({ version: 1, orders: {} }));
   const restored = await runCli(['--port', '0', '--state', stateFile]);
-  expect(restored.code).toBe(1);
+  expect(restored.code).toBe(2);
   expect(restored.output).toContain('/orders/rows is required');
 });
