@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError } from 'commander';
 import { DEMO_LOGINS, demoSeed, type MockStateJson, type RestoMock } from './index.js';
+import { normalizeOrigin } from './cors/cors-policy.js';
 import { createMockServer } from './node.js';
 import { consoleRoute } from './static/console-route.js';
 import { loadDocsRoute, type DocsRouteResult } from './static/docs-route.js';
@@ -16,6 +17,20 @@ function port(value: string): number {
   if (!Number.isInteger(n) || n < 0 || n > 65535)
     throw new InvalidArgumentError('a port is a whole number from 0 to 65535');
   return n;
+}
+
+/** `--cors-origin` may repeat and may hold a comma list; each value must be an origin. */
+function corsOrigins(value: string, previous: string[] = []): string[] {
+  const origins = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  if (origins.length === 0) throw new InvalidArgumentError('give an origin such as http://localhost:5173');
+  try {
+    return [...previous, ...origins.map(normalizeOrigin)];
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
 }
 
 async function loadSeed(seed: string): Promise<MockStateJson> {
@@ -57,6 +72,12 @@ const program = new Command('restoapi-mock')
   .option('--validate-responses', 'check every answer against the OpenAPI document and fail loudly on drift', false)
   .option('--import-duration <ms>', 'how long menu and client imports take, in milliseconds', (v) => Number(v))
   .option('--no-docs', 'do not build and serve the documentation site at /docs')
+  .option(
+    '--cors-origin <origins>',
+    'allow only these origins to call the mock from a browser (repeat or comma list)',
+    corsOrigins,
+  )
+  .option('--no-cors', 'answer no CORS preflights and send no Access-Control-* headers')
   .showHelpAfterError();
 
 program.action(
@@ -68,7 +89,11 @@ program.action(
     validateResponses: boolean;
     importDuration?: number;
     docs: boolean;
+    cors: boolean;
+    corsOrigin?: string[];
   }) => {
+    if (!options.cors && options.corsOrigin)
+      throw new Error('--cors-origin and --no-cors contradict each other: give one of them');
     const saved = options.state ? await readJsonFile(options.state) : undefined;
     const restored = saved === undefined ? undefined : assertFixture(saved, `--state ${options.state}`);
     const state = restored ?? (await loadSeed(options.seed));
@@ -80,6 +105,7 @@ program.action(
       host: options.host,
       state,
       validateResponses: options.validateResponses,
+      cors: options.cors && (options.corsOrigin ? { origins: options.corsOrigin } : true),
       ...(options.importDuration !== undefined ? { config: { importDurationMs: options.importDuration } } : {}),
       ...(options.state ? { onChange: debouncedSaver(options.state) } : {}),
     });
@@ -90,6 +116,7 @@ program.action(
       `  control API   ${server.url}/__mock`,
       `  console       ${server.url}/console/`,
       docs.route ? `  docs          ${server.url}/docs/` : `  docs          ${docs.note}`,
+      `  CORS          ${!options.cors ? 'off (--no-cors)' : options.corsOrigin ? options.corsOrigin.join(', ') : 'any origin'}`,
       restored
         ? `  state         restored from ${options.state}`
         : `  state         ${options.seed} seed${options.state ? `, saved to ${options.state}` : ' (in memory)'}`,
