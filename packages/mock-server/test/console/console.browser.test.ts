@@ -2,25 +2,18 @@
  * The console page and the documentation site in real headless Chromium (Debian's `chromium`, driven
  * by playwright-core). Screenshots go to reports/screenshots/ at the repository root.
  */
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { chromiumTestsRun, launchChromium } from '../../../../scripts/testing/chromium.js';
 import { createMockServer, type MockServer } from '../../src/node.js';
 import { consoleRoute } from '../../src/static/console-route.js';
 import { loadDocsRoute } from '../../src/static/docs-route.js';
 import { FRIDAY_EVENING, margheritaOrder, type Loose } from '../support/storefront.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) {
-  console.warn(
-    `[console.browser.test] SKIPPED: no Chromium at ${CHROMIUM}. Install Debian's chromium (apt-get install -y chromium) or set CHROMIUM_PATH.`,
-  );
-}
 const SCREENSHOTS = fileURLToPath(new URL('../../../../reports/screenshots/', import.meta.url));
 
 /** A carrier's callback endpoint: acknowledges everything with 204 and keeps the query strings. */
@@ -49,7 +42,7 @@ async function until<T>(
   }
 }
 
-describe.skipIf(!hasChromium)('console and docs in headless Chromium', () => {
+describe.skipIf(!chromiumTestsRun('console.browser.test'))('console and docs in headless Chromium', () => {
   let server: MockServer;
   let receiver: Awaited<ReturnType<typeof callbackReceiver>>;
   let browser: Browser;
@@ -91,19 +84,7 @@ describe.skipIf(!hasChromium)('console and docs in headless Chromium', () => {
     if (!docs.route) throw new Error(`the docs route did not load: ${docs.note}`);
     receiver = await callbackReceiver();
     server = await createMockServer({ port: 0, routes: [consoleRoute(), docs.route] });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1440, height: 1100 }, reducedMotion: 'reduce' });
   }, 60_000);
 

@@ -1,0 +1,271 @@
+/**
+ * Runs one script in the JavaScript runtimes users run: Node (a fresh process), Bun and workerd (the
+ * Workers runtime), each from the npm package of its binary. Scripts are bundled with esbuild from the
+ * workspace sources, so no build is needed first. Shared by the SDK's and the carrier kit's runtime tests.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, type Plugin } from 'esbuild';
+import { freePort } from './start-prism.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const require = createRequire(import.meta.url);
+
+/** The workspace packages as their TypeScript sources (as vitest's aliases resolve them). */
+export const WORKSPACE_SOURCES: Record<string, string> = {
+  '@restoapi/openapi': 'openapi/src/index.ts',
+  '@restoapi/sdk': 'packages/sdk/src/index.ts',
+  '@restoapi/mock-server/msw': 'packages/mock-server/src/msw.ts',
+  '@restoapi/mock-server': 'packages/mock-server/src/index.ts',
+  '@restoapi/carrier-kit': 'packages/carrier-kit/src/index.ts',
+};
+
+/** esbuild resolves `@restoapi/*` to the sources: exact names only (`@restoapi/mock-server/msw` is its own). */
+const workspaceSources: Plugin = {
+  name: 'workspace-sources',
+  setup(builder) {
+    builder.onResolve({ filter: /^@restoapi\// }, (args) => {
+      const source = WORKSPACE_SOURCES[args.path];
+      return source ? { path: path.join(root, source) } : undefined;
+    });
+  },
+};
+
+/** What a bundle is for: `browser` and `workerd` have no Node built-ins, so one would fail the build. */
+export type BundleTarget = 'browser' | 'workerd' | 'node';
+
+/**
+ * Bundles `entry` (module source; imports relative to `resolveDir`) into one ES module for `target`.
+ * Minified, so that sizes measured on it mean what a user's bundler would ship.
+ */
+export async function bundleScript(
+  entry: string,
+  resolveDir: string,
+  target: BundleTarget,
+  extra: { minify?: boolean } = {},
+): Promise<string> {
+  const result = await build({
+    stdin: { contents: entry, resolveDir, sourcefile: 'entry.ts', loader: 'ts' },
+    bundle: true,
+    format: 'esm',
+    platform: target === 'node' ? 'node' : 'browser',
+    // workerd reads the `workerd` export condition first, as wrangler does.
+    ...(target === 'workerd' ? { conditions: ['workerd', 'worker', 'browser'] } : {}),
+    target: 'es2022',
+    minify: extra.minify ?? false,
+    write: false,
+    logLevel: 'silent',
+    plugins: [workspaceSources],
+  });
+  return result.outputFiles[0]!.text;
+}
+
+/** A temporary folder, removed by `remove()`. */
+export async function scratchDir(prefix: string): Promise<{ dir: string; remove: () => Promise<void> }> {
+  const dir = await mkdtemp(path.join(tmpdir(), `restoapi-${prefix}-`));
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** Runs `node file args…` (or `bun`) to completion and returns its standard output; rejects with its output on failure. */
+export function runToEnd(command: string, args: string[], timeoutMs = 60_000): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${path.basename(command)} timed out after ${timeoutMs} ms:\n${stdout}${stderr}`));
+    }, timeoutMs);
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(stdout);
+      else reject(new Error(`${path.basename(command)} exited with ${code}:\n${stdout}${stderr}`));
+    });
+  });
+}
+
+/** The binary of an npm package, when it is there and real (not an installer's placeholder). */
+function realBinary(file: string): string | undefined {
+  return existsSync(file) && statSync(file).size > 1_000_000 ? file : undefined;
+}
+
+/**
+ * Where Bun's binary is: `bun`'s postinstall moves it into `node_modules/bun/bin/bun.exe`; an install that
+ * ran no scripts leaves it in the platform package (`@oven/bun-linux-x64/bin/bun`). `undefined` with the
+ * reason when neither holds one (Bun ships no binary for this platform, or the package is not installed).
+ */
+export function bunBinary(): { path: string } | { missing: string } {
+  const platform = `@oven/bun-${process.platform}-${process.arch === 'arm64' ? 'aarch64' : process.arch}`;
+  const candidates: string[] = [];
+  try {
+    candidates.push(path.join(path.dirname(require.resolve('bun/package.json')), 'bin', 'bun.exe'));
+  } catch {
+    return { missing: 'the bun package is not installed (npm install)' };
+  }
+  try {
+    candidates.push(path.join(path.dirname(require.resolve(`${platform}/package.json`)), 'bin', 'bun'));
+  } catch {
+    // The platform package is optional; the postinstall may have used it up already.
+  }
+  for (const candidate of candidates) {
+    const found = realBinary(candidate);
+    if (found) return { path: found };
+  }
+  return { missing: `no Bun binary in node_modules (neither bun/bin/bun.exe nor ${platform}/bin/bun)` };
+}
+
+/** The workerd binary of the `workerd` package (its own bin, else the platform package's). */
+export function workerdBinary(): { path: string } | { missing: string } {
+  let dir: string;
+  try {
+    dir = path.dirname(require.resolve('workerd/package.json'));
+  } catch {
+    return { missing: 'the workerd package is not installed (npm install)' };
+  }
+  const own = realBinary(path.join(dir, 'bin', 'workerd'));
+  if (own) return { path: own };
+  const platform = `@cloudflare/workerd-${process.platform}-${process.arch === 'x64' ? '64' : process.arch}`;
+  try {
+    const found = realBinary(path.join(path.dirname(require.resolve(`${platform}/package.json`)), 'bin', 'workerd'));
+    if (found) return { path: found };
+  } catch {
+    // Not published for this platform.
+  }
+  return { missing: `no workerd binary for ${process.platform}-${process.arch}` };
+}
+
+/**
+ * Whether a runtime's tests run: when its binary is missing they skip with the reason, except under CI,
+ * where they run and fail (the lockfile installs both, so missing means broken).
+ */
+export function runtimeTestsRun(name: string, found: { path: string } | { missing: string }): boolean {
+  if ('path' in found || process.env.CI === 'true') return true;
+  console.warn(`[${name} runtime tests] SKIPPED: ${found.missing}`);
+  return false;
+}
+
+/** A worker served by workerd on loopback. */
+export interface RunningWorker {
+  url: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/**
+ * Serves one ES-module worker with workerd on a free loopback port. Its `fetch` may reach loopback
+ * (the default outbound network of workerd allows public addresses only); `compatibilityDate` is the
+ * binary's own date, the newest it supports.
+ */
+export async function startWorkerd(script: string, timeoutMs = 30_000): Promise<RunningWorker> {
+  const binary = workerdBinary();
+  if ('missing' in binary) throw new Error(binary.missing);
+  const scratch = await scratchDir('workerd');
+  const port = await freePort();
+  const version = await runToEnd(binary.path, ['--version']);
+  const date = /\d{4}-\d{2}-\d{2}/.exec(version)?.[0] ?? '2025-01-01';
+  await writeFile(path.join(scratch.dir, 'worker.js'), script);
+  await writeFile(
+    path.join(scratch.dir, 'config.capnp'),
+    `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [
+    (name = "main", worker = .worker),
+    (name = "loopback", network = (allow = ["public", "private", "local"])),
+  ],
+  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
+);
+const worker :Workerd.Worker = (
+  modules = [(name = "worker.js", esModule = embed "worker.js")],
+  compatibilityDate = "${date}",
+  globalOutbound = "loopback",
+);
+`,
+  );
+  const child = spawn(binary.path, ['serve', path.join(scratch.dir, 'config.capnp')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    await scratch.remove();
+  };
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`workerd exited with ${child.exitCode}:\n${output}`);
+    }
+    const up = await fetch(`${url}/__ready`).then(
+      () => true,
+      () => false,
+    );
+    if (up) return { url, process: child, stop };
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`workerd did not listen within ${timeoutMs} ms:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** A long-running script (a server) in a child process, with what it printed so far. */
+export interface RunningScript {
+  process: ChildProcess;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts `command file`, resolving once its output matches `ready` (and rejecting when it exits first). */
+export function startScript(
+  command: string,
+  args: string[],
+  ready: RegExp,
+  timeoutMs = 30_000,
+): Promise<RunningScript> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const running: RunningScript = {
+      process: child,
+      output: () => output,
+      stop: async () => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        const exited = new Promise((done) => child.once('exit', done));
+        child.kill('SIGTERM');
+        await exited;
+      },
+    };
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${path.basename(command)} printed nothing matching ${ready} in ${timeoutMs} ms:\n${output}`));
+    }, timeoutMs);
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      if (ready.test(output)) {
+        clearTimeout(timer);
+        resolve(running);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      if (!ready.test(output)) reject(new Error(`${path.basename(command)} exited with ${code}:\n${output}`));
+    });
+  });
+}
