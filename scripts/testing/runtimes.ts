@@ -1,7 +1,7 @@
 /**
  * Runs one script in the JavaScript runtimes users run: Node (a fresh process), Bun and workerd (the
  * Workers runtime), each from the npm package of its binary. Scripts are bundled with esbuild from the
- * workspace sources, so no build is needed first. Shared by the SDK's and the carrier kit's runtime tests.
+ * workspace sources (scripts/bundling.ts), so no build is needed first. Shared by the SDK's and the carrier kit's runtime tests.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
@@ -9,61 +9,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build, type Plugin } from 'esbuild';
 import { freePort } from './start-prism.js';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const require = createRequire(import.meta.url);
-
-/** The workspace packages as their TypeScript sources (as vitest's aliases resolve them). */
-export const WORKSPACE_SOURCES: Record<string, string> = {
-  '@restoapi/openapi': 'openapi/src/index.ts',
-  '@restoapi/sdk': 'packages/sdk/src/index.ts',
-  '@restoapi/mock-server/msw': 'packages/mock-server/src/msw.ts',
-  '@restoapi/mock-server': 'packages/mock-server/src/index.ts',
-  '@restoapi/carrier-kit': 'packages/carrier-kit/src/index.ts',
-};
-
-/** esbuild resolves `@restoapi/*` to the sources: exact names only (`@restoapi/mock-server/msw` is its own). */
-const workspaceSources: Plugin = {
-  name: 'workspace-sources',
-  setup(builder) {
-    builder.onResolve({ filter: /^@restoapi\// }, (args) => {
-      const source = WORKSPACE_SOURCES[args.path];
-      return source ? { path: path.join(root, source) } : undefined;
-    });
-  },
-};
-
-/** What a bundle is for: `browser` and `workerd` have no Node built-ins, so one would fail the build. */
-export type BundleTarget = 'browser' | 'workerd' | 'node';
-
-/**
- * Bundles `entry` (module source; imports relative to `resolveDir`) into one ES module for `target`.
- * Minified, so that sizes measured on it mean what a user's bundler would ship.
- */
-export async function bundleScript(
-  entry: string,
-  resolveDir: string,
-  target: BundleTarget,
-  extra: { minify?: boolean } = {},
-): Promise<string> {
-  const result = await build({
-    stdin: { contents: entry, resolveDir, sourcefile: 'entry.ts', loader: 'ts' },
-    bundle: true,
-    format: 'esm',
-    platform: target === 'node' ? 'node' : 'browser',
-    // workerd reads the `workerd` export condition first, as wrangler does.
-    ...(target === 'workerd' ? { conditions: ['workerd', 'worker', 'browser'] } : {}),
-    target: 'es2022',
-    minify: extra.minify ?? false,
-    write: false,
-    logLevel: 'silent',
-    plugins: [workspaceSources],
-  });
-  return result.outputFiles[0]!.text;
-}
 
 /** A temporary folder, removed by `remove()`. */
 export async function scratchDir(prefix: string): Promise<{ dir: string; remove: () => Promise<void> }> {

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { signWebhook } from '../../src/index.js';
+import { bundleScript } from '../../../../scripts/bundling.js';
 import {
-  bundleScript,
   bunBinary,
   runtimeTestsRun,
   scratchDir,

@@ -9,8 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { createMockServer, type MockServer } from '@restoapi/mock-server/node';
 import { chromiumTestsRun, launchChromium, servePages } from '../../../../scripts/testing/chromium.js';
+import { bundleScript } from '../../../../scripts/bundling.js';
 import {
-  bundleScript,
   bunBinary,
   runToEnd,
   runtimeTestsRun,
