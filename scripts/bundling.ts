@@ -68,7 +68,7 @@ export async function bundleFiles(
     plugins: [workspaceSources],
   });
   return result.outputFiles
-    .filter((file) => file.path.endsWith('.js'))
+    .filter((file) => !file.path.endsWith('.map'))
     .map((file) => ({
       name: path.basename(file.path),
       text: file.text,

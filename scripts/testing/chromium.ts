@@ -58,10 +58,10 @@ export interface PageServer {
 }
 
 /**
- * Serves `files` by path (`/` and `/index.html` are the same) on loopback. `host` picks the origin's
- * name: `localhost` by default, so a page is cross-origin to a mock on `127.0.0.1`.
+ * Serves `files` by path (`/` and `/index.html` are the same) on loopback, on `port` (0: a free one).
+ * `host` picks the origin's name: `localhost` by default, so a page is cross-origin to a mock on `127.0.0.1`.
  */
-export async function servePages(files: Record<string, PageFile>, host = 'localhost'): Promise<PageServer> {
+export async function servePages(files: Record<string, PageFile>, host = 'localhost', port = 0): Promise<PageServer> {
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://page').pathname;
     const file = files[path === '/' ? '/index.html' : path];
@@ -71,7 +71,10 @@ export async function servePages(files: Record<string, PageFile>, host = 'localh
     }
     res.writeHead(200, { 'Content-Type': file.type, 'Cache-Control': 'no-store', ...file.headers }).end(file.body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
   const url = `http://${host}:${(server.address() as AddressInfo).port}`;
   return {
     url,
