@@ -45,56 +45,70 @@ function realBinary(file: string): string | undefined {
   return existsSync(file) && statSync(file).size > 1_000_000 ? file : undefined;
 }
 
-/**
- * Where Bun's binary is: `bun`'s postinstall moves it into `node_modules/bun/bin/bun.exe`; an install that
- * ran no scripts leaves it in the platform package (`@oven/bun-linux-x64/bin/bun`). `undefined` with the
- * reason when neither holds one (Bun ships no binary for this platform, or the package is not installed).
- */
-export function bunBinary(): { path: string } | { missing: string } {
-  const platform = `@oven/bun-${process.platform}-${process.arch === 'arm64' ? 'aarch64' : process.arch}`;
-  const candidates: string[] = [];
-  try {
-    candidates.push(path.join(path.dirname(require.resolve('bun/package.json')), 'bin', 'bun.exe'));
-  } catch {
-    return { missing: 'the bun package is not installed (npm install)' };
-  }
-  try {
-    candidates.push(path.join(path.dirname(require.resolve(`${platform}/package.json`)), 'bin', 'bun'));
-  } catch {
-    // The platform package is optional; the postinstall may have used it up already.
-  }
-  for (const candidate of candidates) {
-    const found = realBinary(candidate);
+/** Where a runtime's binary was found, or why it was not. */
+export type Found = { path: string } | { missing: string };
+
+/** The first real binary among `package/relative` candidates (packages that are not installed are skipped). */
+function binaryIn(candidates: [pkg: string, file: string][], missing: string): Found {
+  for (const [pkg, file] of candidates) {
+    let dir: string;
+    try {
+      dir = path.dirname(require.resolve(`${pkg}/package.json`));
+    } catch {
+      continue;
+    }
+    const found = realBinary(path.join(dir, file));
     if (found) return { path: found };
   }
-  return { missing: `no Bun binary in node_modules (neither bun/bin/bun.exe nor ${platform}/bin/bun)` };
+  return { missing };
 }
 
-/** The workerd binary of the `workerd` package (its own bin, else the platform package's). */
-export function workerdBinary(): { path: string } | { missing: string } {
-  let dir: string;
-  try {
-    dir = path.dirname(require.resolve('workerd/package.json'));
-  } catch {
-    return { missing: 'the workerd package is not installed (npm install)' };
-  }
-  const own = realBinary(path.join(dir, 'bin', 'workerd'));
-  if (own) return { path: own };
+const arch = process.arch === 'arm64' ? 'aarch64' : process.arch;
+
+/**
+ * Bun's binary: `bun`'s postinstall moves it into `bun/bin/bun.exe`; an install that ran no scripts
+ * leaves it in the platform package (`@oven/bun-linux-x64/bin/bun`).
+ */
+export function bunBinary(): Found {
+  const platform = `@oven/bun-${process.platform}-${arch}`;
+  return binaryIn(
+    [
+      ['bun', 'bin/bun.exe'],
+      [platform, 'bin/bun'],
+    ],
+    `no Bun binary in node_modules (neither bun/bin/bun.exe nor ${platform}/bin/bun): npm install`,
+  );
+}
+
+/** Deno's binary: `deno`'s postinstall links it as `deno/deno`; without it, the platform package holds it. */
+export function denoBinary(): Found {
+  const platform = `@deno/${process.platform}-${process.arch === 'x64' ? 'x64' : 'arm64'}-glibc`;
+  return binaryIn(
+    [
+      ['deno', 'deno'],
+      [platform, 'deno'],
+    ],
+    `no Deno binary in node_modules (neither deno/deno nor ${platform}/deno): npm install`,
+  );
+}
+
+/** The workerd binary: the `workerd` package's own bin (its postinstall puts it there), else the platform package's. */
+export function workerdBinary(): Found {
   const platform = `@cloudflare/workerd-${process.platform}-${process.arch === 'x64' ? '64' : process.arch}`;
-  try {
-    const found = realBinary(path.join(path.dirname(require.resolve(`${platform}/package.json`)), 'bin', 'workerd'));
-    if (found) return { path: found };
-  } catch {
-    // Not published for this platform.
-  }
-  return { missing: `no workerd binary for ${process.platform}-${process.arch}` };
+  return binaryIn(
+    [
+      ['workerd', 'bin/workerd'],
+      [platform, 'bin/workerd'],
+    ],
+    `no workerd binary for ${process.platform}-${process.arch}: npm install`,
+  );
 }
 
 /**
  * Whether a runtime's tests run: when its binary is missing they skip with the reason, except under CI,
  * where they run and fail (the lockfile installs both, so missing means broken).
  */
-export function runtimeTestsRun(name: string, found: { path: string } | { missing: string }): boolean {
+export function runtimeTestsRun(name: string, found: Found): boolean {
   if ('path' in found || process.env.CI === 'true') return true;
   console.warn(`[${name} runtime tests] SKIPPED: ${found.missing}`);
   return false;

@@ -1,6 +1,6 @@
 /**
  * The carrier kit's fetch receiver on edge runtimes: the same app (./receiver-app.ts) served by workerd
- * (the Workers runtime) and by Bun. The mock, over loopback, signs and sends a real callback; the
+ * (the Workers runtime), by Bun and by Deno. The mock, over loopback, signs and sends a real callback; the
  * receiver verifies it, processes it and acknowledges it; a forged copy is refused.
  */
 import { writeFile } from 'node:fs/promises';
@@ -11,6 +11,7 @@ import { signWebhook } from '../../src/index.js';
 import { bundleScript } from '../../../../scripts/bundling.js';
 import {
   bunBinary,
+  denoBinary,
   runtimeTestsRun,
   scratchDir,
   startScript,
@@ -31,6 +32,14 @@ const BUN_ENTRY = `
 import { createReceiverApp } from './receiver-app.ts';
 const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: createReceiverApp(${JSON.stringify(SECRET)}) });
 console.log('listening on ' + server.url.origin);
+`;
+
+const DENO_ENTRY = `
+import { createReceiverApp } from './receiver-app.ts';
+Deno.serve(
+  { hostname: '127.0.0.1', port: 0, onListen: ({ port }) => console.log('listening on http://127.0.0.1:' + port) },
+  createReceiverApp(${JSON.stringify(SECRET)}),
+);
 `;
 
 let world: World;
@@ -85,19 +94,37 @@ describe.skipIf(!runtimeTestsRun('workerd', workerd))('workerd', () => {
   }, 60_000);
 });
 
+/** Serves the app with a runtime's own server (`Bun.serve`, `Deno.serve`) from a bundle of `entry`. */
+async function serveWith(
+  runtime: string,
+  entry: string,
+  args: string[],
+  run: (url: string) => Promise<void>,
+): Promise<void> {
+  const scratch = await scratchDir('carrier-receiver');
+  const file = path.join(scratch.dir, 'receiver.mjs');
+  await writeFile(file, await bundleScript(entry, here, 'browser'));
+  const app = await startScript(runtime, [...args, file], /listening on http:\/\/\S+/);
+  try {
+    await run(/listening on (http:\/\/\S+)/.exec(app.output())![1]!);
+  } finally {
+    await app.stop();
+    await scratch.remove();
+  }
+}
+
 const bun = bunBinary();
 describe.skipIf(!runtimeTestsRun('Bun', bun))('Bun', () => {
   test('Bun.serve verifies the mock’s signed callback and acknowledges it; a forgery gets 401', async () => {
     if (!('path' in bun)) throw new Error(bun.missing);
-    const scratch = await scratchDir('carrier-bun');
-    const file = path.join(scratch.dir, 'receiver.mjs');
-    await writeFile(file, await bundleScript(BUN_ENTRY, here, 'browser'));
-    const app = await startScript(bun.path, [file], /listening on http:\/\/\S+/);
-    try {
-      await signedCallbackRoundTrip(/listening on (http:\/\/\S+)/.exec(app.output())![1]!);
-    } finally {
-      await app.stop();
-      await scratch.remove();
-    }
+    await serveWith(bun.path, BUN_ENTRY, [], signedCallbackRoundTrip);
+  }, 60_000);
+});
+
+const deno = denoBinary();
+describe.skipIf(!runtimeTestsRun('Deno', deno))('Deno', () => {
+  test('Deno.serve verifies the mock’s signed callback and acknowledges it; a forgery gets 401', async () => {
+    if (!('path' in deno)) throw new Error(deno.missing);
+    await serveWith(deno.path, DENO_ENTRY, ['run', '--quiet', '--allow-net=127.0.0.1'], signedCallbackRoundTrip);
   }, 60_000);
 });

@@ -1,7 +1,7 @@
 /**
  * The SDK in every runtime users run it in: one smoke script (./sdk-smoke.ts), bundled once per kind of
  * runtime, run against the HTTP mock over loopback in Node 20 (a fresh process), real Chromium (a page on
- * a second origin, so through CORS), workerd (the Workers runtime) and Bun.
+ * a second origin, so through CORS), workerd (the Workers runtime), Bun and Deno.
  */
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import { chromiumTestsRun, launchChromium, servePages } from '../../../../script
 import { bundleScript } from '../../../../scripts/bundling.js';
 import {
   bunBinary,
+  denoBinary,
   runToEnd,
   runtimeTestsRun,
   scratchDir,
@@ -22,7 +23,7 @@ import { SMOKE_STEPS, type SmokeReport } from './sdk-smoke.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-/** A script that runs the smoke against `argv[2]` and prints the report (Node and Bun). */
+/** A script that runs the smoke against `argv[2]` and prints the report (Node, Bun and Deno). */
 const CLI_ENTRY = `
 import { runSdkSmoke } from './sdk-smoke.ts';
 const report = await runSdkSmoke(process.argv[2]);
@@ -65,13 +66,13 @@ function expectPassed(report: SmokeReport): void {
   expect(report.ok).toBe(true);
 }
 
-/** Writes the CLI bundle for `target` to a scratch folder and runs it with `command`. */
-async function runCli(command: string, target: 'node' | 'browser'): Promise<SmokeReport> {
+/** Writes the CLI bundle for `target` to a scratch folder and runs it: `command ...args file baseUrl`. */
+async function runCli(command: string, target: 'node' | 'browser', args: string[] = []): Promise<SmokeReport> {
   const scratch = await scratchDir('sdk-smoke');
   try {
     const file = path.join(scratch.dir, 'sdk-smoke.mjs');
     await writeFile(file, await bundleScript(CLI_ENTRY, here, target));
-    const stdout = await runToEnd(command, [file, mock.url]);
+    const stdout = await runToEnd(command, [...args, file, mock.url]);
     return JSON.parse(stdout.trim().split('\n').at(-1)!) as SmokeReport;
   } finally {
     await scratch.remove();
@@ -91,6 +92,16 @@ describe.skipIf(!runtimeTestsRun('Bun', bun))('Bun', () => {
     const report = await runCli(bun.path, 'browser');
     expectPassed(report);
     expect(report.runtime).toMatch(/^Bun\//);
+  }, 60_000);
+});
+
+const deno = denoBinary();
+describe.skipIf(!runtimeTestsRun('Deno', deno))('Deno', () => {
+  test('the smoke passes in Deno, allowed the network of loopback only', async () => {
+    if (!('path' in deno)) throw new Error(deno.missing);
+    const report = await runCli(deno.path, 'browser', ['run', '--quiet', '--allow-net=127.0.0.1']);
+    expectPassed(report);
+    expect(report.runtime).toMatch(/^Deno\//);
   }, 60_000);
 });
 
