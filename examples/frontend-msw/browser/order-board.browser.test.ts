@@ -74,6 +74,26 @@ describe.skipIf(!chromiumTestsRun('frontend-msw browser'))('the order board with
     expect(await items().count()).toBeGreaterThan(0);
   });
 
+  test('the mock renders a PDF receipt in the page too (pdfkit’s browser build, loaded on demand)', async () => {
+    const pdf = await page.evaluate(async () => {
+      const api = 'https://api.pizza-piccolo.test';
+      const login = await fetch(`${api}/api/session?login=admin@pizza.demo&password=demo`, { method: 'POST' });
+      const { meta } = (await login.json()) as { meta: { token: string } };
+      const res = await fetch(`${api}/api/orders/5001/receipt.pdf`, {
+        headers: { Authorization: `Token token="${meta.token}"` },
+      });
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      return {
+        status: res.status,
+        type: res.headers.get('content-type'),
+        start: new TextDecoder().decode(bytes.slice(0, 5)),
+        size: bytes.length,
+      };
+    });
+    expect(pdf).toMatchObject({ status: 200, type: 'application/pdf', start: '%PDF-' });
+    expect(pdf.size).toBeGreaterThan(1000);
+  });
+
   test('three 500s are shown with Retry, and Retry loads the board', async () => {
     await clickAndRender('#fail-all');
     const alert = page.locator('#board [role=alert]');
