@@ -22,6 +22,8 @@ export {
 } from './operations.js';
 export {
   createApiValidator,
+  issuesOf,
+  parameterSchema,
   type ApiValidator,
   type ApiValidatorOptions,
   type CoercedParameters,

@@ -107,7 +107,36 @@ function headerValue(headers: RequestInput['headers'], name: string): string | u
   return key ? record[key] : undefined;
 }
 
-function toIssues(errors: ErrorObject[] | null | undefined, location: IssueLocation): ValidationIssue[] {
+/**
+ * The path or query parameters of an operation as one object schema, each parameter a `$ref` into the
+ * document registered under `documentId`: what `validateRequest` checks (ajv with `coerceTypes: 'array'`
+ * and `useDefaults`), and what code generated ahead of time (for runtimes without `eval`) compiles too.
+ */
+export function parameterSchema(
+  document: unknown,
+  op: OperationInfo,
+  location: 'path' | 'query',
+  documentId: string,
+): { type: 'object'; properties: Record<string, object>; required: string[] } {
+  const params = op.parameters.filter((p) => p.in === location);
+  return {
+    type: 'object',
+    // ajv applies `default` only where the property is declared, not behind a $ref, so lift it here.
+    properties: Object.fromEntries(
+      params.map((p) => {
+        const fallback = defaultOf(document, p.schemaPointer);
+        return [
+          p.name,
+          { $ref: `${documentId}#${p.schemaPointer}`, ...(fallback === undefined ? {} : { default: fallback }) },
+        ];
+      }),
+    ),
+    required: params.filter((p) => p.required).map((p) => p.name),
+  };
+}
+
+/** ajv's errors as {@link ValidationIssue}s of one location, each with a sentence naming the field. */
+export function issuesOf(errors: ErrorObject[] | null | undefined, location: IssueLocation): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const seen = new Set<string>();
   for (const error of errors ?? []) {
@@ -180,22 +209,7 @@ export function createApiValidator(options: ApiValidatorOptions = {}): ApiValida
     const key = `${op.operationId}|${location}`;
     const cached = cache.get(key);
     if (cached) return cached;
-    const params = op.parameters.filter((p) => p.in === location);
-    const schema = {
-      type: 'object',
-      // ajv applies `default` only where the property is declared, not behind a $ref, so lift it here.
-      properties: Object.fromEntries(
-        params.map((p) => {
-          const fallback = defaultOf(document, p.schemaPointer);
-          return [
-            p.name,
-            { $ref: `${DOCUMENT_ID}#${p.schemaPointer}`, ...(fallback === undefined ? {} : { default: fallback }) },
-          ];
-        }),
-      ),
-      required: params.filter((p) => p.required).map((p) => p.name),
-    };
-    const fn = paramAjv.compile(schema);
+    const fn = paramAjv.compile(parameterSchema(document, op, location, DOCUMENT_ID));
     cache.set(key, fn);
     return fn;
   };
@@ -293,9 +307,9 @@ export function createApiValidator(options: ApiValidatorOptions = {}): ApiValida
       const issues: ValidationIssue[] = [];
       const params: Record<string, unknown> = { ...(request.params ?? {}) };
       const { pathCheck, queryCheck } = plan;
-      if (!pathCheck(params)) issues.push(...toIssues(pathCheck.errors, 'path'));
+      if (!pathCheck(params)) issues.push(...issuesOf(pathCheck.errors, 'path'));
       const query = readQuery(plan, request.query);
-      if (!queryCheck(query)) issues.push(...toIssues(queryCheck.errors, 'query'));
+      if (!queryCheck(query)) issues.push(...issuesOf(queryCheck.errors, 'query'));
       for (const header of plan.headers) {
         const value = headerValue(request.headers, header.name);
         if (value === undefined) {
@@ -343,7 +357,7 @@ export function createApiValidator(options: ApiValidatorOptions = {}): ApiValida
             // Form fields arrive as strings, so forms validate with coercion; JSON must match exactly.
             const isJson = found[0] === 'application/json' || found[0].endsWith('+json');
             const check = compileRef(isJson ? bodyAjv : paramAjv, found[1], `body|${op.operationId}|${found[0]}`);
-            if (!check(request.body)) issues.push(...toIssues(check.errors, 'body'));
+            if (!check(request.body)) issues.push(...issuesOf(check.errors, 'body'));
           }
         }
       } else if (request.body !== undefined && request.body !== null && request.body !== '') {
@@ -407,7 +421,7 @@ export function createApiValidator(options: ApiValidatorOptions = {}): ApiValida
       }
       if (found[1] && (found[0] === 'application/json' || found[0].endsWith('+json'))) {
         const check = compileRef(bodyAjv, found[1], `response|${op.operationId}|${declared.status}|${found[0]}`);
-        if (!check(response.body)) return { valid: false, issues: toIssues(check.errors, 'body') };
+        if (!check(response.body)) return { valid: false, issues: issuesOf(check.errors, 'body') };
       }
       return { valid: true, value: undefined };
     },
@@ -420,7 +434,7 @@ export function createApiValidator(options: ApiValidatorOptions = {}): ApiValida
       const check = compileRef(bodyAjv, pointer, `schema|${pointer}`);
       return check(value)
         ? { valid: true, value: undefined }
-        : { valid: false, issues: toIssues(check.errors, 'body') };
+        : { valid: false, issues: issuesOf(check.errors, 'body') };
     },
   };
 }

@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { DEMO_LOGINS, demoSeed, type MockStateJson, type RestoMock } from './index.js';
+import { normalizeOrigin } from './cors/cors-policy.js';
 import { createMockServer } from './node.js';
 import { consoleRoute } from './static/console-route.js';
 import { loadDocsRoute, type DocsRouteResult } from './static/docs-route.js';
@@ -54,6 +55,20 @@ function instant(value: string): Date {
   if (!/(Z|[+-]\d\d:\d\d)$/i.test(value) || Number.isNaN(at.getTime()))
     throw new InvalidArgumentError('expected an ISO 8601 date-time with an offset, e.g. 2026-11-20T18:30:00+01:00');
   return at;
+}
+
+/** `--cors-origin` may repeat and may hold a comma list; each value must be an origin. */
+function corsOrigins(value: string, previous: string[] = []): string[] {
+  const origins = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  if (origins.length === 0) throw new InvalidArgumentError('give an origin such as http://localhost:5173');
+  try {
+    return [...previous, ...origins.map(normalizeOrigin)];
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
 }
 
 async function loadSeed(seed: string, now: Date): Promise<MockStateJson> {
@@ -111,6 +126,12 @@ const program = new Command('restoapi-mock')
     'start the virtual clock at this instant (running); the demo seed is dated relative to it',
     instant,
   )
+  .option(
+    '--cors-origin <origins>',
+    'allow only these origins to call the mock from a browser (repeat or comma list)',
+    corsOrigins,
+  )
+  .option('--no-cors', 'answer no CORS preflights and send no Access-Control-* headers')
   .showHelpAfterError()
   .exitOverride();
 
@@ -124,7 +145,11 @@ program.action(
     importDuration?: number;
     docs: boolean;
     clock?: Date;
+    cors: boolean;
+    corsOrigin?: string[];
   }) => {
+    if (!options.cors && options.corsOrigin)
+      throw new UsageError('--cors-origin and --no-cors contradict each other: give one of them');
     // Nothing is read, built or served before the port is known to be free.
     await assertCanListen(options.host, options.port);
     const saved = options.state
@@ -142,6 +167,7 @@ program.action(
       host: options.host,
       state,
       validateResponses: options.validateResponses,
+      cors: options.cors && (options.corsOrigin ? { origins: options.corsOrigin } : true),
       ...(options.importDuration !== undefined ? { config: { importDurationMs: options.importDuration } } : {}),
       ...(options.state ? { onChange: debouncedSaver(options.state) } : {}),
     }).catch((error: NodeJS.ErrnoException) => {
@@ -155,6 +181,7 @@ program.action(
       `  control API   ${server.url}/__mock`,
       `  console       ${server.url}/console/`,
       docs.route ? `  docs          ${server.url}/docs/` : `  docs          ${docs.note}`,
+      `  CORS          ${!options.cors ? 'off (--no-cors)' : options.corsOrigin ? options.corsOrigin.join(', ') : 'any origin'}`,
       restored
         ? `  state         restored from ${options.state}`
         : `  state         ${options.seed} seed${options.state ? `, saved to ${options.state}` : ' (in memory)'}`,

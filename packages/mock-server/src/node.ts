@@ -6,7 +6,10 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { fetchResponseOf } from './engine/engine.js';
 import { EngineResponse, headerValue, type EngineRequest, type HeaderReader } from './engine/engine-request.js';
+import { createCorsPolicy, type CorsOption } from './cors/cors-policy.js';
 import { createMock, type MockOptions, type RestoMock } from './index.js';
+
+export { CORS_ALLOWED_METHODS, CORS_EXPOSED_HEADERS, type CorsOption, type CorsOptions } from './cors/cors-policy.js';
 
 /** Options of {@link createMockServer}. */
 export interface MockServerOptions extends MockOptions {
@@ -14,6 +17,11 @@ export interface MockServerOptions extends MockOptions {
   port?: number;
   /** Interface to listen on (default `127.0.0.1`). */
   host?: string;
+  /**
+   * CORS, so that pages on other origins can call the mock: on by default for every origin,
+   * `{ origins: ['http://localhost:5173'] }` limits it, `false` switches it off.
+   */
+  cors?: CorsOption;
 }
 
 /** A running mock server. */
@@ -204,11 +212,20 @@ export function writeEngineResponse(answer: EngineResponse, res: ServerResponse)
 export async function createMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const host = options.host ?? '127.0.0.1';
   let origin = `http://${host}`;
+  const cors = createCorsPolicy(options.cors);
   const mock = createMock(options);
   const server = createServer((req, res) => {
     void (async () => {
       try {
         const request = toEngineRequest(req, origin);
+        const decision = cors.decide(req.method ?? 'GET', request?.headers ?? new RawHeaderReader(req.rawHeaders));
+        if (decision.kind === 'answer') {
+          res.writeHead(decision.status, decision.headers);
+          res.end(decision.body ?? undefined);
+          return;
+        }
+        // Set before the answer is written: node merges them into its header block, error answers included.
+        for (const name in decision.headers) res.setHeader(name, decision.headers[name]!);
         if (!request) {
           // Unreadable URL: the fetch path, which fails (500) the way it always has.
           await writeFetchResponse(await mock.handle(toFetchRequest(req, origin)), res);

@@ -1,4 +1,11 @@
-import { createApiValidator, type ApiValidator, type CallbackEvent, type ValidationIssue } from '@restoapi/openapi';
+import {
+  createApiValidator,
+  issuesOf,
+  type ApiValidator,
+  type CallbackEvent,
+  type ValidationIssue,
+} from '@restoapi/openapi';
+import { CALLBACK_CHECKS } from '../generated/callback-checks.js';
 
 /** The kinds of callback the service sends: the keys of the document's `webhooks`. */
 export type CallbackType = CallbackEvent['type'];
@@ -37,21 +44,42 @@ function webhookOperations(validator: ApiValidator): Map<string, string> {
 }
 const operationsCache = new WeakMap<ApiValidator, Map<string, string>>();
 
+/** A webhook's query check, compiled ahead of time (see scripts/generate.ts). */
+interface CompiledCallbackCheck {
+  operationId: string;
+  parameters: readonly string[];
+  check: ((value: unknown) => boolean) & { errors?: Parameters<typeof issuesOf>[0] };
+}
+const compiledChecks = CALLBACK_CHECKS as Readonly<Record<string, CompiledCallbackCheck | undefined>>;
+
 /**
  * Reads a callback's event from its query string and validates it against the document's webhook
  * operation for its `type` (so `order_id` is coerced to an integer and `status` checked against the
- * order statuses). Unknown parameters are ignored, as the document asks.
+ * order statuses). Unknown parameters are ignored, as the document asks. Without a `validator` it uses
+ * the webhooks' checks compiled ahead of time, so it also runs where `eval` is refused (Workers).
  * @example
  * const parsed = parseCallback(new URL(request.url).searchParams);
  * if (parsed.kind === 'event' && parsed.event.type === 'order_status_changed') console.log(parsed.event.status);
  */
-export function parseCallback(query: URLSearchParams, validator: ApiValidator = defaultValidator()): ParsedCallback {
+export function parseCallback(query: URLSearchParams, validator?: ApiValidator): ParsedCallback {
   const type = query.get('type');
   if (type === null || type === '') {
     return {
       kind: 'invalid',
       issues: [{ in: 'query', pointer: '/type', name: 'type', keyword: 'required', message: 'type is required' }],
     };
+  }
+  if (!validator) {
+    const compiled = Object.hasOwn(compiledChecks, type) ? compiledChecks[type] : undefined;
+    if (!compiled) return { kind: 'unknown_type', type };
+    // As validateRequest reads a single-valued parameter: `name`, else `name[]`.
+    const value: Record<string, string> = {};
+    for (const name of compiled.parameters) {
+      const given = query.get(name) ?? query.get(`${name}[]`);
+      if (given !== null) value[name] = given;
+    }
+    if (!compiled.check(value)) return { kind: 'invalid', issues: issuesOf(compiled.check.errors, 'query') };
+    return { kind: 'event', event: value as unknown as CallbackEvent };
   }
   const operationId = webhookOperations(validator).get(type);
   // The document asks receivers to acknowledge an unknown type without acting, so a later event kind is not retried forever.

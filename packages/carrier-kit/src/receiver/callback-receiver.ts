@@ -6,7 +6,6 @@ import { verifyWebhookSignature } from '../signing/webhook-signature.js';
 import { systemScheduler, type Scheduler } from '../time/scheduler.js';
 import {
   callbackKey,
-  defaultValidator,
   parseCallback,
   type CallbackEvent,
   type CallbackEventOf,
@@ -62,7 +61,7 @@ export interface CallbackReceiverOptions {
   dedupe?: DedupeOptions | false;
   /** Verify Standard Webhooks signatures; unsigned or badly signed callbacks get 401. Off by default. */
   signing?: SigningOptions;
-  /** The validator of the document (default: the bundled document). */
+  /** The validator of the document (default: the bundled document's webhook checks, compiled ahead of time: no `eval`, so Workers run it). */
   validator?: ApiValidator;
   logger?: Logger;
   audit?: AuditSink;
@@ -155,7 +154,7 @@ export function createCallbackReceiver(options: CallbackReceiverOptions = {}): C
   const scheduler = options.scheduler ?? systemScheduler;
   const logger = options.logger ?? silentLogger;
   const audit = options.audit ?? discardAudit;
-  const validator = options.validator ?? defaultValidator();
+  const validator = options.validator;
   const dedupe = options.dedupe === false ? undefined : (options.dedupe ?? {});
   const store = dedupe ? (dedupe.store ?? createMemoryDedupeStore({ scheduler })) : undefined;
   const ttlMs = dedupe?.ttlMs ?? 24 * 60 * 60 * 1000;

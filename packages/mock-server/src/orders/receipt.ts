@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { Money } from './money.js';
+import type PDFKitDocument from 'pdfkit';
 
 /** One dish line of a receipt. */
 export interface ReceiptLine {
@@ -124,14 +125,33 @@ ${totals}
 }
 
 /**
+ * pdfkit, loaded on demand (the HTML receipt never needs it, and a browser bundle keeps it in a chunk of
+ * its own). Its Node build reads the standard fonts from files; its browser build has none until they
+ * are registered, so the two the receipt uses are registered there.
+ */
+async function loadPdfkit(): Promise<typeof PDFKitDocument> {
+  const pdfkit = (await import('pdfkit')) as unknown as {
+    default: typeof PDFKitDocument;
+    registerStdFonts?: (...fonts: object[]) => void;
+  };
+  if (pdfkit.registerStdFonts) {
+    const [helvetica, helveticaBold] = await Promise.all([
+      import('pdfkit/standard-fonts/Helvetica'),
+      import('pdfkit/standard-fonts/HelveticaBold'),
+    ]);
+    pdfkit.registerStdFonts(helvetica.default, helveticaBold.default);
+  }
+  return pdfkit.default;
+}
+
+/**
  * Renders the receipt as an A5 PDF with the built-in Helvetica, so no font files are needed. That font
  * only covers Windows-1252 (German umlauts and ß included); other characters are transliterated or
  * printed as "?". The PDF's creation date is the order time, so the same receipt gives the same bytes.
  */
 export async function renderReceiptPdf(receipt: Receipt, options: ReceiptPdfOptions = {}): Promise<Uint8Array> {
   const view = receiptView(receipt);
-  // Loaded on demand: pdfkit reads its fonts through Node's require, which the HTML path never needs.
-  const { default: PDFDocument } = await import('pdfkit');
+  const PDFDocument = await loadPdfkit();
   const created = toDateTime(receipt.createdAt, receipt.timezone).toJSDate();
   const doc = new PDFDocument({
     size: 'A5',
@@ -140,9 +160,18 @@ export async function renderReceiptPdf(receipt: Receipt, options: ReceiptPdfOpti
     info: { Title: pdfText(view.title), Author: pdfText(view.organization), CreationDate: created },
   });
   const done = new Promise<Uint8Array>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    const chunks: Uint8Array[] = [];
+    doc.on('data', (chunk: Uint8Array) => chunks.push(chunk));
+    // No Buffer.concat: in a browser (the mock under MSW) there is no Buffer.
+    doc.on('end', () => {
+      const pdf = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0));
+      let at = 0;
+      for (const chunk of chunks) {
+        pdf.set(chunk, at);
+        at += chunk.byteLength;
+      }
+      resolve(pdf);
+    });
     doc.on('error', reject);
   });
 

@@ -238,7 +238,7 @@ const exchanges: Exchange[] = [
 
 let servers: { url: string; close: () => Promise<void> }[] = [];
 beforeAll(async () => {
-  servers = [await createMockServer(options()), await referenceServer()];
+  servers = [await createMockServer({ ...options(), cors: false }), await referenceServer()];
 });
 afterAll(async () => {
   await Promise.all(servers.map((server) => server.close()));

@@ -89,6 +89,51 @@ test('restoapi-mock --help lists its options', async () => {
     expect(output).toContain(option);
 });
 
+test('restoapi-mock --cors-origin (repeated, comma lists) limits the origins; a malformed one is refused by name', async () => {
+  const cli = await runCli(
+    [
+      '--port',
+      '0',
+      '--no-docs',
+      '--cors-origin',
+      'http://localhost:5173,http://127.0.0.1:5173',
+      '--cors-origin',
+      'https://a.test',
+    ],
+    /courier2@pizza\.demo/,
+  );
+  try {
+    expect(cli.output).toContain('CORS          http://localhost:5173, http://127.0.0.1:5173, https://a.test');
+    const url = /listening on (http:\/\/\S+)/.exec(cli.output)![1]!;
+    const origin = async (value: string): Promise<string | null> =>
+      (await fetch(`${url}/api/session`, { headers: { Origin: value } })).headers.get('access-control-allow-origin');
+    expect(await origin('https://a.test')).toBe('https://a.test');
+    expect(await origin('http://127.0.0.1:5173')).toBe('http://127.0.0.1:5173');
+    expect(await origin('http://localhost:3000')).toBeNull();
+  } finally {
+    await cli.stop();
+  }
+  const bad = await runCli(['--cors-origin', 'localhost:5173'], /error/);
+  expect(bad.output).toContain("option '--cors-origin <origins>' argument 'localhost:5173' is invalid");
+  expect(bad.output).toContain('is not an origin such as http://localhost:5173');
+}, 30_000);
+
+test('restoapi-mock --no-cors answers no preflight', async () => {
+  const cli = await runCli(['--port', '0', '--no-docs', '--no-cors'], /courier2@pizza\.demo/);
+  try {
+    expect(cli.output).toContain('CORS          off (--no-cors)');
+    const url = /listening on (http:\/\/\S+)/.exec(cli.output)![1]!;
+    const res = await fetch(`${url}/api/session`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://localhost:5173', 'Access-Control-Request-Method': 'POST' },
+    });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+  } finally {
+    await cli.stop();
+  }
+}, 30_000);
+
 test('the CLI prints its URLs and demo logins, and --state persists changes across restarts', async () => {
   const dir = await mkdtemp(path.join(tmpdir(), 'restoapi-mock-'));
   const stateFile = path.join(dir, 'state.json');

@@ -8,17 +8,12 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { chromiumTestsRun, launchChromium } from '../../../../scripts/testing/chromium.js';
 import { createMockServer, type MockServer } from '../../src/node.js';
 import { consoleRoute } from '../../src/static/console-route.js';
 import { loadDocsRoute } from '../../src/static/docs-route.js';
-import { CHROMIUM, hasChromium, launchChromium } from '../support/chromium.js';
 import { FRIDAY_EVENING, margheritaOrder, type Loose } from '../support/storefront.js';
 
-if (!hasChromium) {
-  console.warn(
-    `[console.browser.test] SKIPPED: no Chromium at ${CHROMIUM}. Install Debian's chromium (apt-get install -y chromium) or set CHROMIUM_PATH.`,
-  );
-}
 const SCREENSHOTS = fileURLToPath(new URL('../../../../reports/screenshots/', import.meta.url));
 
 /** A carrier's callback endpoint: acknowledges everything with 204 and keeps the query strings. */
@@ -47,7 +42,7 @@ async function until<T>(
   }
 }
 
-describe.skipIf(!hasChromium)('console and docs in headless Chromium', () => {
+describe.skipIf(!chromiumTestsRun('console.browser.test'))('console and docs in headless Chromium', () => {
   let server: MockServer;
   let receiver: Awaited<ReturnType<typeof callbackReceiver>>;
   let browser: Browser;
