@@ -33,6 +33,8 @@ const badInvocations: [string[], RegExp][] = [
   [['--host', '203.0.113.7'], /cannot listen on 203\.0\.113\.7:4010 \(EADDRNOTAVAIL\); check --host and --port/],
   [['--seed', 'no-such-file.json'], /--seed no-such-file\.json: not "demo", "empty" or a readable state JSON file/],
   [['--seed', 'package.json'], /--seed package\.json/],
+  [['--no-cors', '--cors-origin', 'http://localhost:5173'], /--cors-origin and --no-cors contradict each other/],
+  [['--cors-origin', 'localhost:5173/app'], /--cors-origin <origins>' argument 'localhost:5173\/app' is invalid/],
   [['--state', notAFixture], /--state .*not-a-fixture\.json is not a valid mock fixture[\s\S]*\/version must be 1/],
 ];
 
