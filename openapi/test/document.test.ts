@@ -117,11 +117,21 @@ test('decided elements are marked and listed in DECISIONS.md', async () => {
   }
 });
 
-test('both servers are declared and the carrier API sits under /api-delivery', () => {
+test('one server; the carrier API sits at its real paths under /api-delivery and nowhere else', () => {
+  expect((openapiDocument.servers as { url: string }[]).map((s) => s.url)).toEqual(['{base_url}']);
   const operations = listOperations(openapiDocument);
   const carrier = operations.filter((op) => op.tags.includes('Carrier API'));
   expect(carrier.map((op) => op.operationId).sort()).toEqual(['getCarrierOrder', 'updateCarrierDelivery']);
-  for (const op of carrier) expect(op.serverPath).toBe('/api-delivery');
+  expect(carrier.map((op) => op.routes)).toEqual([
+    ['/api-delivery/orders/{secure_id}'],
+    ['/api-delivery/orders/{secure_id}/delivery'],
+  ]);
+  for (const op of operations) {
+    expect(op.serverPath, op.operationId).toBe('');
+    expect(op.api, op.operationId).toBe(op.tags.includes('Carrier API') ? 'carrier' : 'main');
+  }
+  // No path item or operation of the document carries its own servers: generic tools ignore them.
+  expect(JSON.stringify(openapiDocument.paths)).not.toContain('"servers"');
   expect(
     operations
       .filter((op) => op.kind === 'webhooks')
