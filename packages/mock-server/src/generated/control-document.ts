@@ -9,6 +9,9 @@ export const controlDocument: Record<string, unknown> = {
     "version": "1.0.0",
     "summary": "Test hooks of the RestoAPI mock server, under `/__mock`.",
     "description": "The control API of `@restoapi/mock-server`: what a test or a demo needs\nbeside the service's own API to drive the mock.\n\n* **World state**: reset to the demo world or an empty one, export and\n  import the whole state as JSON.\n* **Carriers**: register external carriers (the specification's \"registered\n  beforehand through the service's support\") with the `callback_url` the\n  mock calls, optional Standard Webhooks signing and chaos options.\n* **Storefront**: place an order the way the public storefront would, with\n  the checks the storefront makes (published menu, delivery zone, opening\n  hours, configurator, minimal order price).\n* **Outbox**: the SMS and e-mail notifications the service would have sent\n  and every callback to a carrier with its delivery attempts.\n* **Virtual clock**: set, freeze and advance the time that import jobs,\n  callback retries, opening hours and token expiry read.\n* **Settings** of the instance, and **faults**: latency or error answers\n  injected into the next matching requests of the service's API.\n\nThis API is not part of the service. It needs no session token. Errors use\nthe service's error body (`ErrorBody`). Only the service's API is subject\nto faults, never `/__mock` itself, so a test can always clean up.\n",
+    "contact": {
+      "name": "RestoAPI toolkit maintainers"
+    },
     "license": {
       "name": "MIT",
       "identifier": "MIT"
