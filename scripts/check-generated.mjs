@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // Regenerates every derived file and fails when the result differs from what is committed,
-// so a change to openapi/ cannot land without its generated types, bundle and DECISIONS.md.
+// so a change to openapi/ cannot land without its generated types, bundle and DECISIONS.md;
+// runs it twice, so a generator that is not deterministic fails too.
 import { execSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 
 const GENERATED = [
   'openapi/generated',
@@ -11,7 +14,20 @@ const GENERATED = [
   'packages/*/schemas',
   'contract-tests/src/generated',
 ];
+// Content of every generated file, to show that a second run changes nothing.
+const snapshot = () =>
+  execSync(`git ls-files -co --exclude-standard -- ${GENERATED.join(' ')}`, { encoding: 'utf8' })
+    .split('\n')
+    .filter(Boolean)
+    .map((file) => `${file} ${createHash('sha256').update(readFileSync(file)).digest('hex')}`)
+    .join('\n');
 execSync('npm run generate --silent', { stdio: 'inherit' });
+const first = snapshot();
+execSync('npm run generate --silent', { stdio: 'inherit' });
+if (snapshot() !== first) {
+  console.error('A second `npm run generate` changed generated files: generation must be deterministic.');
+  process.exit(1);
+}
 const status = execSync(`git status --porcelain -- ${GENERATED.join(' ')}`, { encoding: 'utf8' }).trim();
 if (status) {
   console.error(

@@ -19,10 +19,9 @@ afterAll(() => {
   prism?.stop();
 });
 
-test('the schema-only selection passes against Prism serving openapi/ (the carrier API at its root)', async () => {
+test('the schema-only selection passes against Prism serving openapi/ (the carrier API at /api-delivery, no --carrier-base-url)', async () => {
   const result = await runContractSuite({
     baseUrl,
-    carrierBaseUrl: baseUrl,
     config,
     profile: 'spec',
     selection: 'schema-only',
@@ -38,7 +37,6 @@ test('the schema-only selection passes against Prism serving openapi/ (the carri
 test('the behaviour checks report what a static mock fails', async () => {
   const result = await runContractSuite({
     baseUrl,
-    carrierBaseUrl: baseUrl,
     config,
     profile: 'spec',
     selection: 'behaviour',

@@ -1,16 +1,20 @@
 /**
  * Regenerates everything derived from the API description inside
- * @restoapi/openapi: the bundle (generated/), the document as a TS module,
- * the standalone schemas' TypeScript types and DECISIONS.md.
+ * @restoapi/openapi: the bundles (generated/openapi.{json,yaml} from the
+ * multi-file openapi.yaml, generated/control.{json,yaml} from
+ * control/control.yaml), the document as a TS module, the standalone schemas'
+ * TypeScript types and DECISIONS.md. The bundles are made by `redocly bundle`.
  * CI runs it and fails when the committed output differs.
  */
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
 import YAML from 'yaml';
 import { listDecisions, type Decision } from '../src/decisions.js';
-import { bundle } from './bundle.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DO_NOT_EDIT =
@@ -91,14 +95,41 @@ function decisionsMarkdown(document: Record<string, unknown>, decisions: Decisio
   return lines.join('\n');
 }
 
+const redocly = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
+
+/**
+ * Bundles one multi-file document with `redocly bundle` and writes it as
+ * generated/<name>.json and .yaml. Component names come from the schemas'
+ * `title` (`MenuImport`, not the file name `menu-import.schema`); every
+ * component the root lists keeps the name it has there.
+ */
+async function redoclyBundle(source: string, name: string): Promise<Record<string, unknown>> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'restoapi-bundle-'));
+  try {
+    const out = path.join(dir, `${name}.json`);
+    const strategy = name === 'openapi' ? ['--component-names-strategy=title'] : [];
+    execFileSync(process.execPath, [redocly, 'bundle', source, '-o', out, '--ext', 'json', ...strategy], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    });
+    const document = JSON.parse(await readFile(out, 'utf8')) as Record<string, unknown>;
+    await writeGenerated(path.join(root, `generated/${name}.json`), `${JSON.stringify(document, null, 2)}\n`);
+    await writeGenerated(
+      path.join(root, `generated/${name}.yaml`),
+      `# ${DO_NOT_EDIT}\n${YAML.stringify(document, { lineWidth: 0, aliasDuplicateObjects: false })}`,
+    );
+    return document;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
-  const { document } = await bundle();
+  const document = await redoclyBundle('openapi.yaml', 'openapi');
+  // The control API borrows schemas from the main bundle by URL, so it is bundled second.
+  await redoclyBundle('control/control.yaml', 'control');
   const json = `${JSON.stringify(document, null, 2)}\n`;
-  await writeGenerated(path.join(root, 'generated/openapi.json'), json);
-  await writeGenerated(
-    path.join(root, 'generated/openapi.yaml'),
-    `# ${DO_NOT_EDIT}\n${YAML.stringify(document, { lineWidth: 0, aliasDuplicateObjects: false })}`,
-  );
   await writeGenerated(
     path.join(root, 'src/generated/document.ts'),
     `/* eslint-disable */\n// ${DO_NOT_EDIT}\n\n/** The bundled OpenAPI 3.1 document of the whole API. */\nexport const openapiDocument: Record<string, unknown> = ${json.trimEnd()};\n`,
@@ -106,7 +137,8 @@ async function main(): Promise<void> {
   await writeGenerated(path.join(root, 'src/generated/schemas.ts'), await schemaTypes());
   const decisions = listDecisions(document);
   await writeGenerated(path.join(root, 'DECISIONS.md'), decisionsMarkdown(document, decisions));
-  console.log(`generated: ${Object.keys(document.paths ?? {}).length} paths, ${decisions.length} decisions`);
+  const paths = Object.keys((document.paths as object | undefined) ?? {}).length;
+  console.log(`generated: ${paths} paths, ${decisions.length} decisions`);
 }
 
 main().catch((error: unknown) => {

@@ -9,6 +9,7 @@ export { createAjv, describeAjvError } from './ajv.js';
 export { listDecisions, type Decision } from './decisions.js';
 export { fromBase64, signWebhook, webhookSecretKey } from './webhook-signature.js';
 export {
+  CARRIER_PATH_PREFIX,
   HTTP_METHODS,
   Router,
   escapePointer,

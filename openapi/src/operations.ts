@@ -24,14 +24,19 @@ export interface ResponseInfo {
   raw: Record<string, unknown>;
 }
 
+/** Path prefix of the carrier API's operations: they sit at `{base_url}/api-delivery/…` under the one server. */
+export const CARRIER_PATH_PREFIX = '/api-delivery';
+
 /** Everything the toolkit needs to know about one operation of the document. */
 export interface OperationInfo {
   operationId: string;
   method: HttpMethod;
   /** Path template as the document writes it, e.g. `/api/orders/{id}`. */
   path: string;
-  /** Path prefix contributed by the operation's server (`''` for the main API, `/api-delivery` for the carrier API). */
+  /** Path prefix contributed by the operation's server (`''` when the server is `{base_url}`, as for every operation here). */
   serverPath: string;
+  /** Which API the operation belongs to: the carrier API's paths start with {@link CARRIER_PATH_PREFIX}. */
+  api: 'main' | 'carrier';
   /** Full path templates that reach this operation: `serverPath + path` first, then the `x-aliases`. */
   routes: string[];
   /** `paths` for API operations, `webhooks` for callbacks the service sends. */
@@ -158,6 +163,7 @@ export function listOperations(document: Doc): OperationInfo[] {
           method,
           path,
           serverPath: kind === 'webhooks' ? '' : serverPath,
+          api: kind === 'paths' && `${serverPath}${path}`.startsWith(`${CARRIER_PATH_PREFIX}/`) ? 'carrier' : 'main',
           routes: kind === 'webhooks' ? [] : [`${serverPath}${path}`, ...aliases],
           kind,
           tags: Array.isArray(op.tags) ? (op.tags as string[]) : [],

@@ -126,7 +126,7 @@ test('path parameters are coerced to integers and refused when not numeric', () 
   });
 });
 
-test('the router finds canonical paths, the /orders alias and the carrier server prefix', () => {
+test('the router finds canonical paths, the /orders alias and the carrier paths', () => {
   expect(api.match('GET', '/api/orders/5001')).toMatchObject({
     operation: { operationId: 'getOrder' },
     params: { id: '5001' },
@@ -137,6 +137,10 @@ test('the router finds canonical paths, the /orders alias and the carrier server
     operation: { operationId: 'getCarrierOrder' },
     params: { secure_id: 'abc123' },
   });
+  // The main API's /orders alias and the carrier API never reach each other's operations.
+  expect(api.match('GET', '/orders/abc123')?.operation.operationId).toBe('getOrder');
+  expect(api.match('PUT', '/orders/abc123/delivery')).toBeUndefined();
+  expect(api.match('GET', '/api-delivery/orders/5001/items')).toBeUndefined();
   expect(api.match('POST', '/api/draft_dishes/')?.operation.operationId).toBe('createDraftDish');
   expect(api.match('PATCH', '/api/orders/5001')).toBeUndefined();
   expect(api.allowedMethods('/api/orders/5001').sort()).toEqual(['GET', 'PUT']);

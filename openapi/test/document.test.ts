@@ -117,15 +117,64 @@ test('decided elements are marked and listed in DECISIONS.md', async () => {
   }
 });
 
-test('both servers are declared and the carrier API sits under /api-delivery', () => {
+test('one server; the carrier API sits at its real paths under /api-delivery and nowhere else', () => {
+  expect((openapiDocument.servers as { url: string }[]).map((s) => s.url)).toEqual(['{base_url}']);
   const operations = listOperations(openapiDocument);
   const carrier = operations.filter((op) => op.tags.includes('Carrier API'));
   expect(carrier.map((op) => op.operationId).sort()).toEqual(['getCarrierOrder', 'updateCarrierDelivery']);
-  for (const op of carrier) expect(op.serverPath).toBe('/api-delivery');
+  expect(carrier.map((op) => op.routes)).toEqual([
+    ['/api-delivery/orders/{secure_id}'],
+    ['/api-delivery/orders/{secure_id}/delivery'],
+  ]);
+  for (const op of operations) {
+    expect(op.serverPath, op.operationId).toBe('');
+    expect(op.api, op.operationId).toBe(op.tags.includes('Carrier API') ? 'carrier' : 'main');
+  }
+  // No path item or operation of the document carries its own servers: generic tools ignore them.
+  expect(JSON.stringify(openapiDocument.paths)).not.toContain('"servers"');
   expect(
     operations
       .filter((op) => op.kind === 'webhooks')
       .map((op) => op.operationId)
       .sort(),
   ).toEqual(['orderCreatedCallback', 'orderStatusChangedCallback']);
+});
+
+test('property schemas written out in update bodies and callbacks stay equal to their resource', () => {
+  // The fragments write these out instead of `$ref`ing into another component's properties (which a
+  // bundler would hoist under made-up names); only `description` and `x-decision` may differ.
+  const schemas = (openapiDocument.components as { schemas: Record<string, { properties: Record<string, object> }> })
+    .schemas;
+  const bare = (schema: object | undefined): string => {
+    const { description: _d, 'x-decision': _x, ...rest } = (schema ?? {}) as Record<string, unknown>;
+    return JSON.stringify(rest);
+  };
+  const pairs: [string, object | undefined, object | undefined][] = [];
+  const order = getAtPointer(openapiDocument, '/components/schemas/OrderUpdate/properties/order/properties') as Record<
+    string,
+    object
+  >;
+  for (const [name, schema] of Object.entries(order))
+    if (name !== 'status') pairs.push([`OrderUpdate ${name}`, schema, schemas.Order!.properties[name]]);
+  for (const name of ['day', 'open_at', 'close_at', 'date'])
+    pairs.push([
+      `TimetableInput ${name}`,
+      schemas.TimetableInput!.properties[name],
+      schemas.Timetable!.properties[name],
+    ]);
+  for (const zone of ['DeliveryZoneCreate', 'DeliveryZoneUpdate'])
+    pairs.push([`${zone} area`, schemas[zone]!.properties.area, schemas.DeliveryZone!.properties.area]);
+  for (const [hook, event] of [
+    ['order_created', 'OrderCreatedEvent'],
+    ['order_status_changed', 'OrderStatusChangedEvent'],
+  ] as const) {
+    const parameters = getAtPointer(openapiDocument, `/webhooks/${hook}/post/parameters`) as {
+      name?: string;
+      schema?: object;
+    }[];
+    for (const { name, schema } of parameters.filter((p) => p.name))
+      pairs.push([`${hook} ${name}`, schema, schemas[event]!.properties[name!]]);
+  }
+  expect(pairs.length).toBeGreaterThan(40);
+  for (const [where, copy, original] of pairs) expect(bare(copy), where).toBe(bare(original));
 });

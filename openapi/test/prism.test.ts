@@ -45,11 +45,26 @@ test.each([
   ['getOrganization', 'GET', '/api/organizations/1'],
   ['listDraftDishes', 'GET', '/api/draft_dishes'],
   ['getDeliveryZone', 'GET', '/api/delivery_zones/101'],
-  ['getCarrierOrder', 'GET', '/orders/c9f3b2a4e1d84f0b9a7c6e5d4f3a2b1c'],
+  ['getCarrierOrder', 'GET', '/api-delivery/orders/c9f3b2a4e1d84f0b9a7c6e5d4f3a2b1c'],
 ])('Prism answers %s with a documented example', async (operationId, method, path) => {
   const response = await call(method, path);
   expect(response.status).toBe(200);
   expect(api.validateResponse(operationId, response)).toEqual({ valid: true, value: undefined });
+});
+
+test('Prism serves the carrier API at its real address only: /orders/{x} is the main API', async () => {
+  const carrierPut = await fetch(`${baseUrl}/orders/c9f3b2a4e1d84f0b9a7c6e5d4f3a2b1c/delivery`, {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ status: 'delivering' }),
+  });
+  expect(carrierPut.status).toBe(404);
+  const delivery = await fetch(`${baseUrl}/api-delivery/orders/c9f3b2a4e1d84f0b9a7c6e5d4f3a2b1c/delivery`, {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ status: 'delivering' }),
+  });
+  expect(delivery.status).toBe(200);
 });
 
 test('Prism refuses a request without a token as the document says', async () => {

@@ -1,4 +1,4 @@
-import type { ApiValidator, OperationInfo } from '@restoapi/openapi';
+import { CARRIER_PATH_PREFIX, type ApiValidator, type OperationInfo } from '@restoapi/openapi';
 import type { Profile, Violation } from './types.js';
 
 /** Query parameters; arrays are sent as repeated keys. */
@@ -117,12 +117,11 @@ export class CheckingHttp {
     const base = new URL(api === 'carrier' ? this.options.carrierBaseUrl : this.options.baseUrl);
     const prefix = base.pathname.replace(/\/$/, '');
     let path = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) || '/' : url.pathname;
-    if (api === 'carrier') path = `/api-delivery${path}`;
+    if (api === 'carrier') path = `${CARRIER_PATH_PREFIX}${path}`;
     const match = this.options.validator.match(method, path);
     if (!match) return undefined;
     // The carrier API lives under its own base; a main-API request must not be routed to it and vice versa.
-    const isCarrier = match.operation.serverPath === '/api-delivery';
-    if (isCarrier !== (api === 'carrier')) return undefined;
+    if (match.operation.api !== api) return undefined;
     return match.operation;
   }
 

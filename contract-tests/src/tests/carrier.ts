@@ -179,7 +179,7 @@ export const carrierTests = [
       t.status(
         await (
           await t.as('courier')
-        ).request({ method: 'PUT', path: `/orders/${handed.orderId}/status`, query: { status: 'delivery' } }),
+        ).request({ method: 'PUT', path: `/api/orders/${handed.orderId}/status`, query: { status: 'delivery' } }),
         '2xx',
         'the courier sets delivery',
       );
@@ -236,9 +236,9 @@ export const carrierTests = [
     ],
     profile: 'full',
     decisions: [
-      opPointer('/orders/{secure_id}', 'get'),
-      opPointer('/orders/{secure_id}/delivery', 'put'),
-      opPointer('/orders/{secure_id}/delivery', 'put', '/responses/200'),
+      opPointer('/api-delivery/orders/{secure_id}', 'get'),
+      opPointer('/api-delivery/orders/{secure_id}/delivery', 'put'),
+      opPointer('/api-delivery/orders/{secure_id}/delivery', 'put', '/responses/200'),
       component('schemas', 'Delivery'),
       component('schemas', 'DeliveryStatus'),
       component('schemas', 'DeliveryUpdate'),

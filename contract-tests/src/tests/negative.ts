@@ -1,6 +1,13 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import * as fc from 'fast-check';
-import { getAtPointer, listDecisions, openapiDocument, type ApiValidator, type OperationInfo } from '@restoapi/openapi';
+import {
+  CARRIER_PATH_PREFIX,
+  getAtPointer,
+  listDecisions,
+  openapiDocument,
+  type ApiValidator,
+  type OperationInfo,
+} from '@restoapi/openapi';
 import { CheckFailure, type Client, type TestContext } from '../runner/context.js';
 import type { Rec } from '../runner/fixtures.js';
 import type { ApiResponse } from '../runner/http.js';
@@ -437,7 +444,7 @@ async function baseFor(t: TestContext, op: OperationInfo): Promise<Base> {
   let client: Client = staff;
   let reread: () => Promise<unknown> = async () => null;
   const org = t.fixtures.orgId;
-  if (op.serverPath === '/api-delivery') {
+  if (op.api === 'carrier') {
     const handed = await handedOverOrder(t);
     params.secure_id = handed.secureId;
     client = t.carrier();
@@ -501,9 +508,9 @@ function hash(text: string): number {
 
 async function send(op: OperationInfo, base: Base, mutation: Mutation): Promise<ApiResponse> {
   const params = mutation.params ?? base.params;
-  const path = (op.serverPath === '/api-delivery' ? op.path : op.routes[0]!).replace(/\{(\w+)\}/g, (_, name: string) =>
-    encodeURIComponent(params[name] ?? ''),
-  );
+  // The carrier client's base is `{base_url}/api-delivery`, so its paths are relative to it.
+  const template = op.api === 'carrier' ? op.path.slice(CARRIER_PATH_PREFIX.length) : op.routes[0]!;
+  const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
   const query = (mutation.query ?? base.query) as Record<string, string>;
   const method = op.method.toUpperCase();
   if (mutation.raw !== undefined)
@@ -521,7 +528,7 @@ function needsOf(op: OperationInfo): Need[] {
   const needs: Need[] = [];
   if (op.method !== 'get') needs.push('mutations');
   if (op.operationId === 'importMenu') needs.push('menuImport');
-  if (op.serverPath === '/api-delivery') needs.push('carrierApi');
+  if (op.api === 'carrier') needs.push('carrierApi');
   return needs;
 }
 

@@ -261,11 +261,11 @@ export const orderTests = [
       const staff = await t.as('staffMember');
       const order =
         ((await staff.get('/api/orders', { per_page: 1 })).body.orders as Rec[])[0] ?? (await t.fixtures.createOrder());
-      const pdf = await staff.get(`/orders/${order.id}/receipt.pdf`);
+      const pdf = await staff.get(`/api/orders/${order.id}/receipt.pdf`);
       t.status(pdf, 200, 'the PDF statement');
       t.check(pdf.contentType?.startsWith('application/pdf'), `Content-Type of the PDF statement: ${pdf.contentType}`);
       t.equal(new TextDecoder().decode(pdf.bytes.slice(0, 5)), '%PDF-', 'start of the PDF statement');
-      const html = await staff.get(`/orders/${order.id}/receipt.html`);
+      const html = await staff.get(`/api/orders/${order.id}/receipt.html`);
       t.status(html, 200, 'the HTML statement');
       t.check(html.contentType?.startsWith('text/html'), `Content-Type of the HTML statement: ${html.contentType}`);
       t.check(html.text.includes(String(order.number)), 'the HTML statement does not name the order number');
@@ -297,7 +297,7 @@ export const orderTests = [
         delivery_at: '2031-01-01T12:00:00Z',
         delivery_price: '4.20',
       };
-      t.status(await dispatcher.put(`/orders/${order.id}`, { order: changes }), '2xx', 'updating the order');
+      t.status(await dispatcher.put(`/api/orders/${order.id}`, { order: changes }), '2xx', 'updating the order');
       const after = await t.fixtures.order(order.id as number);
       t.equal(
         [
@@ -337,7 +337,11 @@ export const orderTests = [
         [null, null],
         'confirmations of a new order',
       );
-      t.status(await (await t.as('staffMember')).put(`/orders/${order.id}/confirm`), '2xx', 'a staff member confirms');
+      t.status(
+        await (await t.as('staffMember')).put(`/api/orders/${order.id}/confirm`),
+        '2xx',
+        'a staff member confirms',
+      );
       const byRestaurant = await t.fixtures.order(order.id as number);
       t.check(
         byRestaurant.restaurant_confirmed_at,
@@ -346,7 +350,7 @@ export const orderTests = [
       t.equal(byRestaurant.courier_confirmed_at, null, "courier_confirmed_at after a staff member's confirmation");
       t.equal(byRestaurant.status, order.status, 'status after a confirmation');
       t.status(
-        await (await t.as('courier')).put(`/orders/${order.id}/confirm`),
+        await (await t.as('courier')).put(`/api/orders/${order.id}/confirm`),
         '2xx',
         'the assigned courier confirms',
       );
@@ -375,7 +379,7 @@ export const orderTests = [
       const courier = await t.as('courier');
       for (const status of ['delivery', 'complete']) {
         t.status(
-          await courier.request({ method: 'PUT', path: `/orders/${order.id}/status`, query: { status } }),
+          await courier.request({ method: 'PUT', path: `/api/orders/${order.id}/status`, query: { status } }),
           '2xx',
           `the courier sets ${status}`,
         );
@@ -403,7 +407,7 @@ export const orderTests = [
           .length;
       const before = await sms();
       t.status(
-        await courier.request({ method: 'PUT', path: `/orders/${order.id}/status`, query: { status: 'delivery' } }),
+        await courier.request({ method: 'PUT', path: `/api/orders/${order.id}/status`, query: { status: 'delivery' } }),
         '2xx',
       );
       t.check((await sms()) > before, 'no SMS was sent on a status change');

@@ -81,19 +81,8 @@ export const openapiDocument: Record<string, unknown> = {
     }
   ],
   "paths": {
-    "/orders/{secure_id}": {
-      "servers": [
-        {
-          "url": "{base_url}/api-delivery",
-          "description": "Carrier API",
-          "variables": {
-            "base_url": {
-              "default": "http://localhost:4010",
-              "description": "Base address of the service, without a trailing slash."
-            }
-          }
-        }
-      ],
+    "/api-delivery/orders/{secure_id}": {
+      "x-decision": "The carrier API is described in this document, at its full address (`/api-delivery/orders/...` under the one server `{base_url}`), rather than under a path-level server `{base_url}/api-delivery` or in a second document. Generic tools (Prism, Postman, code generators) ignore path-level servers and would serve `/orders/{secure_id}` where the main API's `/orders/{id}` alias lives; one document at the real paths keeps both APIs apart by path, lets every tool find the carrier operations where they really are, and shares the common components without copying them. The SDK still gives carriers a client of their own.",
       "parameters": [
         {
           "$ref": "#/components/parameters/CarrierSecureIdPath"
@@ -105,7 +94,7 @@ export const openapiDocument: Record<string, unknown> = {
           "Carrier API"
         ],
         "summary": "Read an order in the carrier view",
-        "description": "Returns the order in the carrier order view: what the carrier needs to\ndeliver it (destination, restaurant, contact, prices, items), the\norder's status (`order_status`, read-only) and the writable `delivery`\nblock.\n\nCarrier flow: after a callback (`order_created`,\n`order_status_changed`) the carrier loads the order by the\n`order_secure_id` it received, keeps the delivery status current with\n`PUT /orders/{secure_id}/delivery`, and updates the courier's\ngeographic position when it changes.\n\nThe order is addressed by its `secure_id`, obtained from the\ncallback; the carrier's service must be registered beforehand through\nthe service's support. No session token is used. An unknown\n`secure_id` is `404`.\n",
+        "description": "Returns the order in the carrier order view: what the carrier needs to\ndeliver it (destination, restaurant, contact, prices, items), the\norder's status (`order_status`, read-only) and the writable `delivery`\nblock.\n\nCarrier flow: after a callback (`order_created`,\n`order_status_changed`) the carrier loads the order by the\n`order_secure_id` it received, keeps the delivery status current with\n`PUT /api-delivery/orders/{secure_id}/delivery`, and updates the courier's\ngeographic position when it changes.\n\nThe order is addressed by its `secure_id`, obtained from the\ncallback; the carrier's service must be registered beforehand through\nthe service's support. No session token is used. An unknown\n`secure_id` is `404`.\n",
         "x-spec-ref": "Endpoints > Carrier API; Resources and their fields > Carrier order view; Authentication 8; Events",
         "x-decision": "Error behavior of the carrier API is not shown. An unknown `secure_id` answers 404 (the same answer whatever the reason, so tokens cannot be probed); a cancelled or complete order stays readable so that the carrier can see why it was stopped. The call needs no credential besides the unguessable `secure_id` in the path (Authentication 8), hence `security: []`.",
         "security": [],
@@ -251,19 +240,7 @@ export const openapiDocument: Record<string, unknown> = {
         }
       }
     },
-    "/orders/{secure_id}/delivery": {
-      "servers": [
-        {
-          "url": "{base_url}/api-delivery",
-          "description": "Carrier API",
-          "variables": {
-            "base_url": {
-              "default": "http://localhost:4010",
-              "description": "Base address of the service, without a trailing slash."
-            }
-          }
-        }
-      ],
+    "/api-delivery/orders/{secure_id}/delivery": {
       "parameters": [
         {
           "$ref": "#/components/parameters/CarrierSecureIdPath"
@@ -330,7 +307,7 @@ export const openapiDocument: Record<string, unknown> = {
         "responses": {
           "200": {
             "description": "The delivery block was updated; the answer is the whole order in the carrier view.",
-            "x-decision": "The answer to the update is not shown. It is 200 with the whole order in the carrier view, as `GET /orders/{secure_id}` returns it, so the carrier sees the effect on `order_status` at once without a second request.",
+            "x-decision": "The answer to the update is not shown. It is 200 with the whole order in the carrier view, as `GET /api-delivery/orders/{secure_id}` returns it, so the carrier sees the effect on `order_status` at once without a second request.",
             "headers": {
               "X-Request-Id": {
                 "$ref": "#/components/headers/X-Request-Id"
@@ -2813,6 +2790,7 @@ export const openapiDocument: Record<string, unknown> = {
       "x-aliases": [
         "/orders"
       ],
+      "x-decision": "The spec writes the order endpoints both as `/orders…` and as `/api/orders…` and says both denote the same endpoints. OpenAPI has no aliases, and listing every order operation twice would need a second operationId for each (so every generated client would have each method twice). The document therefore lists each operation once, at `/api/orders…` (the form of the filters example and of `links`), and names the other form in `x-aliases` (likewise `/api/draft_dishes/`). A server answers both forms; generic tools (Prism, Postman, code generators) know only the listed one, so the contract suite addresses every operation by it and sends the alias forms only in the tests that check both forms answer alike.",
       "get": {
         "operationId": "listOrders",
         "tags": [
@@ -5934,7 +5912,9 @@ export const openapiDocument: Record<string, unknown> = {
             "required": true,
             "description": "The event kind, `order_created`.",
             "schema": {
-              "$ref": "#/components/schemas/OrderCreatedEvent/properties/type"
+              "type": "string",
+              "const": "order_created",
+              "description": "The event kind, `order_created`."
             },
             "example": "order_created"
           },
@@ -5944,7 +5924,9 @@ export const openapiDocument: Record<string, unknown> = {
             "required": true,
             "description": "Identifier of the order in the main API.",
             "schema": {
-              "$ref": "#/components/schemas/OrderCreatedEvent/properties/order_id"
+              "type": "integer",
+              "minimum": 1,
+              "description": "Identifier of the order in the main API."
             },
             "example": 5001
           },
@@ -5954,7 +5936,9 @@ export const openapiDocument: Record<string, unknown> = {
             "required": true,
             "description": "Token identifying the order for the carrier; the `secure_id` of the carrier API paths.",
             "schema": {
-              "$ref": "#/components/schemas/OrderCreatedEvent/properties/order_secure_id"
+              "type": "string",
+              "minLength": 1,
+              "description": "Token identifying the order for the carrier: the `secure_id` of the carrier API paths."
             },
             "example": "c9f3b2a4e1d84f0b9a7c6e5d4f3a2b1c"
           },
@@ -6004,7 +5988,9 @@ export const openapiDocument: Record<string, unknown> = {
             "required": true,
             "description": "The event kind, `order_status_changed`.",
             "schema": {
-              "$ref": "#/components/schemas/OrderStatusChangedEvent/properties/type"
+              "type": "string",
+              "const": "order_status_changed",
+              "description": "The event kind, `order_status_changed`."
             },
             "example": "order_status_changed"
           },
@@ -6014,7 +6000,9 @@ export const openapiDocument: Record<string, unknown> = {
             "required": true,
             "description": "Identifier of the order in the main API.",
             "schema": {
-              "$ref": "#/components/schemas/OrderStatusChangedEvent/properties/order_id"
+              "type": "integer",
+              "minimum": 1,
+              "description": "Identifier of the order in the main API."
             },
             "example": 5001
           },
@@ -6024,7 +6012,9 @@ export const openapiDocument: Record<string, unknown> = {
             "required": true,
             "description": "Token identifying the order for the carrier; the `secure_id` of the carrier API paths.",
             "schema": {
-              "$ref": "#/components/schemas/OrderStatusChangedEvent/properties/order_secure_id"
+              "type": "string",
+              "minLength": 1,
+              "description": "Token identifying the order for the carrier: the `secure_id` of the carrier API paths."
             },
             "example": "c9f3b2a4e1d84f0b9a7c6e5d4f3a2b1c"
           },
@@ -6034,7 +6024,17 @@ export const openapiDocument: Record<string, unknown> = {
             "required": true,
             "description": "The new status of the order on the main API.",
             "schema": {
-              "$ref": "#/components/schemas/OrderStatusChangedEvent/properties/status"
+              "type": "string",
+              "enum": [
+                "pending",
+                "accepted",
+                "cooking",
+                "ready",
+                "delivery",
+                "complete",
+                "cancelled"
+              ],
+              "description": "The new status of the order."
             },
             "example": "complete"
           },
@@ -7402,7 +7402,7 @@ export const openapiDocument: Record<string, unknown> = {
       },
       "Delivery": {
         "type": "object",
-        "description": "The delivery block, writable by the carrier through `PUT /orders/{secure_id}/delivery`.",
+        "description": "The delivery block, writable by the carrier through `PUT /api-delivery/orders/{secure_id}/delivery`.",
         "required": [
           "status",
           "message",
@@ -7803,7 +7803,15 @@ export const openapiDocument: Record<string, unknown> = {
             "description": "Minimum order price in the zone."
           },
           "area": {
-            "$ref": "#/components/schemas/DeliveryZone/properties/area"
+            "type": [
+              "string",
+              "null"
+            ],
+            "pattern": "^POLYGON\\s*\\(\\(\\s*-?\\d+(\\.\\d+)?\\s+-?\\d+(\\.\\d+)?(\\s*,\\s*-?\\d+(\\.\\d+)?\\s+-?\\d+(\\.\\d+)?){3,}\\s*\\)\\)$",
+            "description": "Geometry of the zone in WKT, coordinates as `longitude latitude`.\nIt must be a **simple polygon**: a single connected region without\nself-intersections, written as `POLYGON((lon lat, lon lat, …))`\nwith exactly one closed ring (the last point repeats the first)\nof at least 4 points, longitudes in -180..180 and latitudes in\n-90..90. Anything else (self-intersecting or open rings, holes,\n`MULTIPOLYGON`, other geometry types) is refused with 422, code\n`invalid_geometry`, pointer `/area`. `null` until an area is set;\nsuch a zone covers no address.\n",
+            "examples": [
+              "POLYGON((13.3850 52.4870, 13.4420 52.4860, 13.4480 52.5030, 13.4120 52.5080, 13.3830 52.5010, 13.3850 52.4870))"
+            ]
           },
           "timetables": {
             "type": "array",
@@ -7901,7 +7909,15 @@ export const openapiDocument: Record<string, unknown> = {
             "description": "Minimum order price in the zone; `null` removes it."
           },
           "area": {
-            "$ref": "#/components/schemas/DeliveryZone/properties/area"
+            "type": [
+              "string",
+              "null"
+            ],
+            "pattern": "^POLYGON\\s*\\(\\(\\s*-?\\d+(\\.\\d+)?\\s+-?\\d+(\\.\\d+)?(\\s*,\\s*-?\\d+(\\.\\d+)?\\s+-?\\d+(\\.\\d+)?){3,}\\s*\\)\\)$",
+            "description": "Geometry of the zone in WKT, coordinates as `longitude latitude`.\nIt must be a **simple polygon**: a single connected region without\nself-intersections, written as `POLYGON((lon lat, lon lat, …))`\nwith exactly one closed ring (the last point repeats the first)\nof at least 4 points, longitudes in -180..180 and latitudes in\n-90..90. Anything else (self-intersecting or open rings, holes,\n`MULTIPOLYGON`, other geometry types) is refused with 422, code\n`invalid_geometry`, pointer `/area`. `null` until an area is set;\nsuch a zone covers no address.\n",
+            "examples": [
+              "POLYGON((13.3850 52.4870, 13.4420 52.4860, 13.4480 52.5030, 13.4120 52.5080, 13.3830 52.5010, 13.3850 52.4870))"
+            ]
           },
           "timetables": {
             "type": "array",
@@ -10146,7 +10162,7 @@ export const openapiDocument: Record<string, unknown> = {
               "cancelled"
             ],
             "description": "The new status of the order.",
-            "x-decision": "The spec gives `status` only as a string. It is the order's new status on the main API (`OrderStatus`: `pending`, `accepted`, `cooking`, `ready`, `delivery`, `complete`, `cancelled`), as the event is about the order's status; the carrier view shows the same state as `order_status` (`new` … `cancelled`, mapped one to one). Statuses the carrier itself causes through `PUT /orders/{secure_id}/delivery` (`delivery`, `complete`) are announced too."
+            "x-decision": "The spec gives `status` only as a string. It is the order's new status on the main API (`OrderStatus`: `pending`, `accepted`, `cooking`, `ready`, `delivery`, `complete`, `cancelled`), as the event is about the order's status; the carrier view shows the same state as `order_status` (`new` … `cancelled`, mapped one to one). Statuses the carrier itself causes through `PUT /api-delivery/orders/{secure_id}/delivery` (`delivery`, `complete`) are announced too."
           }
         }
       },
@@ -10162,7 +10178,14 @@ export const openapiDocument: Record<string, unknown> = {
             "description": "The fields to change; fields left out keep their value. Editable:\n`courier_id`, `status`, `contact_name`, `contact_phone`,\n`description`, `delivery_at`, `delivery_price`. The other order\nfields are accepted only when equal to the stored value (422\n`not_editable` otherwise).\n",
             "properties": {
               "courier_id": {
-                "$ref": "#/components/schemas/Order/properties/courier_id",
+                "anyOf": [
+                  {
+                    "$ref": "#/components/schemas/Id"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ],
                 "description": "Courier to assign; `null` unassigns the courier."
               },
               "status": {
@@ -10170,131 +10193,222 @@ export const openapiDocument: Record<string, unknown> = {
                 "description": "New status; same transitions as `PUT /api/orders/{id}/status`."
               },
               "contact_name": {
-                "$ref": "#/components/schemas/Order/properties/contact_name"
+                "type": "string",
+                "description": "Contact name of the client.",
+                "examples": [
+                  "Jonas Becker"
+                ]
               },
               "contact_phone": {
-                "$ref": "#/components/schemas/Order/properties/contact_phone"
+                "type": "string",
+                "description": "Contact phone of the client.",
+                "examples": [
+                  "+49 170 1112233"
+                ]
               },
               "description": {
-                "$ref": "#/components/schemas/Order/properties/description"
+                "type": "string",
+                "description": "Comment of the client."
               },
               "delivery_at": {
-                "$ref": "#/components/schemas/Order/properties/delivery_at"
+                "$ref": "#/components/schemas/Timestamp",
+                "description": "Time by which to deliver."
               },
               "delivery_price": {
-                "$ref": "#/components/schemas/Order/properties/delivery_price"
+                "$ref": "#/components/schemas/DecimalString",
+                "description": "Delivery price, a decimal as a string."
               },
               "id": {
-                "$ref": "#/components/schemas/Order/properties/id",
+                "$ref": "#/components/schemas/Id",
                 "description": "Not editable."
               },
               "number": {
-                "$ref": "#/components/schemas/Order/properties/number",
-                "description": "Not editable."
+                "type": "string",
+                "description": "Not editable.",
+                "examples": [
+                  "PP-5001"
+                ]
               },
               "delivery_time": {
-                "$ref": "#/components/schemas/Order/properties/delivery_time",
-                "description": "Not editable."
+                "type": "integer",
+                "minimum": 0,
+                "description": "Not editable.",
+                "examples": [
+                  35
+                ]
               },
               "transportation_time": {
-                "$ref": "#/components/schemas/Order/properties/transportation_time",
-                "description": "Not editable."
+                "type": "integer",
+                "minimum": 0,
+                "description": "Not editable.",
+                "examples": [
+                  15
+                ]
               },
               "cooking_time": {
-                "$ref": "#/components/schemas/Order/properties/cooking_time",
-                "description": "Not editable."
+                "type": "integer",
+                "minimum": 0,
+                "description": "Not editable.",
+                "examples": [
+                  20
+                ]
               },
               "change": {
-                "$ref": "#/components/schemas/Order/properties/change",
+                "$ref": "#/components/schemas/Money",
                 "description": "Not editable."
               },
               "created_at": {
-                "$ref": "#/components/schemas/Order/properties/created_at",
+                "$ref": "#/components/schemas/Timestamp",
                 "description": "Not editable."
               },
               "courier_confirmed_at": {
-                "$ref": "#/components/schemas/Order/properties/courier_confirmed_at",
-                "description": "Not editable."
+                "description": "Not editable.",
+                "anyOf": [
+                  {
+                    "$ref": "#/components/schemas/Timestamp"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
               },
               "restaurant_confirmed_at": {
-                "$ref": "#/components/schemas/Order/properties/restaurant_confirmed_at",
-                "description": "Not editable."
+                "description": "Not editable.",
+                "anyOf": [
+                  {
+                    "$ref": "#/components/schemas/Timestamp"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
               },
               "delivery_asap": {
-                "$ref": "#/components/schemas/Order/properties/delivery_asap",
+                "type": "boolean",
                 "description": "Not editable."
               },
               "coordinates": {
-                "$ref": "#/components/schemas/Order/properties/coordinates",
-                "description": "Not editable."
+                "type": "string",
+                "pattern": "^POINT\\s*\\(\\s*-?\\d+(\\.\\d+)?\\s+-?\\d+(\\.\\d+)?\\s*\\)$",
+                "description": "Not editable.",
+                "examples": [
+                  "POINT(13.4310 52.4975)"
+                ]
               },
               "latitude": {
-                "$ref": "#/components/schemas/Order/properties/latitude",
+                "$ref": "#/components/schemas/Latitude",
                 "description": "Not editable."
               },
               "longitude": {
-                "$ref": "#/components/schemas/Order/properties/longitude",
+                "$ref": "#/components/schemas/Longitude",
                 "description": "Not editable."
               },
               "city": {
-                "$ref": "#/components/schemas/Order/properties/city",
+                "type": "string",
+                "examples": [
+                  "Berlin"
+                ],
                 "description": "Not editable."
               },
               "address": {
-                "$ref": "#/components/schemas/Order/properties/address",
-                "description": "Not editable."
+                "type": "string",
+                "description": "Not editable.",
+                "examples": [
+                  "Wiener Straße 18"
+                ]
               },
               "apartment": {
-                "$ref": "#/components/schemas/Order/properties/apartment",
+                "type": "string",
+                "examples": [
+                  "4"
+                ],
                 "description": "Not editable."
               },
               "staircase": {
-                "$ref": "#/components/schemas/Order/properties/staircase",
+                "type": "string",
                 "description": "Not editable."
               },
               "floor": {
-                "$ref": "#/components/schemas/Order/properties/floor",
+                "type": "string",
+                "examples": [
+                  "2"
+                ],
                 "description": "Not editable."
               },
               "doorphone": {
-                "$ref": "#/components/schemas/Order/properties/doorphone",
+                "type": "string",
                 "description": "Not editable."
               },
               "address_text": {
-                "$ref": "#/components/schemas/Order/properties/address_text",
-                "description": "Not editable."
+                "type": "string",
+                "description": "Not editable.",
+                "examples": [
+                  "Wiener Straße 18, apartment 4, floor 2, Berlin"
+                ]
               },
               "pick_up_at": {
-                "$ref": "#/components/schemas/Order/properties/pick_up_at",
+                "$ref": "#/components/schemas/Timestamp",
                 "description": "Not editable."
               },
               "payment_source": {
-                "$ref": "#/components/schemas/Order/properties/payment_source",
+                "type": "string",
+                "enum": [
+                  "cash",
+                  "card",
+                  "courier_card"
+                ],
                 "description": "Not editable."
               },
               "final_sum": {
-                "$ref": "#/components/schemas/Order/properties/final_sum",
+                "$ref": "#/components/schemas/Money",
                 "description": "Not editable."
               },
               "total": {
-                "$ref": "#/components/schemas/Order/properties/total",
+                "$ref": "#/components/schemas/DecimalString",
                 "description": "Not editable."
               },
               "restaurant_id": {
-                "$ref": "#/components/schemas/Order/properties/restaurant_id",
+                "$ref": "#/components/schemas/Id",
                 "description": "Not editable."
               },
               "client_id": {
-                "$ref": "#/components/schemas/Order/properties/client_id",
+                "$ref": "#/components/schemas/Id",
                 "description": "Not editable."
               },
               "payment_id": {
-                "$ref": "#/components/schemas/Order/properties/payment_id",
-                "description": "Not editable."
+                "description": "Not editable.",
+                "anyOf": [
+                  {
+                    "$ref": "#/components/schemas/Id"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
               },
               "links": {
-                "$ref": "#/components/schemas/Order/properties/links",
-                "description": "Not editable."
+                "type": "object",
+                "description": "Not editable.",
+                "required": [
+                  "buddies",
+                  "items"
+                ],
+                "properties": {
+                  "buddies": {
+                    "type": "string",
+                    "format": "uri-reference",
+                    "examples": [
+                      "/api/orders/5001/buddies"
+                    ]
+                  },
+                  "items": {
+                    "type": "string",
+                    "format": "uri-reference",
+                    "examples": [
+                      "/api/orders/5001/items"
+                    ]
+                  }
+                }
               }
             },
             "additionalProperties": false,
@@ -10825,16 +10939,38 @@ export const openapiDocument: Record<string, unknown> = {
             "description": "On update, the id of one of the zone's current entries, which then\nkeeps its id; leave it out for a new entry. Any other id, and any\nid on create, is 422 `not_editable`.\n"
           },
           "day": {
-            "$ref": "#/components/schemas/Timetable/properties/day"
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 7,
+            "description": "Day of the week, ISO 8601 numbering (1 = Monday … 7 = Sunday).",
+            "examples": [
+              1
+            ]
           },
           "open_at": {
-            "$ref": "#/components/schemas/Timetable/properties/open_at"
+            "$ref": "#/components/schemas/Timestamp",
+            "description": "Opening time. Only the time of day counts, read as wall-clock time in the zone's `timezone`.",
+            "examples": [
+              "2000-01-01T11:00:00Z"
+            ]
           },
           "close_at": {
-            "$ref": "#/components/schemas/Timetable/properties/close_at"
+            "$ref": "#/components/schemas/Timestamp",
+            "description": "Closing time. Only the time of day counts, read as wall-clock time\nin the zone's `timezone`; at or before `open_at` means closing\nafter midnight.\n",
+            "examples": [
+              "2000-01-01T23:00:00Z"
+            ]
           },
           "date": {
-            "$ref": "#/components/schemas/Timetable/properties/date"
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date",
+            "description": "Special date (YYYY-MM-DD) making the entry valid for that day only; `null` or absent for a weekly entry.",
+            "examples": [
+              "2026-12-24"
+            ]
           },
           "is_working": {
             "type": "boolean",

@@ -110,7 +110,7 @@ async function token(baseUrl: string, login: string): Promise<string> {
 async function main(): Promise<void> {
   console.log(`mock-server benchmark: autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per target, loopback\n`);
   const server = await createMockServer({ state: seedWithOrders(10_000) });
-  const p = await startPrism(60_000);
+  const p = await startPrism({ timeoutMs: 60_000 });
   try {
     const auth = { Authorization: `Token token="${await token(server.url, 'dispatcher@demo')}"` };
     const staff = {

@@ -1,12 +1,12 @@
 /**
  * Generates what the mock derives from the control API's own description
- * (`openapi/control/control.yaml`):
+ * (`openapi/control/control.yaml`, bundled by `redocly bundle` into
+ * `openapi/generated/control.json` with the schemas it borrows from the main
+ * document copied into its own `components`):
  *
- * - `src/generated/control-document.ts`: the document as a TS module, with the
- *   schemas it borrows from the main document by URL
- *   (`../generated/openapi.json#/components/schemas/ErrorBody`) copied into its
- *   own `components`, so ajv and the router get one self-contained document and
- *   the engine stays free of file access (browser-safe).
+ * - `src/generated/control-document.ts`: the bundle as a TS module, so ajv and
+ *   the router get one self-contained document and the engine stays free of
+ *   file access (browser-safe).
  * - `src/generated/control.ts`: its types, by openapi-typescript.
  * - `schemas/fixture.schema.json`: the state/fixture format (the document's
  *   `MockState`) as a standalone JSON Schema 2020-12, every schema it reaches
@@ -24,11 +24,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
 import openapiTS, { astToString } from 'openapi-typescript';
-import YAML from 'yaml';
 import { buildFixtureSchema, withTsTypes } from './fixture-schema.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const source = path.resolve(here, '../../../openapi/control/control.yaml');
+// The control API's bundle, made by `redocly bundle` in @restoapi/openapi's generate step (which runs first).
+const source = path.resolve(here, '../../../openapi/generated/control.json');
 const out = path.resolve(here, '../src/generated');
 const fixtureFile = path.resolve(here, '../schemas/fixture.schema.json');
 const HEADER = `/* eslint-disable */
@@ -38,85 +38,7 @@ const HEADER = `/* eslint-disable */
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
-function isObject(value: Json | undefined): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function at(document: Json, pointer: string): Json | undefined {
-  let node: Json | undefined = document;
-  for (const raw of pointer.split('/').slice(1)) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    node = Array.isArray(node) ? node[Number(key)] : isObject(node) ? node[key] : undefined;
-  }
-  return node;
-}
-
-/**
- * Copies every component an external ref reaches (and, transitively, the
- * components those refer to inside their own document) into `target`'s
- * components under the same name, and rewrites the refs to local ones. A name
- * already used by a different component is an error, never a silent rename.
- */
-async function inlineExternalRefs(target: JsonObject, baseDir: string): Promise<void> {
-  const documents = new Map<string, Json>();
-  const load = async (file: string): Promise<Json> => {
-    const cached = documents.get(file);
-    if (cached !== undefined) return cached;
-    const text = await readFile(file, 'utf8');
-    const parsed = (file.endsWith('.json') ? JSON.parse(text) : YAML.parse(text)) as Json;
-    documents.set(file, parsed);
-    return parsed;
-  };
-  const components = (target.components ??= {}) as JsonObject;
-  const copied = new Map<string, string>();
-
-  const adopt = async (file: string, pointer: string): Promise<string> => {
-    const match = /^\/components\/([^/]+)\/([^/]+)$/.exec(pointer);
-    if (!match) throw new Error(`external ref ${file}#${pointer} must point at a component`);
-    const [, kind, name] = match as unknown as [string, string, string];
-    const local = `#/components/${kind}/${name}`;
-    const key = `${file}#${pointer}`;
-    if (copied.has(key)) return local;
-    copied.set(key, local);
-    const value = at(await load(file), pointer);
-    if (value === undefined) throw new Error(`external ref ${key} does not resolve`);
-    const rewritten = await rewrite(structuredClone(value), file, true);
-    const section = (components[kind] ??= {}) as JsonObject;
-    if (section[name] !== undefined && JSON.stringify(section[name]) !== JSON.stringify(rewritten)) {
-      throw new Error(`component ${local} of ${path.basename(file)} clashes with one of the control document`);
-    }
-    section[name] = rewritten;
-    return local;
-  };
-
-  const rewrite = async (node: Json, file: string, foreign: boolean): Promise<Json> => {
-    if (Array.isArray(node)) {
-      for (let i = 0; i < node.length; i++) node[i] = await rewrite(node[i] as Json, file, foreign);
-      return node;
-    }
-    if (!isObject(node)) return node;
-    for (const [key, value] of Object.entries(node)) {
-      if (key === '$ref' && typeof value === 'string') {
-        const [ref, pointer = ''] = value.split('#');
-        if (ref) node.$ref = await adopt(path.resolve(path.dirname(file), ref), pointer);
-        else if (foreign) node.$ref = await adopt(file, pointer);
-      } else {
-        node[key] = await rewrite(value, file, foreign);
-      }
-    }
-    return node;
-  };
-
-  await rewrite(target, path.join(baseDir, 'control.yaml'), false);
-  // Stable output whatever order the refs were met in.
-  for (const [kind, section] of Object.entries(components)) {
-    if (isObject(section))
-      components[kind] = Object.fromEntries(Object.entries(section).sort(([a], [b]) => a.localeCompare(b)));
-  }
-}
-
-const document = YAML.parse(await readFile(source, 'utf8')) as JsonObject;
-await inlineExternalRefs(document, path.dirname(source));
+const document = JSON.parse(await readFile(source, 'utf8')) as JsonObject;
 const json = JSON.stringify(document, null, 2);
 
 await mkdir(out, { recursive: true });

@@ -1,14 +1,17 @@
 /**
  * Generates the SDK's types from the bundled API description with
  * openapi-typescript: `main.ts` for the main API and `carrier.ts` for the
- * carrier API (whose paths sit under another server) and the callbacks.
- * Splitting keeps `client.GET('/orders/{secure_id}')` off the main client.
+ * carrier API and the callbacks. Splitting keeps the carrier operations off the
+ * main client and the main API's `/orders…` paths off the carrier client.
+ * The document writes the carrier paths in full (`/api-delivery/orders/{secure_id}`);
+ * the carrier client's base is `{base_url}/api-delivery`, so its types name the
+ * paths relative to that base (`/orders/{secure_id}`), as they always have.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
-import { listOperations, openapiDocument } from '@restoapi/openapi';
+import { CARRIER_PATH_PREFIX, listOperations, openapiDocument } from '@restoapi/openapi';
 
 const out = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../src/generated');
 const HEADER = `/* eslint-disable */
@@ -18,15 +21,19 @@ const HEADER = `/* eslint-disable */
 
 type Doc = Record<string, unknown>;
 
-function subset(keep: (serverPath: string) => boolean, withWebhooks: boolean): Doc {
-  const carrierPaths = new Set(
+function subset(api: 'main' | 'carrier'): Doc {
+  const keep = new Set(
     listOperations(openapiDocument)
-      .filter((op) => op.kind === 'paths' && !keep(op.serverPath))
+      .filter((op) => op.kind === 'paths' && op.api === api)
       .map((op) => op.path),
   );
-  const paths = Object.fromEntries(Object.entries(openapiDocument.paths as Doc).filter(([p]) => !carrierPaths.has(p)));
+  const paths = Object.fromEntries(
+    Object.entries(openapiDocument.paths as Doc)
+      .filter(([p]) => keep.has(p))
+      .map(([p, item]) => [api === 'carrier' ? p.slice(CARRIER_PATH_PREFIX.length) : p, item]),
+  );
   const doc: Doc = { ...openapiDocument, paths };
-  if (!withWebhooks) delete doc.webhooks;
+  if (api === 'main') delete doc.webhooks;
   return doc;
 }
 
@@ -36,12 +43,6 @@ async function write(name: string, doc: Doc): Promise<void> {
 }
 
 await mkdir(out, { recursive: true });
-await write(
-  'main.ts',
-  subset((serverPath) => serverPath === '', false),
-);
-await write(
-  'carrier.ts',
-  subset((serverPath) => serverPath !== '', true),
-);
+await write('main.ts', subset('main'));
+await write('carrier.ts', subset('carrier'));
 console.log('generated packages/sdk/src/generated/{main,carrier}.ts');

@@ -9,6 +9,9 @@ export const controlDocument: Record<string, unknown> = {
     "version": "1.0.0",
     "summary": "Test hooks of the RestoAPI mock server, under `/__mock`.",
     "description": "The control API of `@restoapi/mock-server`: what a test or a demo needs\nbeside the service's own API to drive the mock.\n\n* **World state**: reset to the demo world or an empty one, export and\n  import the whole state as JSON.\n* **Carriers**: register external carriers (the specification's \"registered\n  beforehand through the service's support\") with the `callback_url` the\n  mock calls, optional Standard Webhooks signing and chaos options.\n* **Storefront**: place an order the way the public storefront would, with\n  the checks the storefront makes (published menu, delivery zone, opening\n  hours, configurator, minimal order price).\n* **Outbox**: the SMS and e-mail notifications the service would have sent\n  and every callback to a carrier with its delivery attempts.\n* **Virtual clock**: set, freeze and advance the time that import jobs,\n  callback retries, opening hours and token expiry read.\n* **Settings** of the instance, and **faults**: latency or error answers\n  injected into the next matching requests of the service's API.\n\nThis API is not part of the service. It needs no session token. Errors use\nthe service's error body (`ErrorBody`). Only the service's API is subject\nto faults, never `/__mock` itself, so a test can always clean up.\n",
+    "contact": {
+      "name": "RestoAPI toolkit maintainers"
+    },
     "license": {
       "name": "MIT",
       "identifier": "MIT"
@@ -1279,33 +1282,6 @@ export const controlDocument: Record<string, unknown> = {
           }
         }
       },
-      "UnprocessableEntity": {
-        "description": "A field is missing or invalid; `source.pointer` names it.",
-        "content": {
-          "application/json": {
-            "schema": {
-              "$ref": "#/components/schemas/ErrorBody"
-            },
-            "examples": {
-              "closed": {
-                "value": {
-                  "errors": [
-                    {
-                      "status": "422",
-                      "code": "invalid_value",
-                      "title": "Invalid value",
-                      "detail": "Delivery zone Kreuzberg is closed at 2026-11-20T23:30:00.000Z; it opens next at 2026-11-21T10:00:00.000Z.",
-                      "source": {
-                        "pointer": "/delivery_asap"
-                      }
-                    }
-                  ]
-                }
-              }
-            }
-          }
-        }
-      },
       "UnsupportedMediaType": {
         "description": "A body sent without `Content-Type: application/json`.",
         "content": {
@@ -1332,1961 +1308,81 @@ export const controlDocument: Record<string, unknown> = {
             }
           }
         }
+      },
+      "UnprocessableEntity": {
+        "description": "A field is missing or invalid; `source.pointer` names it.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorBody"
+            },
+            "examples": {
+              "closed": {
+                "value": {
+                  "errors": [
+                    {
+                      "status": "422",
+                      "code": "invalid_value",
+                      "title": "Invalid value",
+                      "detail": "Delivery zone Kreuzberg is closed at 2026-11-20T23:30:00.000Z; it opens next at 2026-11-21T10:00:00.000Z.",
+                      "source": {
+                        "pointer": "/delivery_asap"
+                      }
+                    }
+                  ]
+                }
+              }
+            }
+          }
+        }
       }
     },
     "schemas": {
-      "AccountType": {
-        "type": "string",
-        "description": "Type of the account attached to an ApiUser, in snake case\n(Authentication 5):\n\n* `dispatcher`: logistics of orders of restaurants without their own\n  couriers; effectively all orders of the system.\n* `staff_member`: an employee of one organization: logistics of its\n  restaurants' orders, editing delivery zones and the menu.\n* `courier`: sees and accepts only the orders assigned to it; may set\n  their status to `delivery` or `complete`.\n",
-        "enum": [
-          "dispatcher",
-          "staff_member",
-          "courier"
-        ]
-      },
-      "ApiUser": {
+      "ResetRequest": {
         "type": "object",
-        "description": "A user of the API, returned on session creation. Each ApiUser has one attached account, which defines the allowed actions (Authentication 5).",
-        "required": [
-          "id",
-          "login",
-          "name",
-          "phone",
-          "avatar",
-          "account"
-        ],
+        "description": "What to reset to; `seed` and `state` exclude each other (422 when both are sent). Without a body, the demo world.",
         "properties": {
-          "id": {
-            "$ref": "#/components/schemas/Id"
-          },
-          "login": {
-            "type": "string",
-            "description": "Login of the user."
-          },
-          "name": {
-            "type": "string",
-            "description": "Name of the user."
-          },
-          "phone": {
-            "type": "string",
-            "description": "Phone number of the user."
-          },
-          "avatar": {
-            "$ref": "#/components/schemas/Avatar"
-          },
-          "account": {
-            "type": "object",
-            "description": "The account attached to the user.",
-            "required": [
-              "type",
-              "id"
-            ],
-            "properties": {
-              "type": {
-                "$ref": "#/components/schemas/AccountType"
-              },
-              "id": {
-                "$ref": "#/components/schemas/Id",
-                "description": "Identifier of the account record of that type (the StaffMember id, the Courier id or the dispatcher id)."
-              }
-            }
-          }
-        }
-      },
-      "ApiUserRecord": {
-        "description": "An API user as stored, with its credentials (never sent out).",
-        "allOf": [
-          {
-            "$ref": "#/components/schemas/ApiUser"
-          },
-          {
-            "type": "object",
-            "required": [
-              "password"
-            ],
-            "properties": {
-              "password": {
-                "type": "string",
-                "description": "Password of the login, in clear text: the mock only serves tests and demos."
-              },
-              "api_key": {
-                "type": [
-                  "string",
-                  "null"
-                ],
-                "description": "API key accepted by `POST /api/session` instead of login and password; `null` or absent for none."
-              }
-            }
-          }
-        ]
-      },
-      "Avatar": {
-        "type": "object",
-        "description": "URLs of a person's picture in several sizes.",
-        "required": [
-          "original",
-          "small",
-          "medium_square",
-          "medium"
-        ],
-        "properties": {
-          "original": {
-            "type": "string",
-            "format": "uri"
-          },
-          "small": {
-            "type": "string",
-            "format": "uri"
-          },
-          "medium_square": {
-            "type": "string",
-            "format": "uri"
-          },
-          "medium": {
-            "type": "string",
-            "format": "uri"
-          }
-        },
-        "additionalProperties": false
-      },
-      "Buddy": {
-        "type": "object",
-        "description": "A participant of an order (a person the items were ordered for).",
-        "required": [
-          "id",
-          "order_id",
-          "name",
-          "item_ids",
-          "total"
-        ],
-        "properties": {
-          "id": {
-            "$ref": "#/components/schemas/Id"
-          },
-          "order_id": {
-            "$ref": "#/components/schemas/Id",
-            "description": "The order."
-          },
-          "name": {
-            "type": "string",
-            "description": "Name of the participant.",
-            "examples": [
-              "Jonas Becker"
-            ]
-          },
-          "item_ids": {
-            "type": "array",
-            "description": "The participant's items (`GET /api/orders/{id}/items`).",
-            "items": {
-              "$ref": "#/components/schemas/Id"
-            }
-          },
-          "total": {
-            "$ref": "#/components/schemas/DecimalString",
-            "description": "Price of the participant's items."
-          }
-        },
-        "x-decision": "Fields of buddies (order participants) are not shown beyond their existence. They follow the buddy of the order import (`name` and its items), with a numeric `id` like every other record (the import's string id is the integrator's own), `item_ids` pointing into the order's items instead of copying them, and the participant's `total` for splitting the bill."
-      },
-      "Callback": {
-        "description": "A callback to a carrier with its delivery history, as listed (always with `webhook_id` and `duplicate_of`).",
-        "allOf": [
-          {
-            "$ref": "#/components/schemas/CallbackRecord"
-          }
-        ],
-        "required": [
-          "webhook_id",
-          "duplicate_of"
-        ]
-      },
-      "CallbackAttempt": {
-        "type": "object",
-        "description": "One attempt to deliver a callback.",
-        "required": [
-          "at",
-          "outcome",
-          "status",
-          "response_body",
-          "error",
-          "duration_ms"
-        ],
-        "properties": {
-          "at": {
-            "type": "string",
-            "format": "date-time",
-            "description": "Virtual time of the attempt."
-          },
-          "outcome": {
+          "seed": {
             "type": "string",
             "enum": [
-              "delivered",
-              "failed"
-            ]
-          },
-          "status": {
-            "type": [
-              "integer",
-              "null"
+              "demo",
+              "empty"
             ],
-            "description": "HTTP status of the answer; `null` when none came."
-          },
-          "response_body": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "description": "The answer's body, cut after 2 KB; `null` when none came."
-          },
-          "error": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "description": "Network error or timeout; `null` when an answer came."
-          },
-          "duration_ms": {
-            "type": "number",
-            "minimum": 0,
-            "description": "Real milliseconds the attempt took."
-          }
-        },
-        "additionalProperties": false
-      },
-      "CallbackListResponse": {
-        "type": "object",
-        "description": "The callbacks.",
-        "required": [
-          "callbacks"
-        ],
-        "properties": {
-          "callbacks": {
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/Callback"
-            }
-          }
-        }
-      },
-      "CallbackRecord": {
-        "type": "object",
-        "description": "A callback to a carrier as stored, with its delivery history.",
-        "required": [
-          "id",
-          "carrier_id",
-          "order_id",
-          "type",
-          "query",
-          "created_at",
-          "state",
-          "next_attempt_at",
-          "attempts"
-        ],
-        "properties": {
-          "id": {
-            "type": "integer",
-            "minimum": 1
-          },
-          "carrier_id": {
-            "type": "integer",
-            "minimum": 1
-          },
-          "order_id": {
-            "type": "integer",
-            "minimum": 1
-          },
-          "type": {
-            "type": "string",
-            "enum": [
-              "order_created",
-              "order_status_changed"
-            ]
-          },
-          "query": {
-            "type": "object",
-            "description": "The query parameters sent (`type`, `order_id`, `order_secure_id` and, for a status change, `status`).",
-            "additionalProperties": {
-              "type": "string"
-            }
-          },
-          "webhook_id": {
-            "type": "string",
-            "description": "The event's `webhook-id` (sent when the carrier signs); duplicates share it. Absent in states saved by older mocks, which list it as `msg_<id>`."
-          },
-          "duplicate_of": {
-            "type": [
-              "integer",
-              "null"
-            ],
-            "description": "For a duplicate made by the `duplicate` chaos option, the callback it copies; `null` or absent otherwise."
-          },
-          "created_at": {
-            "type": "string",
-            "format": "date-time"
+            "default": "demo",
+            "description": "`demo`: the example world of the documentation (two organizations in Berlin, menus, zones, couriers, orders); `empty`: nothing."
           },
           "state": {
-            "$ref": "#/components/schemas/CallbackState"
-          },
-          "next_attempt_at": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "format": "date-time",
-            "description": "Virtual time of the next attempt; `null` when delivered, failed or held for reordering."
-          },
-          "attempts": {
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/CallbackAttempt"
-            }
+            "$ref": "#/components/schemas/MockState"
           }
         },
         "additionalProperties": false
       },
-      "CallbackState": {
-        "type": "string",
-        "enum": [
-          "pending",
-          "delivered",
-          "failed"
-        ],
-        "description": "`pending`: waiting for its next attempt; `delivered`: a 2xx answer came; `failed`: every attempt failed."
-      },
-      "Carrier": {
+      "ResetResult": {
         "type": "object",
-        "description": "A registered carrier. The secret itself is never shown.",
+        "description": "What the state was reset to and how many records each table holds now.",
         "required": [
-          "id",
-          "name",
-          "callback_url",
-          "restaurant_ids",
-          "signed",
-          "chaos",
-          "created_at"
+          "source",
+          "tables"
         ],
         "properties": {
-          "id": {
-            "type": "integer",
-            "minimum": 1
-          },
-          "name": {
-            "type": "string"
-          },
-          "callback_url": {
-            "type": "string",
-            "format": "uri"
-          },
-          "restaurant_ids": {
-            "oneOf": [
-              {
-                "type": "array",
-                "items": {
-                  "type": "integer",
-                  "minimum": 1
-                }
-              },
-              {
-                "type": "null"
-              }
-            ]
-          },
-          "signed": {
-            "type": "boolean",
-            "description": "Whether callbacks carry a Standard Webhooks signature."
-          },
-          "chaos": {
-            "oneOf": [
-              {
-                "$ref": "#/components/schemas/CarrierChaos"
-              },
-              {
-                "type": "null"
-              }
-            ]
-          },
-          "created_at": {
-            "type": "string",
-            "format": "date-time"
-          }
-        }
-      },
-      "CarrierChaos": {
-        "type": "object",
-        "description": "Deliberate unreliability of the callbacks to a carrier, deterministic\nfor a given `seed`: the same registrations and events give the same\nduplicates.\n",
-        "properties": {
-          "duplicate": {
-            "type": "number",
-            "minimum": 0,
-            "maximum": 1,
-            "description": "Probability that a callback is sent twice (a second callback with the same `webhook-id`)."
-          },
-          "delayMs": {
-            "type": "integer",
-            "minimum": 0,
-            "maximum": 3600000,
-            "description": "Virtual milliseconds every callback waits before its first attempt."
-          },
-          "reorder": {
-            "type": "boolean",
-            "description": "Swap consecutive callbacks: a callback is held until the next one\nfor the carrier is due, which is then sent first. A held callback\ngoes out alone after one virtual second.\n"
-          },
-          "seed": {
-            "type": "integer",
-            "description": "Seed of the chance decisions; default 1."
-          }
-        },
-        "additionalProperties": false
-      },
-      "CarrierCreate": {
-        "type": "object",
-        "description": "A carrier to register.",
-        "required": [
-          "callback_url"
-        ],
-        "properties": {
-          "callback_url": {
-            "type": "string",
-            "format": "uri",
-            "pattern": "^https?://",
-            "description": "The carrier's `{callback_url}`; callbacks are POSTed here with the event in the query string."
-          },
-          "name": {
-            "type": "string",
-            "minLength": 1,
-            "description": "Name shown in the lists; default `Carrier <id>`."
-          },
-          "restaurant_ids": {
-            "description": "Restaurants whose delivery orders go to this carrier; `null` or absent for every restaurant.",
-            "oneOf": [
-              {
-                "type": "array",
-                "items": {
-                  "type": "integer",
-                  "minimum": 1
-                },
-                "uniqueItems": true
-              },
-              {
-                "type": "null"
-              }
-            ]
-          },
-          "secret": {
-            "description": "Standard Webhooks signing secret, `whsec_` followed by the base64 key; `null` or absent for unsigned callbacks.",
-            "oneOf": [
-              {
-                "type": "string",
-                "pattern": "^whsec_[A-Za-z0-9+/]+={0,2}$"
-              },
-              {
-                "type": "null"
-              }
-            ]
-          },
-          "chaos": {
-            "description": "Deliberate unreliability of the callbacks; `null` or absent for none.",
-            "oneOf": [
-              {
-                "$ref": "#/components/schemas/CarrierChaos"
-              },
-              {
-                "type": "null"
-              }
-            ]
-          }
-        },
-        "additionalProperties": false
-      },
-      "CarrierListResponse": {
-        "type": "object",
-        "description": "The carriers.",
-        "required": [
-          "carriers"
-        ],
-        "properties": {
-          "carriers": {
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/Carrier"
-            }
-          }
-        }
-      },
-      "CarrierRecord": {
-        "type": "object",
-        "description": "A carrier registered through the control API, with its secret.",
-        "required": [
-          "id",
-          "name",
-          "callback_url",
-          "restaurant_ids",
-          "secret",
-          "created_at"
-        ],
-        "properties": {
-          "id": {
-            "$ref": "#/components/schemas/Id"
-          },
-          "name": {
-            "type": "string"
-          },
-          "callback_url": {
-            "type": "string",
-            "format": "uri"
-          },
-          "restaurant_ids": {
-            "description": "Restaurants whose delivery orders go to this carrier; `null` for every restaurant.",
-            "oneOf": [
-              {
-                "type": "array",
-                "items": {
-                  "$ref": "#/components/schemas/Id"
-                }
-              },
-              {
-                "type": "null"
-              }
-            ]
-          },
-          "secret": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "description": "Standard Webhooks secret (`whsec_…`); callbacks are signed when set."
-          },
-          "chaos": {
-            "description": "Deliberate unreliability of its callbacks; absent or `null` for none.",
-            "oneOf": [
-              {
-                "$ref": "#/components/schemas/CarrierChaos"
-              },
-              {
-                "type": "null"
-              }
-            ]
-          },
-          "created_at": {
-            "type": "string",
-            "format": "date-time"
-          }
-        },
-        "additionalProperties": false
-      },
-      "CarrierResponse": {
-        "type": "object",
-        "description": "One carrier.",
-        "required": [
-          "carrier"
-        ],
-        "properties": {
-          "carrier": {
-            "$ref": "#/components/schemas/Carrier"
-          }
-        }
-      },
-      "CategoryPhoto": {
-        "type": "object",
-        "description": "URLs of a draft category's photo in several sizes.",
-        "required": [
-          "original",
-          "small_square",
-          "medium_square",
-          "large"
-        ],
-        "properties": {
-          "original": {
-            "type": "string",
-            "format": "uri"
-          },
-          "small_square": {
-            "type": "string",
-            "format": "uri"
-          },
-          "medium_square": {
-            "type": "string",
-            "format": "uri"
-          },
-          "large": {
-            "type": "string",
-            "format": "uri"
-          }
-        }
-      },
-      "ClientRecord": {
-        "type": "object",
-        "description": "A client of an organization, created by the storefront, an order import or a client import.",
-        "required": [
-          "id",
-          "organization_id",
-          "external_id",
-          "name",
-          "email",
-          "gender",
-          "birthdate",
-          "registered_at",
-          "comment",
-          "addresses",
-          "phone_numbers",
-          "tags",
-          "is_blacklisted"
-        ],
-        "properties": {
-          "id": {
-            "$ref": "#/components/schemas/Id"
-          },
-          "organization_id": {
-            "$ref": "#/components/schemas/Id"
-          },
-          "external_id": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "description": "External identifier from a client or order import; `null` for storefront clients."
-          },
-          "name": {
-            "type": "string"
-          },
-          "email": {
-            "type": [
-              "string",
-              "null"
-            ]
-          },
-          "gender": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "enum": [
-              "male",
-              "female",
-              null
-            ]
-          },
-          "birthdate": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "description": "Date of birth as imported (`dd/mm/yyyy`)."
-          },
-          "registered_at": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "format": "date-time"
-          },
-          "comment": {
-            "type": [
-              "string",
-              "null"
-            ]
-          },
-          "addresses": {
-            "type": "array",
-            "items": {
-              "type": "string"
-            }
-          },
-          "phone_numbers": {
-            "type": "array",
-            "items": {
-              "type": "string"
-            }
-          },
-          "tags": {
-            "type": "array",
-            "items": {
-              "type": "string"
-            }
-          },
-          "is_blacklisted": {
-            "type": "boolean"
-          }
-        },
-        "additionalProperties": false
-      },
-      "Clock": {
-        "type": "object",
-        "description": "The virtual clock.",
-        "required": [
-          "now",
-          "frozen"
-        ],
-        "properties": {
-          "now": {
-            "type": "string",
-            "format": "date-time",
-            "description": "The mock's current time."
-          },
-          "frozen": {
-            "type": "boolean",
-            "description": "Whether time stands still until set or advanced."
-          }
-        }
-      },
-      "ClockAdvance": {
-        "type": "object",
-        "description": "How far to move the clock.",
-        "required": [
-          "ms"
-        ],
-        "properties": {
-          "ms": {
-            "type": "integer",
-            "minimum": 0,
-            "maximum": 315360000000,
-            "description": "Milliseconds, at most ten years."
-          }
-        },
-        "additionalProperties": false
-      },
-      "ClockSet": {
-        "type": "object",
-        "description": "The time to jump to.",
-        "required": [
-          "now"
-        ],
-        "properties": {
-          "now": {
-            "type": "string",
-            "format": "date-time"
-          },
-          "frozen": {
-            "type": "boolean"
-          }
-        },
-        "additionalProperties": false
-      },
-      "Config": {
-        "type": "object",
-        "description": "Settings of the mock instance.",
-        "required": [
-          "importDurationMs",
-          "tokenTtlMs",
-          "maxBodyBytes",
-          "maxPhotoBytes",
-          "maxImportRecords",
-          "callbackTimeoutMs",
-          "validateResponses"
-        ],
-        "properties": {
-          "importDurationMs": {
-            "type": "integer",
-            "minimum": 0,
-            "description": "How long a menu or client import job runs, in virtual milliseconds (0 finishes at once)."
-          },
-          "tokenTtlMs": {
-            "type": "integer",
-            "minimum": 1,
-            "description": "Idle time after which a session token expires."
-          },
-          "maxBodyBytes": {
-            "type": "integer",
-            "minimum": 1,
-            "description": "Largest request body accepted, in bytes."
-          },
-          "maxPhotoBytes": {
-            "type": "integer",
-            "minimum": 1,
-            "description": "Largest photo accepted, in bytes."
-          },
-          "maxImportRecords": {
-            "type": "integer",
-            "minimum": 1,
-            "description": "Largest number of records in one import request."
-          },
-          "callbackTimeoutMs": {
-            "type": "integer",
-            "minimum": 1,
-            "description": "How long the mock waits for a carrier to answer a callback, in real milliseconds."
-          },
-          "validateResponses": {
-            "type": "boolean",
-            "description": "Check every answer against the document and answer 500 on drift."
-          }
-        }
-      },
-      "ConfigUpdate": {
-        "type": "object",
-        "description": "The settings to change.",
-        "minProperties": 1,
-        "properties": {
-          "importDurationMs": {
-            "type": "integer",
-            "minimum": 0
-          },
-          "tokenTtlMs": {
-            "type": "integer",
-            "minimum": 1
-          },
-          "maxBodyBytes": {
-            "type": "integer",
-            "minimum": 1
-          },
-          "maxPhotoBytes": {
-            "type": "integer",
-            "minimum": 1
-          },
-          "maxImportRecords": {
-            "type": "integer",
-            "minimum": 1
-          },
-          "callbackTimeoutMs": {
-            "type": "integer",
-            "minimum": 1
-          },
-          "validateResponses": {
-            "type": "boolean"
-          }
-        },
-        "additionalProperties": false
-      },
-      "Configurator": {
-        "title": "Configurator",
-        "description": "The dish configurator: the value of a draft dish's `options` and of `dishes[].modifiers` in the menu import. An array of groups, one kind of add-on each (for example the size, or extra toppings). The customer picks options in every group; the chosen add-ons form the final dish price: the dish's `price` plus the `price` of every chosen item (spec: Resources and their fields > Dish configurator). Rules JSON Schema cannot express are checked by the service and refused with 422 `invalid_configuration`, `source.pointer` naming the field (for example `/draft_dish/options/1/max`): see `ConfiguratorGroup`.",
-        "type": "array",
-        "items": {
-          "$ref": "#/components/schemas/ConfiguratorGroup"
-        },
-        "x-decision": "The spec does not say whether the array may be empty or whether names must be unique. An empty array is accepted and means the same as `null`: the dish has no add-ons. Group names must be unique within the configurator (compared exactly), so a chosen option can be named unambiguously by group and item name; a duplicate is refused with 422 `invalid_configuration`. The service stores the configurator as sent and returns it unchanged (a price sent as a string stays a string).",
-        "examples": [
-          [
-            {
-              "name": "Size",
-              "multiple": false,
-              "items": [
-                {
-                  "name": "30 cm",
-                  "price": 0
-                },
-                {
-                  "name": "40 cm",
-                  "price": 4
-                }
-              ]
-            },
-            {
-              "name": "Extra toppings",
-              "multiple": true,
-              "min": 0,
-              "max": 3,
-              "items": [
-                {
-                  "name": "Mozzarella",
-                  "price": 1.5
-                },
-                {
-                  "name": "Basil",
-                  "price": "0.50"
-                },
-                {
-                  "name": "Salami",
-                  "price": 2
-                }
-              ]
-            }
-          ]
-        ]
-      },
-      "ConfiguratorCount": {
-        "title": "ConfiguratorCount",
-        "description": "A number of options as a JSON integer or as a string of digits (spec: \"number or numeric string\"), e.g. `3` or `\"3\"`.",
-        "oneOf": [
-          {
-            "type": "integer",
-            "minimum": 0
-          },
-          {
-            "type": "string",
-            "pattern": "^\\d+$"
-          }
-        ],
-        "x-decision": "The spec allows a number or a numeric string for `min` and `max`. Since they count options, only non-negative whole numbers are accepted (`2`, `2.0` or `\"2\"`, not `1.5` or `\"-1\"`)."
-      },
-      "ConfiguratorGroup": {
-        "title": "ConfiguratorGroup",
-        "description": "One group of add-ons of the dish configurator. When `multiple` is false, exactly one option of the group must be chosen (`min` and `max` do not apply). When `multiple` is true, `min` and `max` bound the number of chosen options: at least `min` (minimum number of options to pick, default 0) and at most `max` (maximum number of options to pick, default the number of items). Rules checked by the service (422 `invalid_configuration`): `min` ≤ `max`; `min` ≤ the number of items; item names unique within the group.",
-        "type": "object",
-        "required": [
-          "name",
-          "items",
-          "multiple"
-        ],
-        "properties": {
-          "name": {
-            "type": "string",
-            "minLength": 1,
-            "description": "Name of the group, e.g. `Size` or `Extra toppings`."
-          },
-          "items": {
-            "type": "array",
-            "minItems": 1,
-            "description": "The options of the group.",
-            "items": {
-              "$ref": "#/components/schemas/ConfiguratorItem"
-            }
-          },
-          "multiple": {
-            "type": "boolean",
-            "description": "false: exactly one option must be chosen. true: `min`..`max` options are chosen."
-          },
-          "min": {
-            "$ref": "#/components/schemas/ConfiguratorCount"
-          },
-          "max": {
-            "$ref": "#/components/schemas/ConfiguratorCount"
-          }
-        },
-        "additionalProperties": false,
-        "x-decision": "The spec lists the group fields without saying which are required or what happens without `min`/`max`. `name`, `items` and `multiple` are required; `items` must hold at least one option, since a group without options can never be satisfied. `min` and `max` are optional even when `multiple` is true: `min` defaults to 0 and `max` to the number of items. When `multiple` is false they are ignored, because exactly one option is always chosen; they are kept as sent. Each option can be chosen at most once, so a `max` above the number of items behaves like the number of items, while `min` above it (or above `max`) is refused with 422 `invalid_configuration` as it could never be satisfied. Item names must be unique within a group so that a choice is unambiguous. Unknown fields are refused (422 `unknown_field`), because the configurator is data the client supplies and a misspelt `max` would otherwise be silently dropped."
-      },
-      "ConfiguratorItem": {
-        "title": "ConfiguratorItem",
-        "description": "One option (add-on) of a configurator group. Choosing it adds its `price` (the extra price, 0 for no surcharge) to the dish price.",
-        "type": "object",
-        "required": [
-          "name",
-          "price"
-        ],
-        "properties": {
-          "name": {
-            "type": "string",
-            "minLength": 1,
-            "description": "Name of the option, e.g. `40 cm` or `Mozzarella`."
-          },
-          "price": {
-            "$ref": "#/components/schemas/ConfiguratorPrice"
-          }
-        },
-        "additionalProperties": false,
-        "x-decision": "The spec does not say which item fields are required. Both are: an option needs a name to be shown and a price to be added (0 for an option without surcharge), so no default has to be guessed. Unknown fields are refused (422 `unknown_field`)."
-      },
-      "ConfiguratorPrice": {
-        "title": "ConfiguratorPrice",
-        "description": "A money amount as a JSON number or as a decimal string (spec: \"number or numeric string\"), e.g. `1.5` or `\"0.50\"`.",
-        "oneOf": [
-          {
-            "type": "number",
-            "minimum": 0
-          },
-          {
-            "type": "string",
-            "pattern": "^\\d+(\\.\\d{1,2})?$"
-          }
-        ],
-        "x-decision": "The spec allows a number or a numeric string but gives no range or precision. The amount is an extra charge, so it is never negative; it has at most two decimals like every price of the service (a string is held to that by its pattern, a number is checked by the service, 422 `invalid_value`, because `multipleOf: 0.01` misjudges binary floating-point numbers such as 19.99). Strings use a dot and no sign, exponent or thousands separator."
-      },
-      "Courier": {
-        "type": "object",
-        "description": "A person who delivers orders; may use the mobile courier application. Exactly the fields of the courier embedded in an order response.",
-        "required": [
-          "id",
-          "name",
-          "phone",
-          "avatar",
-          "organization_id",
-          "last_known_position",
-          "comment",
-          "partnership_id"
-        ],
-        "properties": {
-          "id": {
-            "$ref": "#/components/schemas/Id"
-          },
-          "name": {
-            "type": "string",
-            "description": "Name of the courier."
-          },
-          "phone": {
-            "type": "string",
-            "description": "Phone number of the courier."
-          },
-          "avatar": {
-            "$ref": "#/components/schemas/Avatar"
-          },
-          "organization_id": {
-            "$ref": "#/components/schemas/Id",
-            "description": "The organization the courier delivers for."
-          },
-          "last_known_position": {
-            "description": "Where the courier was last seen, or `null` when no position has been reported yet.",
-            "oneOf": [
-              {
-                "$ref": "#/components/schemas/CourierPosition"
-              },
-              {
-                "type": "null"
-              }
-            ],
-            "x-decision": "The structure of last_known_position is not shown beyond being nullable. It is `null` until a first position is reported, then a CourierPosition object; JSON numbers rather than a WKT string, because positions arrive as lat/lon numbers (carrier delivery block) and clients put them straight on a map."
-          },
-          "comment": {
-            "type": "string",
-            "description": "Comment on the courier."
-          },
-          "partnership_id": {
-            "type": [
-              "integer",
-              "null"
-            ],
-            "description": "Partnership the courier belongs to, if any."
-          }
-        }
-      },
-      "CourierPosition": {
-        "type": "object",
-        "description": "A courier's reported geographic position.",
-        "required": [
-          "lat",
-          "lon",
-          "updated_at"
-        ],
-        "properties": {
-          "lat": {
-            "$ref": "#/components/schemas/Latitude"
-          },
-          "lon": {
-            "$ref": "#/components/schemas/Longitude"
-          },
-          "updated_at": {
-            "$ref": "#/components/schemas/Timestamp",
-            "description": "When the service received this position."
-          }
-        },
-        "x-decision": "The structure of a courier's last known position is not shown. It is `{lat, lon, updated_at}`: the same lat/lon numbers the carrier sends in its delivery block (which update this position), plus the time of the report so clients can tell a stale position from a live one."
-      },
-      "DecimalString": {
-        "type": "string",
-        "pattern": "^\\d+(\\.\\d{1,2})?$",
-        "description": "A non-negative money amount as a decimal string with at most two decimals.",
-        "examples": [
-          "9.50"
-        ]
-      },
-      "Delivery": {
-        "type": "object",
-        "description": "The delivery block, writable by the carrier through `PUT /orders/{secure_id}/delivery`.",
-        "required": [
-          "status",
-          "message",
-          "courier_name",
-          "courier_phone",
-          "courier_external_id",
-          "lat",
-          "lon"
-        ],
-        "properties": {
-          "status": {
-            "$ref": "#/components/schemas/DeliveryStatus"
-          },
-          "message": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "description": "Message from the delivery system; may describe a problem."
-          },
-          "courier_name": {
-            "type": [
-              "string",
-              "null"
-            ]
-          },
-          "courier_phone": {
-            "type": [
-              "string",
-              "null"
-            ]
-          },
-          "courier_external_id": {
-            "type": [
-              "integer",
-              "null"
-            ],
-            "description": "Courier id in the carrier's system."
-          },
-          "lat": {
-            "description": "Courier position, latitude.",
-            "oneOf": [
-              {
-                "$ref": "#/components/schemas/Latitude"
-              },
-              {
-                "type": "null"
-              }
-            ]
-          },
-          "lon": {
-            "description": "Courier position, longitude.",
-            "oneOf": [
-              {
-                "$ref": "#/components/schemas/Longitude"
-              },
-              {
-                "type": "null"
-              }
-            ]
-          }
-        },
-        "x-decision": "The spec lists the block's fields but not their values before the carrier sets them. Every field is always present; a handed-over order starts with `status: idle` and every other field `null` until the carrier sends it, so a reader can tell \"not known yet\" from an empty string."
-      },
-      "DeliveryStatus": {
-        "type": "string",
-        "enum": [
-          "idle",
-          "courier_assigned",
-          "delivering",
-          "delivered",
-          "problem"
-        ],
-        "description": "Status of the delivery: `idle` (waiting for assignment),\n`courier_assigned`, `delivering`, `delivered`, `problem`.\nTransitions: `idle` → `courier_assigned` → `delivering` →\n`delivered` (terminal); `problem` from any non-terminal status, and\nfrom `problem` back to `idle`, `courier_assigned` or `delivering`.\n`delivering` moves the main order to `delivery`, `delivered` to\n`complete`. An illegal move is `409`. In `x-state-machine`,\n`setsOrderStatus` names the main order status a transition sets, and\n`lockedByOrderStatus` the main order statuses in which the delivery\nblock no longer changes (`409`).\n",
-        "x-state-machine": {
-          "initial": "idle",
-          "terminal": [
-            "delivered"
-          ],
-          "transitions": [
-            {
-              "from": "idle",
-              "to": "courier_assigned",
-              "actors": [
-                "carrier"
-              ]
-            },
-            {
-              "from": "courier_assigned",
-              "to": "delivering",
-              "actors": [
-                "carrier"
-              ],
-              "setsOrderStatus": "delivery"
-            },
-            {
-              "from": "delivering",
-              "to": "delivered",
-              "actors": [
-                "carrier"
-              ],
-              "setsOrderStatus": "complete"
-            },
-            {
-              "from": "idle",
-              "to": "problem",
-              "actors": [
-                "carrier"
-              ]
-            },
-            {
-              "from": "courier_assigned",
-              "to": "problem",
-              "actors": [
-                "carrier"
-              ]
-            },
-            {
-              "from": "delivering",
-              "to": "problem",
-              "actors": [
-                "carrier"
-              ]
-            },
-            {
-              "from": "problem",
-              "to": "idle",
-              "actors": [
-                "carrier"
-              ]
-            },
-            {
-              "from": "problem",
-              "to": "courier_assigned",
-              "actors": [
-                "carrier"
-              ]
-            },
-            {
-              "from": "problem",
-              "to": "delivering",
-              "actors": [
-                "carrier"
-              ],
-              "setsOrderStatus": "delivery"
-            }
-          ],
-          "lockedByOrderStatus": [
-            "complete",
-            "cancelled"
-          ]
-        },
-        "x-decision": "Transitions between delivery statuses are not shown. A delivery advances idle → courier_assigned → delivering → delivered, the order in which a courier is found, collects and hands over; `problem` can be reported from any non-terminal status and left for idle, courier_assigned or delivering once solved; `delivered` is terminal. `delivering` sets the main order to `delivery` and `delivered` to `complete`, like a courier's status change. Other moves, and any update of a cancelled or complete order, are refused with 409; repeating the current status is a no-op."
-      },
-      "DeliveryZone": {
-        "type": "object",
-        "description": "Delivery conditions (time, price, working hours) for the addresses\ninside a polygon around a restaurant branch. Orders placed in the zone\ngo to the zone's restaurant (`restaurant_id`). Returned unwrapped (no\nroot key).\n",
-        "required": [
-          "id",
-          "name",
-          "delivery_time",
-          "price",
-          "timezone",
-          "free_delivery_count",
-          "free_delivery_price",
-          "minimal_order_price",
-          "area",
-          "restaurant_id",
-          "organization_id",
-          "timetables"
-        ],
-        "properties": {
-          "id": {
-            "$ref": "#/components/schemas/Id"
-          },
-          "name": {
-            "type": "string",
-            "description": "Name of the zone.",
-            "examples": [
-              "Kreuzberg"
-            ]
-          },
-          "delivery_time": {
-            "type": "integer",
-            "minimum": 0,
-            "description": "Delivery time in minutes.",
-            "examples": [
-              35
-            ]
-          },
-          "price": {
-            "$ref": "#/components/schemas/Money",
-            "description": "Delivery price."
-          },
-          "timezone": {
-            "type": "string",
-            "minLength": 1,
-            "description": "Time zone name, an IANA time zone database name such as\n`Europe/Berlin`. The timetable's times of day are read in this\nzone.\n",
-            "examples": [
-              "Europe/Berlin"
-            ],
-            "x-decision": "The spec only says \"time zone name\". It is an IANA time zone database name (`Europe/Berlin`), the only naming that is unambiguous and DST-aware; an unknown name is refused with 422 `invalid_value`, pointer `/timezone`, so a typo cannot silently shift the opening hours."
-          },
-          "free_delivery_count": {
-            "type": [
-              "integer",
-              "null"
-            ],
-            "minimum": 0,
-            "description": "Minimum number of dishes after which delivery is free; `null` when not set.",
-            "examples": [
-              null
-            ]
-          },
-          "free_delivery_price": {
-            "anyOf": [
-              {
-                "$ref": "#/components/schemas/Money"
-              },
-              {
-                "type": "null"
-              }
-            ],
-            "description": "Order price after which delivery is free; `null` when not set.",
-            "examples": [
-              25
-            ]
-          },
-          "minimal_order_price": {
-            "anyOf": [
-              {
-                "$ref": "#/components/schemas/Money"
-              },
-              {
-                "type": "null"
-              }
-            ],
-            "description": "Minimum order price in the zone; `null` when not set.",
-            "examples": [
-              12
-            ]
-          },
-          "area": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "pattern": "^POLYGON\\s*\\(\\(\\s*-?\\d+(\\.\\d+)?\\s+-?\\d+(\\.\\d+)?(\\s*,\\s*-?\\d+(\\.\\d+)?\\s+-?\\d+(\\.\\d+)?){3,}\\s*\\)\\)$",
-            "description": "Geometry of the zone in WKT, coordinates as `longitude latitude`.\nIt must be a **simple polygon**: a single connected region without\nself-intersections, written as `POLYGON((lon lat, lon lat, …))`\nwith exactly one closed ring (the last point repeats the first)\nof at least 4 points, longitudes in -180..180 and latitudes in\n-90..90. Anything else (self-intersecting or open rings, holes,\n`MULTIPOLYGON`, other geometry types) is refused with 422, code\n`invalid_geometry`, pointer `/area`. `null` until an area is set;\nsuch a zone covers no address.\n",
-            "examples": [
-              "POLYGON((13.3850 52.4870, 13.4420 52.4860, 13.4480 52.5030, 13.4120 52.5080, 13.3830 52.5010, 13.3850 52.4870))"
-            ],
-            "x-decision": "The spec requires a single connected region without self-intersections but not the WKT details. Only `POLYGON` with a single closed ring (no holes) of at least 4 `lon lat` points is accepted, which is exactly a simple polygon; violations are 422 `invalid_geometry` with pointer `/area`. A ring may have at most 2,000 points (the self-intersection check compares every pair of edges, so the bound keeps validation fast). Because `area` is not required on create, a zone created without one has `area: null` and receives no orders until an area is set."
-          },
-          "restaurant_id": {
-            "$ref": "#/components/schemas/Id",
-            "description": "The restaurant that receives the orders placed in the zone."
-          },
-          "organization_id": {
-            "$ref": "#/components/schemas/Id",
-            "description": "The organization owning the zone."
-          },
-          "timetables": {
-            "type": "array",
-            "description": "Working hours of the zone (see `Timetable`).",
-            "items": {
-              "$ref": "#/components/schemas/Timetable"
-            }
-          }
-        }
-      },
-      "DishAvailability": {
-        "title": "DishAvailability",
-        "description": "Availability of a dish in one restaurant of the organization.",
-        "type": "object",
-        "required": [
-          "restaurant_id",
-          "status"
-        ],
-        "properties": {
-          "restaurant_id": {
-            "type": "integer",
-            "minimum": 1,
-            "description": "Identifier of a restaurant of the organization."
-          },
-          "status": {
-            "$ref": "#/components/schemas/DishAvailabilityStatus"
-          }
-        },
-        "additionalProperties": false,
-        "x-decision": "The spec does not say whether the entry's fields are required or what an unknown restaurant means. Both fields are required: an entry without its restaurant or its status says nothing. A `restaurant_id` that is not a restaurant of the organization, or one listed twice for the same dish, is refused with 422 `invalid_value` (pointer `/dishes/<n>/availability/<m>/restaurant_id`)."
-      },
-      "DishAvailabilityStatus": {
-        "title": "DishAvailabilityStatus",
-        "type": "string",
-        "enum": [
-          "available",
-          "not_available",
-          "call"
-        ],
-        "default": "available",
-        "description": "Availability of a dish in a restaurant: `available` (the default), `not_available`, or `call` (can be ordered, availability to be confirmed)."
-      },
-      "DishPhoto": {
-        "type": "object",
-        "description": "URLs of a draft dish's photo in several sizes.",
-        "required": [
-          "original",
-          "small_square",
-          "medium_square",
-          "medium",
-          "large"
-        ],
-        "properties": {
-          "original": {
-            "type": "string",
-            "format": "uri"
-          },
-          "small_square": {
-            "type": "string",
-            "format": "uri"
-          },
-          "medium_square": {
-            "type": "string",
-            "format": "uri"
-          },
-          "medium": {
-            "type": "string",
-            "format": "uri"
-          },
-          "large": {
-            "type": "string",
-            "format": "uri"
-          }
-        }
-      },
-      "DishWeight": {
-        "type": "string",
-        "pattern": "^\\d+(\\.\\d{1,2})?$",
-        "description": "Weight in grams as a decimal string, e.g. `450`.",
-        "examples": [
-          "450"
-        ],
-        "x-decision": "The spec says the weight is in grams and returned as a string, without its format. It is a non-negative decimal with a dot and at most two decimals, without trailing zeros (`450`, `12.5`), like the spec's other decimal strings."
-      },
-      "DispatcherRecord": {
-        "type": "object",
-        "description": "A dispatcher account.",
-        "required": [
-          "id",
-          "name"
-        ],
-        "properties": {
-          "id": {
-            "$ref": "#/components/schemas/Id"
-          },
-          "name": {
-            "type": "string"
-          }
-        },
-        "additionalProperties": false
-      },
-      "DraftCategory": {
-        "type": "object",
-        "description": "A category of the draft menu. Drafts reach the storefront only when the\norganization's menu is published.\n",
-        "required": [
-          "id",
-          "name",
-          "menu_order",
-          "photo",
-          "draft_dish_ids",
-          "organization_id"
-        ],
-        "properties": {
-          "id": {
-            "$ref": "#/components/schemas/Id"
-          },
-          "name": {
-            "type": "string",
-            "description": "Name of the category."
-          },
-          "menu_order": {
-            "type": "number",
-            "description": "Position of the category on the storefront."
-          },
-          "photo": {
-            "description": "URLs of the category's photo in several sizes, or `null`.",
-            "oneOf": [
-              {
-                "$ref": "#/components/schemas/CategoryPhoto"
-              },
-              {
-                "type": "null"
-              }
-            ],
-            "x-decision": "The spec shows `photo` only as an object of URLs. It is `null` while no photo has been uploaded, rather than an object of empty or placeholder URLs, so clients can tell \"no photo\" apart."
-          },
-          "draft_dish_ids": {
-            "type": "array",
-            "description": "Ids of the draft dishes in the category.",
-            "items": {
-              "$ref": "#/components/schemas/Id"
-            }
-          },
-          "organization_id": {
-            "$ref": "#/components/schemas/Id"
-          }
-        }
-      },
-      "DraftCategoryRecord": {
-        "type": "object",
-        "description": "A draft category as stored. Its `draft_dish_ids` are not stored; they are derived from the dishes on every read.",
-        "required": [
-          "id",
-          "name",
-          "menu_order",
-          "photo",
-          "organization_id"
-        ],
-        "properties": {
-          "id": {
-            "$ref": "#/components/schemas/Id"
-          },
-          "name": {
-            "type": "string",
-            "description": "Name of the category."
-          },
-          "menu_order": {
-            "type": "number",
-            "description": "Position of the category on the storefront."
-          },
-          "photo": {
-            "description": "URLs of the category's photo in several sizes, or `null`.",
-            "oneOf": [
-              {
-                "$ref": "#/components/schemas/CategoryPhoto"
-              },
-              {
-                "type": "null"
-              }
-            ]
-          },
-          "organization_id": {
-            "$ref": "#/components/schemas/Id"
-          },
-          "external_id": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "description": "The menu import's category `external_id`, matched on re-import; never sent out."
-          },
-          "remote_photo_url": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "description": "The menu import's `remote_photo_url`, as sent."
-          }
-        },
-        "additionalProperties": false
-      },
-      "DraftDish": {
-        "type": "object",
-        "description": "A dish of the draft menu, in a draft category. Drafts reach the\nstorefront only when the organization's menu is published.\n",
-        "required": [
-          "id",
-          "is_hidden",
-          "name",
-          "description",
-          "menu_order",
-          "price",
-          "photo",
-          "weight",
-          "ingredients",
-          "can_zoom",
-          "is_next_day",
-          "external_id",
-          "options",
-          "draft_category_id",
-          "organization_id"
-        ],
-        "properties": {
-          "id": {
-            "$ref": "#/components/schemas/Id"
-          },
-          "is_hidden": {
-            "type": "boolean",
-            "description": "Whether the dish is hidden on the storefront."
-          },
-          "name": {
-            "type": "string",
-            "description": "Name of the dish."
-          },
-          "description": {
-            "type": "string",
-            "description": "Description of the dish."
-          },
-          "menu_order": {
-            "type": "integer",
-            "description": "Position of the dish inside its category."
-          },
-          "price": {
-            "$ref": "#/components/schemas/DecimalString",
-            "description": "Price of the dish without add-ons, a decimal returned as a string."
-          },
-          "photo": {
-            "description": "URLs of the dish's photo in several sizes, or `null`.",
-            "oneOf": [
-              {
-                "$ref": "#/components/schemas/DishPhoto"
-              },
-              {
-                "type": "null"
-              }
-            ],
-            "x-decision": "The spec shows `photo` only as an object of URLs. It is `null` while no photo has been uploaded, rather than an object of empty or placeholder URLs, so clients can tell \"no photo\" apart."
-          },
-          "weight": {
-            "description": "Weight of the dish in grams, returned as a string, or `null` when not given.",
-            "oneOf": [
-              {
-                "$ref": "#/components/schemas/DishWeight"
-              },
-              {
-                "type": "null"
-              }
-            ],
-            "x-decision": "The spec returns the weight as a string but does not say what a dish without a known weight shows. It is `null`, not `\"0\"`, since weight is optional on create and a zero weight would be shown as a fact."
-          },
-          "ingredients": {
-            "type": "string",
-            "description": "Composition of the dish."
-          },
-          "can_zoom": {
-            "type": "boolean",
-            "description": "Whether the photo of the dish can be enlarged on the storefront."
-          },
-          "is_next_day": {
-            "type": "boolean",
-            "description": "Whether the dish can only be delivered on the next day."
-          },
-          "external_id": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "description": "External identifier of the dish, used by the widget on an external site; `null` when not set.",
-            "x-decision": "The spec gives `external_id` as a string without saying what a dish without one shows. It is `null` when not set. When set it is unique within the organization (422 on a duplicate), since the widget and the menu import identify a dish by it."
-          },
-          "options": {
-            "description": "The dish configurator, or `null` when the dish has no add-ons. The\nfinal price of an ordered dish is `price` plus the prices of the\nchosen add-ons.\n",
-            "oneOf": [
-              {
-                "type": "null"
-              },
-              {
-                "$ref": "#/components/schemas/Configurator"
-              }
-            ],
-            "x-decision": "The spec does not say how a stored configurator is returned. It is returned exactly as sent (numbers stay numbers, numeric strings stay strings), so a client reads back what it wrote."
-          },
-          "draft_category_id": {
-            "$ref": "#/components/schemas/Id",
-            "description": "Draft category the dish belongs to."
-          },
-          "organization_id": {
-            "$ref": "#/components/schemas/Id",
-            "description": "Organization the dish belongs to."
-          }
-        }
-      },
-      "DraftDishRecord": {
-        "description": "A draft dish as stored, with the per-restaurant availability and the photo URL set by the menu import.",
-        "allOf": [
-          {
-            "$ref": "#/components/schemas/DraftDish"
-          },
-          {
-            "type": "object",
-            "properties": {
-              "availability": {
-                "description": "Availability of the dish per restaurant (menu import); absent or `null` when available everywhere.",
-                "oneOf": [
-                  {
-                    "type": "array",
-                    "items": {
-                      "$ref": "#/components/schemas/DishAvailability"
-                    }
-                  },
-                  {
-                    "type": "null"
-                  }
-                ]
-              },
-              "remote_photo_url": {
-                "type": [
-                  "string",
-                  "null"
-                ],
-                "description": "The menu import's `remote_photo_url`, as sent."
-              }
-            }
-          }
-        ]
-      },
-      "Error": {
-        "type": "object",
-        "description": "One problem with a request, in the JSON:API error-object style.",
-        "required": [
-          "status",
-          "code",
-          "title"
-        ],
-        "properties": {
-          "status": {
-            "type": "string",
-            "pattern": "^[45][0-9][0-9]$",
-            "description": "The HTTP status code, as a string."
-          },
-          "code": {
-            "type": "string",
-            "description": "Machine-readable kind of problem. Known values:\n`invalid_json`, `unsupported_media_type`, `invalid_parameter`,\n`required`, `invalid_type`, `invalid_value`, `too_large`,\n`unknown_field`, `not_editable`, `invalid_geometry`,\n`invalid_configuration`, `unauthenticated`, `forbidden`,\n`not_found`, `conflict`, `import_busy`, `invalid_transition`,\n`rate_limited`, `internal`, `unavailable`. New codes may be added.\n",
-            "examples": [
-              "required"
-            ]
-          },
-          "title": {
-            "type": "string",
-            "description": "Short, human-readable summary of the kind of problem."
-          },
-          "detail": {
-            "type": "string",
-            "description": "Human-readable explanation of this occurrence."
-          },
           "source": {
-            "type": "object",
-            "description": "What in the request caused the problem. At most one member is set.",
-            "properties": {
-              "pointer": {
-                "type": "string",
-                "description": "JSON Pointer (RFC 6901) into the request body, e.g. `/draft_dish/name`."
-              },
-              "parameter": {
-                "type": "string",
-                "description": "Name of the query or path parameter, e.g. `per_page`."
-              },
-              "header": {
-                "type": "string",
-                "description": "Name of the request header, e.g. `Content-Type`."
-              }
-            },
-            "additionalProperties": false
-          },
-          "meta": {
-            "type": "object",
-            "description": "Extra machine-readable details (for example the allowed values)."
-          }
-        },
-        "additionalProperties": false
-      },
-      "ErrorBody": {
-        "type": "object",
-        "description": "Body of every error answer.",
-        "required": [
-          "errors"
-        ],
-        "properties": {
-          "errors": {
-            "type": "array",
-            "minItems": 1,
-            "items": {
-              "$ref": "#/components/schemas/Error"
-            }
-          }
-        },
-        "x-decision": "The error body format is not shown. The spec follows the JSON API convention, so errors use its `errors` array of error objects; `source` names the field (`pointer`), parameter or header at fault, so a client can attach the message to the right input."
-      },
-      "Fault": {
-        "type": "object",
-        "description": "An injected fault.",
-        "required": [
-          "id",
-          "method",
-          "path",
-          "status",
-          "latencyMs",
-          "retryAfter",
-          "remaining",
-          "created_at"
-        ],
-        "properties": {
-          "id": {
-            "type": "integer",
-            "minimum": 1
-          },
-          "method": {
-            "type": "string"
-          },
-          "path": {
-            "type": "string"
-          },
-          "status": {
-            "type": [
-              "integer",
-              "null"
-            ]
-          },
-          "latencyMs": {
-            "type": "integer",
-            "minimum": 0
-          },
-          "retryAfter": {
-            "type": [
-              "integer",
-              "null"
-            ],
-            "description": "`Retry-After` seconds sent with a 429 or 503 answer; `null` for other answers."
-          },
-          "remaining": {
-            "type": "integer",
-            "minimum": 0,
-            "description": "Matching requests still to be affected."
-          },
-          "created_at": {
-            "type": "string",
-            "format": "date-time"
-          }
-        }
-      },
-      "FaultCreate": {
-        "type": "object",
-        "description": "A fault to inject; needs a `status`, a `latencyMs` or both (422 otherwise).",
-        "required": [
-          "method",
-          "path"
-        ],
-        "properties": {
-          "method": {
             "type": "string",
             "enum": [
-              "*",
-              "GET",
-              "POST",
-              "PUT",
-              "PATCH",
-              "DELETE",
-              "HEAD",
-              "OPTIONS"
+              "demo",
+              "empty",
+              "state"
             ],
-            "description": "HTTP method to match; `*` for every method."
+            "description": "The seed used, or `state` for a given state export."
           },
-          "path": {
-            "type": "string",
-            "pattern": "^/",
-            "description": "Request path to match, exact or a glob where `*` stands for any characters."
-          },
-          "status": {
-            "type": "integer",
-            "minimum": 400,
-            "maximum": 599,
-            "description": "Status of the error answer; absent to only add latency."
-          },
-          "latencyMs": {
-            "type": "integer",
-            "minimum": 0,
-            "maximum": 60000,
-            "description": "Real milliseconds to wait before answering."
-          },
-          "count": {
-            "type": "integer",
-            "minimum": 1,
-            "default": 1,
-            "description": "Number of matching requests affected."
-          },
-          "retryAfter": {
-            "type": "integer",
-            "minimum": 0,
-            "description": "Seconds in the `Retry-After` header of a 429 or 503 answer; default 1."
-          }
-        },
-        "additionalProperties": false
-      },
-      "FaultListResponse": {
-        "type": "object",
-        "description": "The faults.",
-        "required": [
-          "faults"
-        ],
-        "properties": {
-          "faults": {
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/Fault"
+          "tables": {
+            "type": "object",
+            "description": "Number of records per table.",
+            "additionalProperties": {
+              "type": "integer",
+              "minimum": 0
             }
           }
         }
-      },
-      "FaultResponse": {
-        "type": "object",
-        "description": "One fault.",
-        "required": [
-          "fault"
-        ],
-        "properties": {
-          "fault": {
-            "$ref": "#/components/schemas/Fault"
-          }
-        }
-      },
-      "Id": {
-        "type": "integer",
-        "format": "int64",
-        "minimum": 1,
-        "description": "Identifier of a record."
-      },
-      "ImportJobRecord": {
-        "type": "object",
-        "description": "A menu or client import job.",
-        "required": [
-          "id",
-          "organization_id",
-          "kind",
-          "job_status",
-          "job_message",
-          "created_at",
-          "finishes_at",
-          "finished_at",
-          "payload",
-          "options"
-        ],
-        "properties": {
-          "id": {
-            "$ref": "#/components/schemas/Id"
-          },
-          "organization_id": {
-            "$ref": "#/components/schemas/Id"
-          },
-          "kind": {
-            "type": "string",
-            "enum": [
-              "menu",
-              "clients"
-            ]
-          },
-          "job_status": {
-            "$ref": "#/components/schemas/ImportJobStatus"
-          },
-          "job_message": {
-            "type": "string"
-          },
-          "created_at": {
-            "type": "string",
-            "format": "date-time"
-          },
-          "finishes_at": {
-            "type": "string",
-            "format": "date-time",
-            "description": "Virtual time the job finishes at; its progress is derived from it."
-          },
-          "finished_at": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "format": "date-time"
-          },
-          "payload": {
-            "description": "The validated import body while the job runs; `null` once it is applied.",
-            "x-ts-type": "unknown"
-          },
-          "options": {
-            "type": "object",
-            "properties": {
-              "from_scratch": {
-                "type": "boolean"
-              },
-              "remote_photos": {
-                "type": "object",
-                "description": "Photos fetched from the menu import's `remote_photo_url`s when the import was submitted: URL → id of the stored photo. URLs that could not be fetched are absent (the URL is still recorded on the draft).",
-                "additionalProperties": {
-                  "$ref": "#/components/schemas/Id"
-                }
-              }
-            },
-            "additionalProperties": false
-          }
-        },
-        "additionalProperties": false
-      },
-      "ImportJobStatus": {
-        "type": "string",
-        "enum": [
-          "queued",
-          "working",
-          "done",
-          "failed"
-        ],
-        "description": "State of an import job: `queued` (waiting to start), `working`\n(running; `job_percent` grows), `done` (finished; the import is\napplied) or `failed` (ended with an error; nothing was changed,\n`job_message` says why).\n",
-        "x-decision": "Values of job_status other than `working` are not shown. A job is `queued` until a worker takes it, `working` while it runs, and ends in `done` or `failed`; the two terminal values let a client tell success from failure without parsing `job_message`."
-      },
-      "Latitude": {
-        "type": "number",
-        "minimum": -90,
-        "maximum": 90,
-        "examples": [
-          52.4986
-        ]
-      },
-      "Longitude": {
-        "type": "number",
-        "minimum": -180,
-        "maximum": 180,
-        "examples": [
-          13.4035
-        ]
       },
       "MockState": {
         "type": "object",
@@ -3705,25 +1801,906 @@ export const controlDocument: Record<string, unknown> = {
         },
         "additionalProperties": false
       },
-      "Money": {
-        "type": "number",
-        "minimum": 0,
-        "description": "A non-negative money amount as a JSON number with at most two decimals. (`multipleOf: 0.01` is not used: binary floating point makes validators refuse amounts such as 19.99.)",
-        "examples": [
-          9.5
+      "StateNextId": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "The id the next inserted record of the table gets; a value not above the largest id of `rows` is raised past it."
+      },
+      "ApiUserRecord": {
+        "description": "An API user as stored, with its credentials (never sent out).",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/ApiUser"
+          },
+          {
+            "type": "object",
+            "required": [
+              "password"
+            ],
+            "properties": {
+              "password": {
+                "type": "string",
+                "description": "Password of the login, in clear text: the mock only serves tests and demos."
+              },
+              "api_key": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "description": "API key accepted by `POST /api/session` instead of login and password; `null` or absent for none."
+              }
+            }
+          }
         ]
       },
-      "NotificationListResponse": {
+      "SessionRecord": {
         "type": "object",
-        "description": "The notifications.",
+        "description": "A session token bound to an API user.",
         "required": [
-          "notifications"
+          "id",
+          "token",
+          "api_user_id",
+          "created_at",
+          "last_used_at",
+          "ended_at"
         ],
         "properties": {
-          "notifications": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "token": {
+            "type": "string",
+            "minLength": 1,
+            "description": "The token, sent as `Authorization: Bearer <token>`."
+          },
+          "api_user_id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "created_at": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "last_used_at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "Last request made with the token; it expires after `tokenTtlMs` without use."
+          },
+          "ended_at": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time",
+            "description": "Set by `DELETE /api/session`; an ended token never works again."
+          }
+        },
+        "additionalProperties": false
+      },
+      "DispatcherRecord": {
+        "type": "object",
+        "description": "A dispatcher account.",
+        "required": [
+          "id",
+          "name"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "name": {
+            "type": "string"
+          }
+        },
+        "additionalProperties": false
+      },
+      "DraftCategoryRecord": {
+        "type": "object",
+        "description": "A draft category as stored. Its `draft_dish_ids` are not stored; they are derived from the dishes on every read.",
+        "required": [
+          "id",
+          "name",
+          "menu_order",
+          "photo",
+          "organization_id"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "name": {
+            "type": "string",
+            "description": "Name of the category."
+          },
+          "menu_order": {
+            "type": "number",
+            "description": "Position of the category on the storefront."
+          },
+          "photo": {
+            "description": "URLs of the category's photo in several sizes, or `null`.",
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/CategoryPhoto"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "organization_id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "external_id": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The menu import's category `external_id`, matched on re-import; never sent out."
+          },
+          "remote_photo_url": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The menu import's `remote_photo_url`, as sent."
+          }
+        },
+        "additionalProperties": false
+      },
+      "DraftDishRecord": {
+        "description": "A draft dish as stored, with the per-restaurant availability and the photo URL set by the menu import.",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/DraftDish"
+          },
+          {
+            "type": "object",
+            "properties": {
+              "availability": {
+                "description": "Availability of the dish per restaurant (menu import); absent or `null` when available everywhere.",
+                "oneOf": [
+                  {
+                    "type": "array",
+                    "items": {
+                      "$ref": "#/components/schemas/DishAvailability"
+                    }
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "remote_photo_url": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "description": "The menu import's `remote_photo_url`, as sent."
+              }
+            }
+          }
+        ]
+      },
+      "PublishedMenuRecord": {
+        "type": "object",
+        "description": "The menu a storefront sees: a snapshot of the drafts taken by `POST /api/organizations/{id}/publish`.",
+        "required": [
+          "id",
+          "organization_id",
+          "version",
+          "published_at",
+          "categories",
+          "dishes"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id",
+            "description": "Same as `organization_id`: one published menu per organization."
+          },
+          "organization_id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "version": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Increased by every publication."
+          },
+          "published_at": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "categories": {
             "type": "array",
             "items": {
-              "$ref": "#/components/schemas/NotificationRecord"
+              "$ref": "#/components/schemas/DraftCategory"
+            }
+          },
+          "dishes": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/DraftDishRecord"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "ClientRecord": {
+        "type": "object",
+        "description": "A client of an organization, created by the storefront, an order import or a client import.",
+        "required": [
+          "id",
+          "organization_id",
+          "external_id",
+          "name",
+          "email",
+          "gender",
+          "birthdate",
+          "registered_at",
+          "comment",
+          "addresses",
+          "phone_numbers",
+          "tags",
+          "is_blacklisted"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "organization_id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "external_id": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "External identifier from a client or order import; `null` for storefront clients."
+          },
+          "name": {
+            "type": "string"
+          },
+          "email": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "gender": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "enum": [
+              "male",
+              "female",
+              null
+            ]
+          },
+          "birthdate": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "Date of birth as imported (`dd/mm/yyyy`)."
+          },
+          "registered_at": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time"
+          },
+          "comment": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "addresses": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "phone_numbers": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "tags": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "is_blacklisted": {
+            "type": "boolean"
+          }
+        },
+        "additionalProperties": false
+      },
+      "PhotoRecord": {
+        "type": "object",
+        "description": "An uploaded photo, served back at the URLs of the `photo` object of its category or dish.",
+        "required": [
+          "id",
+          "content_type",
+          "data",
+          "owner",
+          "owner_id"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "content_type": {
+            "type": "string",
+            "description": "Media type of the upload, e.g. `image/jpeg`."
+          },
+          "data": {
+            "type": "string",
+            "contentEncoding": "base64",
+            "description": "The uploaded bytes, base64-encoded."
+          },
+          "owner": {
+            "type": "string",
+            "enum": [
+              "draft_category",
+              "draft_dish"
+            ]
+          },
+          "owner_id": {
+            "$ref": "#/components/schemas/Id"
+          }
+        },
+        "additionalProperties": false
+      },
+      "OrderRecord": {
+        "description": "An order as stored, with what the service keeps beside the public fields.",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/Order"
+          },
+          {
+            "type": "object",
+            "required": [
+              "organization_id",
+              "delivery_zone_id",
+              "secure_id",
+              "carrier_id",
+              "delivery",
+              "external_id",
+              "source",
+              "takeaway",
+              "used_bonuses",
+              "status_changed_at"
+            ],
+            "properties": {
+              "organization_id": {
+                "$ref": "#/components/schemas/Id"
+              },
+              "delivery_zone_id": {
+                "type": [
+                  "integer",
+                  "null"
+                ],
+                "minimum": 1,
+                "description": "The delivery zone the order was placed in; `null` when it was assigned by restaurant only."
+              },
+              "secure_id": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "description": "Set when the order is handed to a registered carrier (its key on the carrier API)."
+              },
+              "carrier_id": {
+                "type": [
+                  "integer",
+                  "null"
+                ],
+                "minimum": 1,
+                "description": "The carrier the order was handed to."
+              },
+              "delivery": {
+                "$ref": "#/components/schemas/Delivery"
+              },
+              "external_id": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "description": "External id from the order import."
+              },
+              "source": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "description": "Where the order came from, e.g. `storefront` or the order import's `source`."
+              },
+              "takeaway": {
+                "type": "boolean"
+              },
+              "used_bonuses": {
+                "$ref": "#/components/schemas/DecimalString"
+              },
+              "status_changed_at": {
+                "type": "string",
+                "format": "date-time"
+              }
+            }
+          }
+        ]
+      },
+      "ImportJobRecord": {
+        "type": "object",
+        "description": "A menu or client import job.",
+        "required": [
+          "id",
+          "organization_id",
+          "kind",
+          "job_status",
+          "job_message",
+          "created_at",
+          "finishes_at",
+          "finished_at",
+          "payload",
+          "options"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "organization_id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "kind": {
+            "type": "string",
+            "enum": [
+              "menu",
+              "clients"
+            ]
+          },
+          "job_status": {
+            "$ref": "#/components/schemas/ImportJobStatus"
+          },
+          "job_message": {
+            "type": "string"
+          },
+          "created_at": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "finishes_at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "Virtual time the job finishes at; its progress is derived from it."
+          },
+          "finished_at": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time"
+          },
+          "payload": {
+            "description": "The validated import body while the job runs; `null` once it is applied.",
+            "x-ts-type": "unknown"
+          },
+          "options": {
+            "type": "object",
+            "properties": {
+              "from_scratch": {
+                "type": "boolean"
+              },
+              "remote_photos": {
+                "type": "object",
+                "description": "Photos fetched from the menu import's `remote_photo_url`s when the import was submitted: URL → id of the stored photo. URLs that could not be fetched are absent (the URL is still recorded on the draft).",
+                "additionalProperties": {
+                  "$ref": "#/components/schemas/Id"
+                }
+              }
+            },
+            "additionalProperties": false
+          }
+        },
+        "additionalProperties": false
+      },
+      "CarrierRecord": {
+        "type": "object",
+        "description": "A carrier registered through the control API, with its secret.",
+        "required": [
+          "id",
+          "name",
+          "callback_url",
+          "restaurant_ids",
+          "secret",
+          "created_at"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "name": {
+            "type": "string"
+          },
+          "callback_url": {
+            "type": "string",
+            "format": "uri"
+          },
+          "restaurant_ids": {
+            "description": "Restaurants whose delivery orders go to this carrier; `null` for every restaurant.",
+            "oneOf": [
+              {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/Id"
+                }
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "secret": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "Standard Webhooks secret (`whsec_…`); callbacks are signed when set."
+          },
+          "chaos": {
+            "description": "Deliberate unreliability of its callbacks; absent or `null` for none.",
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/CarrierChaos"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "created_at": {
+            "type": "string",
+            "format": "date-time"
+          }
+        },
+        "additionalProperties": false
+      },
+      "CarrierChaos": {
+        "type": "object",
+        "description": "Deliberate unreliability of the callbacks to a carrier, deterministic\nfor a given `seed`: the same registrations and events give the same\nduplicates.\n",
+        "properties": {
+          "duplicate": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 1,
+            "description": "Probability that a callback is sent twice (a second callback with the same `webhook-id`)."
+          },
+          "delayMs": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 3600000,
+            "description": "Virtual milliseconds every callback waits before its first attempt."
+          },
+          "reorder": {
+            "type": "boolean",
+            "description": "Swap consecutive callbacks: a callback is held until the next one\nfor the carrier is due, which is then sent first. A held callback\ngoes out alone after one virtual second.\n"
+          },
+          "seed": {
+            "type": "integer",
+            "description": "Seed of the chance decisions; default 1."
+          }
+        },
+        "additionalProperties": false
+      },
+      "CarrierCreate": {
+        "type": "object",
+        "description": "A carrier to register.",
+        "required": [
+          "callback_url"
+        ],
+        "properties": {
+          "callback_url": {
+            "type": "string",
+            "format": "uri",
+            "pattern": "^https?://",
+            "description": "The carrier's `{callback_url}`; callbacks are POSTed here with the event in the query string."
+          },
+          "name": {
+            "type": "string",
+            "minLength": 1,
+            "description": "Name shown in the lists; default `Carrier <id>`."
+          },
+          "restaurant_ids": {
+            "description": "Restaurants whose delivery orders go to this carrier; `null` or absent for every restaurant.",
+            "oneOf": [
+              {
+                "type": "array",
+                "items": {
+                  "type": "integer",
+                  "minimum": 1
+                },
+                "uniqueItems": true
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "secret": {
+            "description": "Standard Webhooks signing secret, `whsec_` followed by the base64 key; `null` or absent for unsigned callbacks.",
+            "oneOf": [
+              {
+                "type": "string",
+                "pattern": "^whsec_[A-Za-z0-9+/]+={0,2}$"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "chaos": {
+            "description": "Deliberate unreliability of the callbacks; `null` or absent for none.",
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/CarrierChaos"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          }
+        },
+        "additionalProperties": false
+      },
+      "Carrier": {
+        "type": "object",
+        "description": "A registered carrier. The secret itself is never shown.",
+        "required": [
+          "id",
+          "name",
+          "callback_url",
+          "restaurant_ids",
+          "signed",
+          "chaos",
+          "created_at"
+        ],
+        "properties": {
+          "id": {
+            "type": "integer",
+            "minimum": 1
+          },
+          "name": {
+            "type": "string"
+          },
+          "callback_url": {
+            "type": "string",
+            "format": "uri"
+          },
+          "restaurant_ids": {
+            "oneOf": [
+              {
+                "type": "array",
+                "items": {
+                  "type": "integer",
+                  "minimum": 1
+                }
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "signed": {
+            "type": "boolean",
+            "description": "Whether callbacks carry a Standard Webhooks signature."
+          },
+          "chaos": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/CarrierChaos"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "created_at": {
+            "type": "string",
+            "format": "date-time"
+          }
+        }
+      },
+      "CarrierResponse": {
+        "type": "object",
+        "description": "One carrier.",
+        "required": [
+          "carrier"
+        ],
+        "properties": {
+          "carrier": {
+            "$ref": "#/components/schemas/Carrier"
+          }
+        }
+      },
+      "CarrierListResponse": {
+        "type": "object",
+        "description": "The carriers.",
+        "required": [
+          "carriers"
+        ],
+        "properties": {
+          "carriers": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Carrier"
+            }
+          }
+        }
+      },
+      "CallbackState": {
+        "type": "string",
+        "enum": [
+          "pending",
+          "delivered",
+          "failed"
+        ],
+        "description": "`pending`: waiting for its next attempt; `delivered`: a 2xx answer came; `failed`: every attempt failed."
+      },
+      "CallbackAttempt": {
+        "type": "object",
+        "description": "One attempt to deliver a callback.",
+        "required": [
+          "at",
+          "outcome",
+          "status",
+          "response_body",
+          "error",
+          "duration_ms"
+        ],
+        "properties": {
+          "at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "Virtual time of the attempt."
+          },
+          "outcome": {
+            "type": "string",
+            "enum": [
+              "delivered",
+              "failed"
+            ]
+          },
+          "status": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "description": "HTTP status of the answer; `null` when none came."
+          },
+          "response_body": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "The answer's body, cut after 2 KB; `null` when none came."
+          },
+          "error": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "Network error or timeout; `null` when an answer came."
+          },
+          "duration_ms": {
+            "type": "number",
+            "minimum": 0,
+            "description": "Real milliseconds the attempt took."
+          }
+        },
+        "additionalProperties": false
+      },
+      "CallbackRecord": {
+        "type": "object",
+        "description": "A callback to a carrier as stored, with its delivery history.",
+        "required": [
+          "id",
+          "carrier_id",
+          "order_id",
+          "type",
+          "query",
+          "created_at",
+          "state",
+          "next_attempt_at",
+          "attempts"
+        ],
+        "properties": {
+          "id": {
+            "type": "integer",
+            "minimum": 1
+          },
+          "carrier_id": {
+            "type": "integer",
+            "minimum": 1
+          },
+          "order_id": {
+            "type": "integer",
+            "minimum": 1
+          },
+          "type": {
+            "type": "string",
+            "enum": [
+              "order_created",
+              "order_status_changed"
+            ]
+          },
+          "query": {
+            "type": "object",
+            "description": "The query parameters sent (`type`, `order_id`, `order_secure_id` and, for a status change, `status`).",
+            "additionalProperties": {
+              "type": "string"
+            }
+          },
+          "webhook_id": {
+            "type": "string",
+            "description": "The event's `webhook-id` (sent when the carrier signs); duplicates share it. Absent in states saved by older mocks, which list it as `msg_<id>`."
+          },
+          "duplicate_of": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "description": "For a duplicate made by the `duplicate` chaos option, the callback it copies; `null` or absent otherwise."
+          },
+          "created_at": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "state": {
+            "$ref": "#/components/schemas/CallbackState"
+          },
+          "next_attempt_at": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time",
+            "description": "Virtual time of the next attempt; `null` when delivered, failed or held for reordering."
+          },
+          "attempts": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/CallbackAttempt"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "Callback": {
+        "description": "A callback to a carrier with its delivery history, as listed (always with `webhook_id` and `duplicate_of`).",
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/CallbackRecord"
+          }
+        ],
+        "required": [
+          "webhook_id",
+          "duplicate_of"
+        ]
+      },
+      "CallbackListResponse": {
+        "type": "object",
+        "description": "The callbacks.",
+        "required": [
+          "callbacks"
+        ],
+        "properties": {
+          "callbacks": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Callback"
             }
           }
         }
@@ -3783,6 +2760,1575 @@ export const controlDocument: Record<string, unknown> = {
           }
         },
         "additionalProperties": false
+      },
+      "NotificationListResponse": {
+        "type": "object",
+        "description": "The notifications.",
+        "required": [
+          "notifications"
+        ],
+        "properties": {
+          "notifications": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/NotificationRecord"
+            }
+          }
+        }
+      },
+      "Clock": {
+        "type": "object",
+        "description": "The virtual clock.",
+        "required": [
+          "now",
+          "frozen"
+        ],
+        "properties": {
+          "now": {
+            "type": "string",
+            "format": "date-time",
+            "description": "The mock's current time."
+          },
+          "frozen": {
+            "type": "boolean",
+            "description": "Whether time stands still until set or advanced."
+          }
+        }
+      },
+      "ClockSet": {
+        "type": "object",
+        "description": "The time to jump to.",
+        "required": [
+          "now"
+        ],
+        "properties": {
+          "now": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "frozen": {
+            "type": "boolean"
+          }
+        },
+        "additionalProperties": false
+      },
+      "ClockAdvance": {
+        "type": "object",
+        "description": "How far to move the clock.",
+        "required": [
+          "ms"
+        ],
+        "properties": {
+          "ms": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 315360000000,
+            "description": "Milliseconds, at most ten years."
+          }
+        },
+        "additionalProperties": false
+      },
+      "Config": {
+        "type": "object",
+        "description": "Settings of the mock instance.",
+        "required": [
+          "importDurationMs",
+          "tokenTtlMs",
+          "maxBodyBytes",
+          "maxPhotoBytes",
+          "maxImportRecords",
+          "callbackTimeoutMs",
+          "validateResponses"
+        ],
+        "properties": {
+          "importDurationMs": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "How long a menu or client import job runs, in virtual milliseconds (0 finishes at once)."
+          },
+          "tokenTtlMs": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Idle time after which a session token expires."
+          },
+          "maxBodyBytes": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Largest request body accepted, in bytes."
+          },
+          "maxPhotoBytes": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Largest photo accepted, in bytes."
+          },
+          "maxImportRecords": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Largest number of records in one import request."
+          },
+          "callbackTimeoutMs": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "How long the mock waits for a carrier to answer a callback, in real milliseconds."
+          },
+          "validateResponses": {
+            "type": "boolean",
+            "description": "Check every answer against the document and answer 500 on drift."
+          }
+        }
+      },
+      "ConfigUpdate": {
+        "type": "object",
+        "description": "The settings to change.",
+        "minProperties": 1,
+        "properties": {
+          "importDurationMs": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "tokenTtlMs": {
+            "type": "integer",
+            "minimum": 1
+          },
+          "maxBodyBytes": {
+            "type": "integer",
+            "minimum": 1
+          },
+          "maxPhotoBytes": {
+            "type": "integer",
+            "minimum": 1
+          },
+          "maxImportRecords": {
+            "type": "integer",
+            "minimum": 1
+          },
+          "callbackTimeoutMs": {
+            "type": "integer",
+            "minimum": 1
+          },
+          "validateResponses": {
+            "type": "boolean"
+          }
+        },
+        "additionalProperties": false
+      },
+      "FaultCreate": {
+        "type": "object",
+        "description": "A fault to inject; needs a `status`, a `latencyMs` or both (422 otherwise).",
+        "required": [
+          "method",
+          "path"
+        ],
+        "properties": {
+          "method": {
+            "type": "string",
+            "enum": [
+              "*",
+              "GET",
+              "POST",
+              "PUT",
+              "PATCH",
+              "DELETE",
+              "HEAD",
+              "OPTIONS"
+            ],
+            "description": "HTTP method to match; `*` for every method."
+          },
+          "path": {
+            "type": "string",
+            "pattern": "^/",
+            "description": "Request path to match, exact or a glob where `*` stands for any characters."
+          },
+          "status": {
+            "type": "integer",
+            "minimum": 400,
+            "maximum": 599,
+            "description": "Status of the error answer; absent to only add latency."
+          },
+          "latencyMs": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 60000,
+            "description": "Real milliseconds to wait before answering."
+          },
+          "count": {
+            "type": "integer",
+            "minimum": 1,
+            "default": 1,
+            "description": "Number of matching requests affected."
+          },
+          "retryAfter": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Seconds in the `Retry-After` header of a 429 or 503 answer; default 1."
+          }
+        },
+        "additionalProperties": false
+      },
+      "Fault": {
+        "type": "object",
+        "description": "An injected fault.",
+        "required": [
+          "id",
+          "method",
+          "path",
+          "status",
+          "latencyMs",
+          "retryAfter",
+          "remaining",
+          "created_at"
+        ],
+        "properties": {
+          "id": {
+            "type": "integer",
+            "minimum": 1
+          },
+          "method": {
+            "type": "string"
+          },
+          "path": {
+            "type": "string"
+          },
+          "status": {
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "latencyMs": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "retryAfter": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "description": "`Retry-After` seconds sent with a 429 or 503 answer; `null` for other answers."
+          },
+          "remaining": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Matching requests still to be affected."
+          },
+          "created_at": {
+            "type": "string",
+            "format": "date-time"
+          }
+        }
+      },
+      "FaultResponse": {
+        "type": "object",
+        "description": "One fault.",
+        "required": [
+          "fault"
+        ],
+        "properties": {
+          "fault": {
+            "$ref": "#/components/schemas/Fault"
+          }
+        }
+      },
+      "FaultListResponse": {
+        "type": "object",
+        "description": "The faults.",
+        "required": [
+          "faults"
+        ],
+        "properties": {
+          "faults": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Fault"
+            }
+          }
+        }
+      },
+      "StorefrontOptionChoice": {
+        "type": "object",
+        "description": "The options chosen in one configurator group of the dish, by name.",
+        "required": [
+          "group",
+          "items"
+        ],
+        "properties": {
+          "group": {
+            "type": "string",
+            "description": "Name of the option group, e.g. `Size`."
+          },
+          "items": {
+            "type": "array",
+            "description": "Names of the chosen options of the group.",
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "StorefrontOrderItem": {
+        "type": "object",
+        "description": "One line of the cart.",
+        "required": [
+          "dish_id",
+          "amount"
+        ],
+        "properties": {
+          "dish_id": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "A dish of the organization's published menu."
+          },
+          "amount": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 999
+          },
+          "config": {
+            "type": "array",
+            "description": "Chosen options; groups left out count as nothing chosen.",
+            "items": {
+              "$ref": "#/components/schemas/StorefrontOptionChoice"
+            }
+          },
+          "comment": {
+            "type": "string",
+            "description": "Note about this line."
+          }
+        },
+        "additionalProperties": false
+      },
+      "StorefrontOrder": {
+        "type": "object",
+        "description": "A delivery order as the storefront sends it.",
+        "required": [
+          "organization_id",
+          "latitude",
+          "longitude",
+          "address",
+          "contact_name",
+          "contact_phone",
+          "payment_source",
+          "items"
+        ],
+        "properties": {
+          "organization_id": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "The organization whose storefront takes the order."
+          },
+          "restaurant_id": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Hint, for a storefront of one branch; only that restaurant's zones are considered."
+          },
+          "latitude": {
+            "$ref": "#/components/schemas/Latitude"
+          },
+          "longitude": {
+            "$ref": "#/components/schemas/Longitude"
+          },
+          "city": {
+            "type": "string",
+            "default": ""
+          },
+          "address": {
+            "type": "string",
+            "minLength": 1,
+            "description": "Street and house."
+          },
+          "apartment": {
+            "type": "string"
+          },
+          "staircase": {
+            "type": "string"
+          },
+          "floor": {
+            "type": "string"
+          },
+          "doorphone": {
+            "type": "string"
+          },
+          "contact_name": {
+            "type": "string",
+            "minLength": 1
+          },
+          "contact_phone": {
+            "type": "string",
+            "minLength": 1
+          },
+          "description": {
+            "type": "string",
+            "description": "Comment of the client."
+          },
+          "payment_source": {
+            "type": "string",
+            "enum": [
+              "cash",
+              "card",
+              "courier_card"
+            ]
+          },
+          "change": {
+            "type": "number",
+            "minimum": 0,
+            "description": "Amount the client needs change from (cash)."
+          },
+          "delivery_asap": {
+            "type": "boolean",
+            "default": true,
+            "description": "Deliver as soon as possible; otherwise `delivery_at` is required."
+          },
+          "delivery_at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "Time by which to deliver, for an order that is not ASAP."
+          },
+          "items": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 100,
+            "items": {
+              "$ref": "#/components/schemas/StorefrontOrderItem"
+            }
+          }
+        },
+        "additionalProperties": false
+      },
+      "PublishedMenu": {
+        "type": "object",
+        "description": "The menu as published, without hidden dishes.",
+        "required": [
+          "organization_id",
+          "version",
+          "published_at",
+          "categories",
+          "dishes"
+        ],
+        "properties": {
+          "organization_id": {
+            "type": "integer",
+            "minimum": 1
+          },
+          "version": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Increased by every publication."
+          },
+          "published_at": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "categories": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/DraftCategory"
+            }
+          },
+          "dishes": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/DraftDish"
+            }
+          }
+        }
+      },
+      "PublishedMenuResponse": {
+        "type": "object",
+        "description": "The published menu.",
+        "required": [
+          "menu"
+        ],
+        "properties": {
+          "menu": {
+            "$ref": "#/components/schemas/PublishedMenu"
+          }
+        }
+      },
+      "Id": {
+        "type": "integer",
+        "format": "int64",
+        "minimum": 1,
+        "description": "Identifier of a record."
+      },
+      "Avatar": {
+        "type": "object",
+        "description": "URLs of a person's picture in several sizes.",
+        "required": [
+          "original",
+          "small",
+          "medium_square",
+          "medium"
+        ],
+        "properties": {
+          "original": {
+            "type": "string",
+            "format": "uri"
+          },
+          "small": {
+            "type": "string",
+            "format": "uri"
+          },
+          "medium_square": {
+            "type": "string",
+            "format": "uri"
+          },
+          "medium": {
+            "type": "string",
+            "format": "uri"
+          }
+        },
+        "additionalProperties": false
+      },
+      "AccountType": {
+        "type": "string",
+        "description": "Type of the account attached to an ApiUser, in snake case\n(Authentication 5):\n\n* `dispatcher`: logistics of orders of restaurants without their own\n  couriers; effectively all orders of the system.\n* `staff_member`: an employee of one organization: logistics of its\n  restaurants' orders, editing delivery zones and the menu.\n* `courier`: sees and accepts only the orders assigned to it; may set\n  their status to `delivery` or `complete`.\n",
+        "enum": [
+          "dispatcher",
+          "staff_member",
+          "courier"
+        ]
+      },
+      "ApiUser": {
+        "type": "object",
+        "description": "A user of the API, returned on session creation. Each ApiUser has one attached account, which defines the allowed actions (Authentication 5).",
+        "required": [
+          "id",
+          "login",
+          "name",
+          "phone",
+          "avatar",
+          "account"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "login": {
+            "type": "string",
+            "description": "Login of the user."
+          },
+          "name": {
+            "type": "string",
+            "description": "Name of the user."
+          },
+          "phone": {
+            "type": "string",
+            "description": "Phone number of the user."
+          },
+          "avatar": {
+            "$ref": "#/components/schemas/Avatar"
+          },
+          "account": {
+            "type": "object",
+            "description": "The account attached to the user.",
+            "required": [
+              "type",
+              "id"
+            ],
+            "properties": {
+              "type": {
+                "$ref": "#/components/schemas/AccountType"
+              },
+              "id": {
+                "$ref": "#/components/schemas/Id",
+                "description": "Identifier of the account record of that type (the StaffMember id, the Courier id or the dispatcher id)."
+              }
+            }
+          }
+        }
+      },
+      "StaffMember": {
+        "type": "object",
+        "description": "An employee of an organization, as embedded in the session response. Every organization has at least one, its administrator.",
+        "required": [
+          "id",
+          "role",
+          "organization_id",
+          "restaurant_ids"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "role": {
+            "type": "string",
+            "enum": [
+              "administrator",
+              "manager"
+            ],
+            "description": "* `administrator`: the organization administrator; acts on the\n  whole organization.\n* `manager`: acts only on the restaurants in `restaurant_ids`.\n",
+            "x-decision": "The spec says only that the `administrator` role exists. A second role, `manager`, covers the spec's \"manager of one restaurant branch\" (Authentication 5): a staff member limited to its `restaurant_ids`, while an administrator acts on the whole organization."
+          },
+          "organization_id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "restaurant_ids": {
+            "type": "array",
+            "description": "Restaurants (branches) of the organization the staff member works for.",
+            "items": {
+              "$ref": "#/components/schemas/Id"
+            }
+          }
+        },
+        "x-decision": "Fields of the StaffMember record beyond id, role, organization_id and restaurant_ids are not shown. None are added: the record has exactly these four fields, since staff-member endpoints are outside this description and nothing else needs more."
+      },
+      "Latitude": {
+        "type": "number",
+        "minimum": -90,
+        "maximum": 90,
+        "examples": [
+          52.4986
+        ]
+      },
+      "Longitude": {
+        "type": "number",
+        "minimum": -180,
+        "maximum": 180,
+        "examples": [
+          13.4035
+        ]
+      },
+      "Timestamp": {
+        "type": "string",
+        "format": "date-time",
+        "description": "ISO 8601 timestamp with offset.",
+        "examples": [
+          "2026-11-20T18:30:00+01:00"
+        ]
+      },
+      "CourierPosition": {
+        "type": "object",
+        "description": "A courier's reported geographic position.",
+        "required": [
+          "lat",
+          "lon",
+          "updated_at"
+        ],
+        "properties": {
+          "lat": {
+            "$ref": "#/components/schemas/Latitude"
+          },
+          "lon": {
+            "$ref": "#/components/schemas/Longitude"
+          },
+          "updated_at": {
+            "$ref": "#/components/schemas/Timestamp",
+            "description": "When the service received this position."
+          }
+        },
+        "x-decision": "The structure of a courier's last known position is not shown. It is `{lat, lon, updated_at}`: the same lat/lon numbers the carrier sends in its delivery block (which update this position), plus the time of the report so clients can tell a stale position from a live one."
+      },
+      "Courier": {
+        "type": "object",
+        "description": "A person who delivers orders; may use the mobile courier application. Exactly the fields of the courier embedded in an order response.",
+        "required": [
+          "id",
+          "name",
+          "phone",
+          "avatar",
+          "organization_id",
+          "last_known_position",
+          "comment",
+          "partnership_id"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "name": {
+            "type": "string",
+            "description": "Name of the courier."
+          },
+          "phone": {
+            "type": "string",
+            "description": "Phone number of the courier."
+          },
+          "avatar": {
+            "$ref": "#/components/schemas/Avatar"
+          },
+          "organization_id": {
+            "$ref": "#/components/schemas/Id",
+            "description": "The organization the courier delivers for."
+          },
+          "last_known_position": {
+            "description": "Where the courier was last seen, or `null` when no position has been reported yet.",
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/CourierPosition"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "x-decision": "The structure of last_known_position is not shown beyond being nullable. It is `null` until a first position is reported, then a CourierPosition object; JSON numbers rather than a WKT string, because positions arrive as lat/lon numbers (carrier delivery block) and clients put them straight on a map."
+          },
+          "comment": {
+            "type": "string",
+            "description": "Comment on the courier."
+          },
+          "partnership_id": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "description": "Partnership the courier belongs to, if any."
+          }
+        }
+      },
+      "SocialNetworkLinks": {
+        "type": "object",
+        "description": "Links to the organization's social-network groups. Allowed keys: `vk`, `facebook`, `twitter`, `instagram`; a network without a group is left out. Editable.",
+        "properties": {
+          "vk": {
+            "type": "string",
+            "format": "uri"
+          },
+          "facebook": {
+            "type": "string",
+            "format": "uri"
+          },
+          "twitter": {
+            "type": "string",
+            "format": "uri"
+          },
+          "instagram": {
+            "type": "string",
+            "format": "uri"
+          }
+        },
+        "additionalProperties": false
+      },
+      "Organization": {
+        "type": "object",
+        "description": "A registered restaurant business that owns a storefront; it has one or more restaurants (branches).",
+        "required": [
+          "id",
+          "name",
+          "host",
+          "social_network",
+          "about",
+          "phone",
+          "accept_cashless"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id",
+            "description": "Identifier of the organization. Not editable."
+          },
+          "name": {
+            "type": "string",
+            "description": "Organization name. Editable."
+          },
+          "host": {
+            "type": "string",
+            "description": "Address of the storefront provided by the service. Not editable.",
+            "examples": [
+              "pizza-piccolo.restoapi.dev"
+            ]
+          },
+          "social_network": {
+            "$ref": "#/components/schemas/SocialNetworkLinks"
+          },
+          "about": {
+            "type": "string",
+            "description": "Short description (slogan). Editable."
+          },
+          "phone": {
+            "type": "string",
+            "description": "Phone number of the organization. Editable."
+          },
+          "accept_cashless": {
+            "type": "boolean",
+            "description": "Whether cashless payment is accepted. Not editable."
+          }
+        }
+      },
+      "Restaurant": {
+        "type": "object",
+        "description": "A branch of an organization. It may correspond to a physical pick-up point and has one or more delivery zones. Also sideloaded in order responses (`restaurants`).",
+        "required": [
+          "id",
+          "name",
+          "phone",
+          "address",
+          "organization_id"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id",
+            "description": "Identifier of the restaurant. Not editable."
+          },
+          "name": {
+            "type": "string",
+            "description": "Name of the restaurant. Editable."
+          },
+          "phone": {
+            "type": "string",
+            "description": "Phone number of the restaurant. Editable."
+          },
+          "address": {
+            "type": "string",
+            "description": "Address of the restaurant. Editable."
+          },
+          "organization_id": {
+            "$ref": "#/components/schemas/Id",
+            "description": "The organization the restaurant belongs to. Not editable."
+          },
+          "is_running": {
+            "type": "boolean",
+            "readOnly": true,
+            "description": "Whether the restaurant is running. Read-only.",
+            "x-decision": "The spec lists is_running only for the restaurant embedded in an order response and leaves its editability unspecified. It is read-only (sending it in PUT is 422 `not_editable`) because the spec names no way to change it; the service sends it wherever a restaurant appears, but it stays optional so that clients do not depend on it outside the order sideload."
+          },
+          "is_delivery": {
+            "type": "boolean",
+            "readOnly": true,
+            "description": "Whether the restaurant delivers. Read-only.",
+            "x-decision": "The spec lists is_delivery only for the restaurant embedded in an order response and leaves its editability unspecified. It is read-only (sending it in PUT is 422 `not_editable`) because the spec names no way to change it; the service sends it wherever a restaurant appears, but it stays optional so that clients do not depend on it outside the order sideload."
+          }
+        }
+      },
+      "CategoryPhoto": {
+        "type": "object",
+        "description": "URLs of a draft category's photo in several sizes.",
+        "required": [
+          "original",
+          "small_square",
+          "medium_square",
+          "large"
+        ],
+        "properties": {
+          "original": {
+            "type": "string",
+            "format": "uri"
+          },
+          "small_square": {
+            "type": "string",
+            "format": "uri"
+          },
+          "medium_square": {
+            "type": "string",
+            "format": "uri"
+          },
+          "large": {
+            "type": "string",
+            "format": "uri"
+          }
+        }
+      },
+      "DecimalString": {
+        "type": "string",
+        "pattern": "^\\d+(\\.\\d{1,2})?$",
+        "description": "A non-negative money amount as a decimal string with at most two decimals.",
+        "examples": [
+          "9.50"
+        ]
+      },
+      "DishPhoto": {
+        "type": "object",
+        "description": "URLs of a draft dish's photo in several sizes.",
+        "required": [
+          "original",
+          "small_square",
+          "medium_square",
+          "medium",
+          "large"
+        ],
+        "properties": {
+          "original": {
+            "type": "string",
+            "format": "uri"
+          },
+          "small_square": {
+            "type": "string",
+            "format": "uri"
+          },
+          "medium_square": {
+            "type": "string",
+            "format": "uri"
+          },
+          "medium": {
+            "type": "string",
+            "format": "uri"
+          },
+          "large": {
+            "type": "string",
+            "format": "uri"
+          }
+        }
+      },
+      "DishWeight": {
+        "type": "string",
+        "pattern": "^\\d+(\\.\\d{1,2})?$",
+        "description": "Weight in grams as a decimal string, e.g. `450`.",
+        "examples": [
+          "450"
+        ],
+        "x-decision": "The spec says the weight is in grams and returned as a string, without its format. It is a non-negative decimal with a dot and at most two decimals, without trailing zeros (`450`, `12.5`), like the spec's other decimal strings."
+      },
+      "ConfiguratorPrice": {
+        "title": "ConfiguratorPrice",
+        "description": "A money amount as a JSON number or as a decimal string (spec: \"number or numeric string\"), e.g. `1.5` or `\"0.50\"`.",
+        "oneOf": [
+          {
+            "type": "number",
+            "minimum": 0
+          },
+          {
+            "type": "string",
+            "pattern": "^\\d+(\\.\\d{1,2})?$"
+          }
+        ],
+        "x-decision": "The spec allows a number or a numeric string but gives no range or precision. The amount is an extra charge, so it is never negative; it has at most two decimals like every price of the service (a string is held to that by its pattern, a number is checked by the service, 422 `invalid_value`, because `multipleOf: 0.01` misjudges binary floating-point numbers such as 19.99). Strings use a dot and no sign, exponent or thousands separator."
+      },
+      "ConfiguratorItem": {
+        "title": "ConfiguratorItem",
+        "description": "One option (add-on) of a configurator group. Choosing it adds its `price` (the extra price, 0 for no surcharge) to the dish price.",
+        "type": "object",
+        "required": [
+          "name",
+          "price"
+        ],
+        "properties": {
+          "name": {
+            "type": "string",
+            "minLength": 1,
+            "description": "Name of the option, e.g. `40 cm` or `Mozzarella`."
+          },
+          "price": {
+            "$ref": "#/components/schemas/ConfiguratorPrice"
+          }
+        },
+        "additionalProperties": false,
+        "x-decision": "The spec does not say which item fields are required. Both are: an option needs a name to be shown and a price to be added (0 for an option without surcharge), so no default has to be guessed. Unknown fields are refused (422 `unknown_field`)."
+      },
+      "ConfiguratorCount": {
+        "title": "ConfiguratorCount",
+        "description": "A number of options as a JSON integer or as a string of digits (spec: \"number or numeric string\"), e.g. `3` or `\"3\"`.",
+        "oneOf": [
+          {
+            "type": "integer",
+            "minimum": 0
+          },
+          {
+            "type": "string",
+            "pattern": "^\\d+$"
+          }
+        ],
+        "x-decision": "The spec allows a number or a numeric string for `min` and `max`. Since they count options, only non-negative whole numbers are accepted (`2`, `2.0` or `\"2\"`, not `1.5` or `\"-1\"`)."
+      },
+      "ConfiguratorGroup": {
+        "title": "ConfiguratorGroup",
+        "description": "One group of add-ons of the dish configurator. When `multiple` is false, exactly one option of the group must be chosen (`min` and `max` do not apply). When `multiple` is true, `min` and `max` bound the number of chosen options: at least `min` (minimum number of options to pick, default 0) and at most `max` (maximum number of options to pick, default the number of items). Rules checked by the service (422 `invalid_configuration`): `min` ≤ `max`; `min` ≤ the number of items; item names unique within the group.",
+        "type": "object",
+        "required": [
+          "name",
+          "items",
+          "multiple"
+        ],
+        "properties": {
+          "name": {
+            "type": "string",
+            "minLength": 1,
+            "description": "Name of the group, e.g. `Size` or `Extra toppings`."
+          },
+          "items": {
+            "type": "array",
+            "minItems": 1,
+            "description": "The options of the group.",
+            "items": {
+              "$ref": "#/components/schemas/ConfiguratorItem"
+            }
+          },
+          "multiple": {
+            "type": "boolean",
+            "description": "false: exactly one option must be chosen. true: `min`..`max` options are chosen."
+          },
+          "min": {
+            "$ref": "#/components/schemas/ConfiguratorCount"
+          },
+          "max": {
+            "$ref": "#/components/schemas/ConfiguratorCount"
+          }
+        },
+        "additionalProperties": false,
+        "x-decision": "The spec lists the group fields without saying which are required or what happens without `min`/`max`. `name`, `items` and `multiple` are required; `items` must hold at least one option, since a group without options can never be satisfied. `min` and `max` are optional even when `multiple` is true: `min` defaults to 0 and `max` to the number of items. When `multiple` is false they are ignored, because exactly one option is always chosen; they are kept as sent. Each option can be chosen at most once, so a `max` above the number of items behaves like the number of items, while `min` above it (or above `max`) is refused with 422 `invalid_configuration` as it could never be satisfied. Item names must be unique within a group so that a choice is unambiguous. Unknown fields are refused (422 `unknown_field`), because the configurator is data the client supplies and a misspelt `max` would otherwise be silently dropped."
+      },
+      "Configurator": {
+        "title": "Configurator",
+        "description": "The dish configurator: the value of a draft dish's `options` and of `dishes[].modifiers` in the menu import. An array of groups, one kind of add-on each (for example the size, or extra toppings). The customer picks options in every group; the chosen add-ons form the final dish price: the dish's `price` plus the `price` of every chosen item (spec: Resources and their fields > Dish configurator). Rules JSON Schema cannot express are checked by the service and refused with 422 `invalid_configuration`, `source.pointer` naming the field (for example `/draft_dish/options/1/max`): see `ConfiguratorGroup`.",
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/ConfiguratorGroup"
+        },
+        "x-decision": "The spec does not say whether the array may be empty or whether names must be unique. An empty array is accepted and means the same as `null`: the dish has no add-ons. Group names must be unique within the configurator (compared exactly), so a chosen option can be named unambiguously by group and item name; a duplicate is refused with 422 `invalid_configuration`. The service stores the configurator as sent and returns it unchanged (a price sent as a string stays a string).",
+        "examples": [
+          [
+            {
+              "name": "Size",
+              "multiple": false,
+              "items": [
+                {
+                  "name": "30 cm",
+                  "price": 0
+                },
+                {
+                  "name": "40 cm",
+                  "price": 4
+                }
+              ]
+            },
+            {
+              "name": "Extra toppings",
+              "multiple": true,
+              "min": 0,
+              "max": 3,
+              "items": [
+                {
+                  "name": "Mozzarella",
+                  "price": 1.5
+                },
+                {
+                  "name": "Basil",
+                  "price": "0.50"
+                },
+                {
+                  "name": "Salami",
+                  "price": 2
+                }
+              ]
+            }
+          ]
+        ]
+      },
+      "DraftDish": {
+        "type": "object",
+        "description": "A dish of the draft menu, in a draft category. Drafts reach the\nstorefront only when the organization's menu is published.\n",
+        "required": [
+          "id",
+          "is_hidden",
+          "name",
+          "description",
+          "menu_order",
+          "price",
+          "photo",
+          "weight",
+          "ingredients",
+          "can_zoom",
+          "is_next_day",
+          "external_id",
+          "options",
+          "draft_category_id",
+          "organization_id"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "is_hidden": {
+            "type": "boolean",
+            "description": "Whether the dish is hidden on the storefront."
+          },
+          "name": {
+            "type": "string",
+            "description": "Name of the dish."
+          },
+          "description": {
+            "type": "string",
+            "description": "Description of the dish."
+          },
+          "menu_order": {
+            "type": "integer",
+            "description": "Position of the dish inside its category."
+          },
+          "price": {
+            "$ref": "#/components/schemas/DecimalString",
+            "description": "Price of the dish without add-ons, a decimal returned as a string."
+          },
+          "photo": {
+            "description": "URLs of the dish's photo in several sizes, or `null`.",
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/DishPhoto"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "x-decision": "The spec shows `photo` only as an object of URLs. It is `null` while no photo has been uploaded, rather than an object of empty or placeholder URLs, so clients can tell \"no photo\" apart."
+          },
+          "weight": {
+            "description": "Weight of the dish in grams, returned as a string, or `null` when not given.",
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/DishWeight"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "x-decision": "The spec returns the weight as a string but does not say what a dish without a known weight shows. It is `null`, not `\"0\"`, since weight is optional on create and a zero weight would be shown as a fact."
+          },
+          "ingredients": {
+            "type": "string",
+            "description": "Composition of the dish."
+          },
+          "can_zoom": {
+            "type": "boolean",
+            "description": "Whether the photo of the dish can be enlarged on the storefront."
+          },
+          "is_next_day": {
+            "type": "boolean",
+            "description": "Whether the dish can only be delivered on the next day."
+          },
+          "external_id": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "External identifier of the dish, used by the widget on an external site; `null` when not set.",
+            "x-decision": "The spec gives `external_id` as a string without saying what a dish without one shows. It is `null` when not set. When set it is unique within the organization (422 on a duplicate), since the widget and the menu import identify a dish by it."
+          },
+          "options": {
+            "description": "The dish configurator, or `null` when the dish has no add-ons. The\nfinal price of an ordered dish is `price` plus the prices of the\nchosen add-ons.\n",
+            "oneOf": [
+              {
+                "type": "null"
+              },
+              {
+                "$ref": "#/components/schemas/Configurator"
+              }
+            ],
+            "x-decision": "The spec does not say how a stored configurator is returned. It is returned exactly as sent (numbers stay numbers, numeric strings stay strings), so a client reads back what it wrote."
+          },
+          "draft_category_id": {
+            "$ref": "#/components/schemas/Id",
+            "description": "Draft category the dish belongs to."
+          },
+          "organization_id": {
+            "$ref": "#/components/schemas/Id",
+            "description": "Organization the dish belongs to."
+          }
+        }
+      },
+      "DishAvailabilityStatus": {
+        "title": "DishAvailabilityStatus",
+        "type": "string",
+        "enum": [
+          "available",
+          "not_available",
+          "call"
+        ],
+        "default": "available",
+        "description": "Availability of a dish in a restaurant: `available` (the default), `not_available`, or `call` (can be ordered, availability to be confirmed)."
+      },
+      "DishAvailability": {
+        "title": "DishAvailability",
+        "description": "Availability of a dish in one restaurant of the organization.",
+        "type": "object",
+        "required": [
+          "restaurant_id",
+          "status"
+        ],
+        "properties": {
+          "restaurant_id": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Identifier of a restaurant of the organization."
+          },
+          "status": {
+            "$ref": "#/components/schemas/DishAvailabilityStatus"
+          }
+        },
+        "additionalProperties": false,
+        "x-decision": "The spec does not say whether the entry's fields are required or what an unknown restaurant means. Both fields are required: an entry without its restaurant or its status says nothing. A `restaurant_id` that is not a restaurant of the organization, or one listed twice for the same dish, is refused with 422 `invalid_value` (pointer `/dishes/<n>/availability/<m>/restaurant_id`)."
+      },
+      "DraftCategory": {
+        "type": "object",
+        "description": "A category of the draft menu. Drafts reach the storefront only when the\norganization's menu is published.\n",
+        "required": [
+          "id",
+          "name",
+          "menu_order",
+          "photo",
+          "draft_dish_ids",
+          "organization_id"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "name": {
+            "type": "string",
+            "description": "Name of the category."
+          },
+          "menu_order": {
+            "type": "number",
+            "description": "Position of the category on the storefront."
+          },
+          "photo": {
+            "description": "URLs of the category's photo in several sizes, or `null`.",
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/CategoryPhoto"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "x-decision": "The spec shows `photo` only as an object of URLs. It is `null` while no photo has been uploaded, rather than an object of empty or placeholder URLs, so clients can tell \"no photo\" apart."
+          },
+          "draft_dish_ids": {
+            "type": "array",
+            "description": "Ids of the draft dishes in the category.",
+            "items": {
+              "$ref": "#/components/schemas/Id"
+            }
+          },
+          "organization_id": {
+            "$ref": "#/components/schemas/Id"
+          }
+        }
+      },
+      "Money": {
+        "type": "number",
+        "minimum": 0,
+        "description": "A non-negative money amount as a JSON number with at most two decimals. (`multipleOf: 0.01` is not used: binary floating point makes validators refuse amounts such as 19.99.)",
+        "examples": [
+          9.5
+        ]
+      },
+      "Timetable": {
+        "type": "object",
+        "description": "One timetable entry of a delivery zone.\n\nHow the schedule is built:\n\n* `day` is the ISO 8601 day of the week: 1 = Monday … 7 = Sunday.\n* `open_at` and `close_at` are serialised as timestamps, but only the\n  time of day counts: it is the wall-clock time in the zone's\n  `timezone` (the date part and the `Z` are ignored).\n* When `close_at` is at or before `open_at`, the zone closes after\n  midnight, on the following day.\n* An entry with a `date` is valid for that date only and replaces the\n  weekly entries of that date; its `day` is the ISO weekday of\n  `date`.\n* Entries with `is_working: false` are ignored.\n",
+        "required": [
+          "id",
+          "day",
+          "open_at",
+          "close_at",
+          "is_working"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "day": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 7,
+            "description": "Day of the week, ISO 8601 numbering (1 = Monday … 7 = Sunday).",
+            "examples": [
+              1
+            ],
+            "x-decision": "The numbering base of `day` is not shown. It is ISO 8601 (1 = Monday … 7 = Sunday): an international standard with no ambiguity about the first day of the week; 0 is invalid."
+          },
+          "open_at": {
+            "$ref": "#/components/schemas/Timestamp",
+            "description": "Opening time. Only the time of day counts, read as wall-clock time in the zone's `timezone`.",
+            "examples": [
+              "2000-01-01T11:00:00Z"
+            ]
+          },
+          "close_at": {
+            "$ref": "#/components/schemas/Timestamp",
+            "description": "Closing time. Only the time of day counts, read as wall-clock time\nin the zone's `timezone`; at or before `open_at` means closing\nafter midnight.\n",
+            "examples": [
+              "2000-01-01T23:00:00Z"
+            ]
+          },
+          "date": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date",
+            "description": "Special date (YYYY-MM-DD) making the entry valid for that day only; `null` or absent for a weekly entry.",
+            "examples": [
+              "2026-12-24"
+            ],
+            "x-decision": "The format of `date` is not shown. It is an RFC 3339 full-date (`YYYY-MM-DD`, JSON Schema `format: date`): a calendar day needs no time or offset. `day` of a dated entry must be that date's ISO weekday (422 `invalid_value` otherwise)."
+          },
+          "is_working": {
+            "type": "boolean",
+            "description": "When false, the entry is ignored when the schedule is built."
+          }
+        },
+        "x-decision": "The spec says only the time of day of `open_at`/`close_at` counts but not in which zone nor how entries combine. The time of day is the wall-clock time in the zone's `timezone` (the date part and `Z` are ignored, as a time-of-day column is serialised), so opening hours stay right across daylight-saving changes; `close_at` at or before `open_at` closes after midnight; a dated entry replaces the weekly entries of its date."
+      },
+      "DeliveryZone": {
+        "type": "object",
+        "description": "Delivery conditions (time, price, working hours) for the addresses\ninside a polygon around a restaurant branch. Orders placed in the zone\ngo to the zone's restaurant (`restaurant_id`). Returned unwrapped (no\nroot key).\n",
+        "required": [
+          "id",
+          "name",
+          "delivery_time",
+          "price",
+          "timezone",
+          "free_delivery_count",
+          "free_delivery_price",
+          "minimal_order_price",
+          "area",
+          "restaurant_id",
+          "organization_id",
+          "timetables"
+        ],
+        "properties": {
+          "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "name": {
+            "type": "string",
+            "description": "Name of the zone.",
+            "examples": [
+              "Kreuzberg"
+            ]
+          },
+          "delivery_time": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Delivery time in minutes.",
+            "examples": [
+              35
+            ]
+          },
+          "price": {
+            "$ref": "#/components/schemas/Money",
+            "description": "Delivery price."
+          },
+          "timezone": {
+            "type": "string",
+            "minLength": 1,
+            "description": "Time zone name, an IANA time zone database name such as\n`Europe/Berlin`. The timetable's times of day are read in this\nzone.\n",
+            "examples": [
+              "Europe/Berlin"
+            ],
+            "x-decision": "The spec only says \"time zone name\". It is an IANA time zone database name (`Europe/Berlin`), the only naming that is unambiguous and DST-aware; an unknown name is refused with 422 `invalid_value`, pointer `/timezone`, so a typo cannot silently shift the opening hours."
+          },
+          "free_delivery_count": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 0,
+            "description": "Minimum number of dishes after which delivery is free; `null` when not set.",
+            "examples": [
+              null
+            ]
+          },
+          "free_delivery_price": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/Money"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "Order price after which delivery is free; `null` when not set.",
+            "examples": [
+              25
+            ]
+          },
+          "minimal_order_price": {
+            "anyOf": [
+              {
+                "$ref": "#/components/schemas/Money"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "Minimum order price in the zone; `null` when not set.",
+            "examples": [
+              12
+            ]
+          },
+          "area": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "pattern": "^POLYGON\\s*\\(\\(\\s*-?\\d+(\\.\\d+)?\\s+-?\\d+(\\.\\d+)?(\\s*,\\s*-?\\d+(\\.\\d+)?\\s+-?\\d+(\\.\\d+)?){3,}\\s*\\)\\)$",
+            "description": "Geometry of the zone in WKT, coordinates as `longitude latitude`.\nIt must be a **simple polygon**: a single connected region without\nself-intersections, written as `POLYGON((lon lat, lon lat, …))`\nwith exactly one closed ring (the last point repeats the first)\nof at least 4 points, longitudes in -180..180 and latitudes in\n-90..90. Anything else (self-intersecting or open rings, holes,\n`MULTIPOLYGON`, other geometry types) is refused with 422, code\n`invalid_geometry`, pointer `/area`. `null` until an area is set;\nsuch a zone covers no address.\n",
+            "examples": [
+              "POLYGON((13.3850 52.4870, 13.4420 52.4860, 13.4480 52.5030, 13.4120 52.5080, 13.3830 52.5010, 13.3850 52.4870))"
+            ],
+            "x-decision": "The spec requires a single connected region without self-intersections but not the WKT details. Only `POLYGON` with a single closed ring (no holes) of at least 4 `lon lat` points is accepted, which is exactly a simple polygon; violations are 422 `invalid_geometry` with pointer `/area`. A ring may have at most 2,000 points (the self-intersection check compares every pair of edges, so the bound keeps validation fast). Because `area` is not required on create, a zone created without one has `area: null` and receives no orders until an area is set."
+          },
+          "restaurant_id": {
+            "$ref": "#/components/schemas/Id",
+            "description": "The restaurant that receives the orders placed in the zone."
+          },
+          "organization_id": {
+            "$ref": "#/components/schemas/Id",
+            "description": "The organization owning the zone."
+          },
+          "timetables": {
+            "type": "array",
+            "description": "Working hours of the zone (see `Timetable`).",
+            "items": {
+              "$ref": "#/components/schemas/Timetable"
+            }
+          }
+        }
+      },
+      "OrderStatus": {
+        "type": "string",
+        "description": "Delivery status of an order on the main API.\n\n| Status | Meaning | Carrier view |\n|---|---|---|\n| `pending` | new order, not yet accepted | `new` |\n| `accepted` | accepted by the restaurant | `confirmed` |\n| `cooking` | being prepared | `preparing` |\n| `ready` | prepared, waiting for the courier | `prepared` |\n| `delivery` | received by the courier and being delivered | `delivering` |\n| `complete` | delivered (terminal) | `complete` |\n| `cancelled` | cancelled (terminal) | `cancelled` |\n\nTransitions (`x-state-machine`): staff members and dispatchers move\nan order one step along `pending` → `accepted` → `cooking` → `ready`\n→ `delivery` → `complete`, or to `cancelled` from any status that is\nnot terminal. A courier sets `delivery` or `complete` from any status\nthat is not terminal (the spec's \"order, any\"). Leaving `complete` or\n`cancelled` and any other change is 409 `invalid_transition`; setting\nthe current status again changes nothing (200, no SMS, no callback).\n",
+        "enum": [
+          "pending",
+          "accepted",
+          "cooking",
+          "ready",
+          "delivery",
+          "complete",
+          "cancelled"
+        ],
+        "examples": [
+          "delivery"
+        ],
+        "x-decision": "The complete list of order statuses and their transitions are not shown: the spec names `pending`, `delivery` and `complete` on the main API and seven statuses in the carrier view. The main API has the seven statuses the carrier view mirrors one to one (pending, accepted, cooking, ready, delivery, complete, cancelled). The two courier rows of the spec (any status to `delivery` or `complete`) apply from any non-terminal status; staff members and dispatchers move one step forward or cancel. `complete` and `cancelled` are terminal (leaving them is 409), and repeating the current status is a no-op 200 so retries are safe.",
+        "x-state-machine": {
+          "initial": "pending",
+          "terminal": [
+            "complete",
+            "cancelled"
+          ],
+          "transitions": [
+            {
+              "from": "pending",
+              "to": "accepted",
+              "actors": [
+                "staff_member",
+                "dispatcher"
+              ]
+            },
+            {
+              "from": "accepted",
+              "to": "cooking",
+              "actors": [
+                "staff_member",
+                "dispatcher"
+              ]
+            },
+            {
+              "from": "cooking",
+              "to": "ready",
+              "actors": [
+                "staff_member",
+                "dispatcher"
+              ]
+            },
+            {
+              "from": "ready",
+              "to": "delivery",
+              "actors": [
+                "staff_member",
+                "dispatcher",
+                "courier"
+              ]
+            },
+            {
+              "from": "delivery",
+              "to": "complete",
+              "actors": [
+                "staff_member",
+                "dispatcher",
+                "courier"
+              ]
+            },
+            {
+              "from": "pending",
+              "to": "delivery",
+              "actors": [
+                "courier"
+              ]
+            },
+            {
+              "from": "accepted",
+              "to": "delivery",
+              "actors": [
+                "courier"
+              ]
+            },
+            {
+              "from": "cooking",
+              "to": "delivery",
+              "actors": [
+                "courier"
+              ]
+            },
+            {
+              "from": "pending",
+              "to": "complete",
+              "actors": [
+                "courier"
+              ]
+            },
+            {
+              "from": "accepted",
+              "to": "complete",
+              "actors": [
+                "courier"
+              ]
+            },
+            {
+              "from": "cooking",
+              "to": "complete",
+              "actors": [
+                "courier"
+              ]
+            },
+            {
+              "from": "ready",
+              "to": "complete",
+              "actors": [
+                "courier"
+              ]
+            },
+            {
+              "from": "pending",
+              "to": "cancelled",
+              "actors": [
+                "staff_member",
+                "dispatcher"
+              ]
+            },
+            {
+              "from": "accepted",
+              "to": "cancelled",
+              "actors": [
+                "staff_member",
+                "dispatcher"
+              ]
+            },
+            {
+              "from": "cooking",
+              "to": "cancelled",
+              "actors": [
+                "staff_member",
+                "dispatcher"
+              ]
+            },
+            {
+              "from": "ready",
+              "to": "cancelled",
+              "actors": [
+                "staff_member",
+                "dispatcher"
+              ]
+            },
+            {
+              "from": "delivery",
+              "to": "cancelled",
+              "actors": [
+                "staff_member",
+                "dispatcher"
+              ]
+            }
+          ]
+        }
       },
       "Order": {
         "type": "object",
@@ -4052,6 +4598,163 @@ export const controlDocument: Record<string, unknown> = {
           }
         }
       },
+      "DeliveryStatus": {
+        "type": "string",
+        "enum": [
+          "idle",
+          "courier_assigned",
+          "delivering",
+          "delivered",
+          "problem"
+        ],
+        "description": "Status of the delivery: `idle` (waiting for assignment),\n`courier_assigned`, `delivering`, `delivered`, `problem`.\nTransitions: `idle` → `courier_assigned` → `delivering` →\n`delivered` (terminal); `problem` from any non-terminal status, and\nfrom `problem` back to `idle`, `courier_assigned` or `delivering`.\n`delivering` moves the main order to `delivery`, `delivered` to\n`complete`. An illegal move is `409`. In `x-state-machine`,\n`setsOrderStatus` names the main order status a transition sets, and\n`lockedByOrderStatus` the main order statuses in which the delivery\nblock no longer changes (`409`).\n",
+        "x-state-machine": {
+          "initial": "idle",
+          "terminal": [
+            "delivered"
+          ],
+          "transitions": [
+            {
+              "from": "idle",
+              "to": "courier_assigned",
+              "actors": [
+                "carrier"
+              ]
+            },
+            {
+              "from": "courier_assigned",
+              "to": "delivering",
+              "actors": [
+                "carrier"
+              ],
+              "setsOrderStatus": "delivery"
+            },
+            {
+              "from": "delivering",
+              "to": "delivered",
+              "actors": [
+                "carrier"
+              ],
+              "setsOrderStatus": "complete"
+            },
+            {
+              "from": "idle",
+              "to": "problem",
+              "actors": [
+                "carrier"
+              ]
+            },
+            {
+              "from": "courier_assigned",
+              "to": "problem",
+              "actors": [
+                "carrier"
+              ]
+            },
+            {
+              "from": "delivering",
+              "to": "problem",
+              "actors": [
+                "carrier"
+              ]
+            },
+            {
+              "from": "problem",
+              "to": "idle",
+              "actors": [
+                "carrier"
+              ]
+            },
+            {
+              "from": "problem",
+              "to": "courier_assigned",
+              "actors": [
+                "carrier"
+              ]
+            },
+            {
+              "from": "problem",
+              "to": "delivering",
+              "actors": [
+                "carrier"
+              ],
+              "setsOrderStatus": "delivery"
+            }
+          ],
+          "lockedByOrderStatus": [
+            "complete",
+            "cancelled"
+          ]
+        },
+        "x-decision": "Transitions between delivery statuses are not shown. A delivery advances idle → courier_assigned → delivering → delivered, the order in which a courier is found, collects and hands over; `problem` can be reported from any non-terminal status and left for idle, courier_assigned or delivering once solved; `delivered` is terminal. `delivering` sets the main order to `delivery` and `delivered` to `complete`, like a courier's status change. Other moves, and any update of a cancelled or complete order, are refused with 409; repeating the current status is a no-op."
+      },
+      "Delivery": {
+        "type": "object",
+        "description": "The delivery block, writable by the carrier through `PUT /api-delivery/orders/{secure_id}/delivery`.",
+        "required": [
+          "status",
+          "message",
+          "courier_name",
+          "courier_phone",
+          "courier_external_id",
+          "lat",
+          "lon"
+        ],
+        "properties": {
+          "status": {
+            "$ref": "#/components/schemas/DeliveryStatus"
+          },
+          "message": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "Message from the delivery system; may describe a problem."
+          },
+          "courier_name": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "courier_phone": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "courier_external_id": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "description": "Courier id in the carrier's system."
+          },
+          "lat": {
+            "description": "Courier position, latitude.",
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/Latitude"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "lon": {
+            "description": "Courier position, longitude.",
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/Longitude"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          }
+        },
+        "x-decision": "The spec lists the block's fields but not their values before the carrier sets them. Every field is always present; a handed-over order starts with `status: idle` and every other field `null` until the carrier sends it, so a reader can tell \"not known yet\" from an empty string."
+      },
       "OrderItem": {
         "type": "object",
         "description": "One line of an order (a dish, with its chosen add-ons and quantity).",
@@ -4173,321 +4876,44 @@ export const controlDocument: Record<string, unknown> = {
         },
         "x-decision": "Fields of order items are not shown beyond their existence. They follow the item of the order import (dish_id, name, amount, price of the line, item_price of one unit, config, comment) and of the carrier view (config_text), plus id, order_id and buddy_id; prices are decimal strings like the order's `total`, and `dish_id` is nullable because imported items need not match a dish."
       },
-      "OrderRecord": {
-        "description": "An order as stored, with what the service keeps beside the public fields.",
-        "allOf": [
-          {
-            "$ref": "#/components/schemas/Order"
-          },
-          {
-            "type": "object",
-            "required": [
-              "organization_id",
-              "delivery_zone_id",
-              "secure_id",
-              "carrier_id",
-              "delivery",
-              "external_id",
-              "source",
-              "takeaway",
-              "used_bonuses",
-              "status_changed_at"
-            ],
-            "properties": {
-              "organization_id": {
-                "$ref": "#/components/schemas/Id"
-              },
-              "delivery_zone_id": {
-                "type": [
-                  "integer",
-                  "null"
-                ],
-                "minimum": 1,
-                "description": "The delivery zone the order was placed in; `null` when it was assigned by restaurant only."
-              },
-              "secure_id": {
-                "type": [
-                  "string",
-                  "null"
-                ],
-                "description": "Set when the order is handed to a registered carrier (its key on the carrier API)."
-              },
-              "carrier_id": {
-                "type": [
-                  "integer",
-                  "null"
-                ],
-                "minimum": 1,
-                "description": "The carrier the order was handed to."
-              },
-              "delivery": {
-                "$ref": "#/components/schemas/Delivery"
-              },
-              "external_id": {
-                "type": [
-                  "string",
-                  "null"
-                ],
-                "description": "External id from the order import."
-              },
-              "source": {
-                "type": [
-                  "string",
-                  "null"
-                ],
-                "description": "Where the order came from, e.g. `storefront` or the order import's `source`."
-              },
-              "takeaway": {
-                "type": "boolean"
-              },
-              "used_bonuses": {
-                "$ref": "#/components/schemas/DecimalString"
-              },
-              "status_changed_at": {
-                "type": "string",
-                "format": "date-time"
-              }
-            }
-          }
-        ]
-      },
-      "OrderResponse": {
+      "Buddy": {
         "type": "object",
-        "description": "A single order (Data format rules 3) with its related records\nsideloaded (Data format rules 5).\n",
-        "required": [
-          "order",
-          "restaurants",
-          "couriers",
-          "payments"
-        ],
-        "properties": {
-          "order": {
-            "$ref": "#/components/schemas/Order"
-          },
-          "restaurants": {
-            "type": "array",
-            "description": "The order's restaurant.",
-            "items": {
-              "$ref": "#/components/schemas/Restaurant"
-            }
-          },
-          "couriers": {
-            "type": "array",
-            "description": "The assigned courier; empty while no courier is assigned.",
-            "items": {
-              "$ref": "#/components/schemas/Courier"
-            }
-          },
-          "payments": {
-            "type": "array",
-            "description": "The order's payment (`payment_id`); empty for orders without cashless payment.",
-            "items": {
-              "$ref": "#/components/schemas/Payment"
-            }
-          }
-        }
-      },
-      "OrderStatus": {
-        "type": "string",
-        "description": "Delivery status of an order on the main API.\n\n| Status | Meaning | Carrier view |\n|---|---|---|\n| `pending` | new order, not yet accepted | `new` |\n| `accepted` | accepted by the restaurant | `confirmed` |\n| `cooking` | being prepared | `preparing` |\n| `ready` | prepared, waiting for the courier | `prepared` |\n| `delivery` | received by the courier and being delivered | `delivering` |\n| `complete` | delivered (terminal) | `complete` |\n| `cancelled` | cancelled (terminal) | `cancelled` |\n\nTransitions (`x-state-machine`): staff members and dispatchers move\nan order one step along `pending` → `accepted` → `cooking` → `ready`\n→ `delivery` → `complete`, or to `cancelled` from any status that is\nnot terminal. A courier sets `delivery` or `complete` from any status\nthat is not terminal (the spec's \"order, any\"). Leaving `complete` or\n`cancelled` and any other change is 409 `invalid_transition`; setting\nthe current status again changes nothing (200, no SMS, no callback).\n",
-        "enum": [
-          "pending",
-          "accepted",
-          "cooking",
-          "ready",
-          "delivery",
-          "complete",
-          "cancelled"
-        ],
-        "examples": [
-          "delivery"
-        ],
-        "x-decision": "The complete list of order statuses and their transitions are not shown: the spec names `pending`, `delivery` and `complete` on the main API and seven statuses in the carrier view. The main API has the seven statuses the carrier view mirrors one to one (pending, accepted, cooking, ready, delivery, complete, cancelled). The two courier rows of the spec (any status to `delivery` or `complete`) apply from any non-terminal status; staff members and dispatchers move one step forward or cancel. `complete` and `cancelled` are terminal (leaving them is 409), and repeating the current status is a no-op 200 so retries are safe.",
-        "x-state-machine": {
-          "initial": "pending",
-          "terminal": [
-            "complete",
-            "cancelled"
-          ],
-          "transitions": [
-            {
-              "from": "pending",
-              "to": "accepted",
-              "actors": [
-                "staff_member",
-                "dispatcher"
-              ]
-            },
-            {
-              "from": "accepted",
-              "to": "cooking",
-              "actors": [
-                "staff_member",
-                "dispatcher"
-              ]
-            },
-            {
-              "from": "cooking",
-              "to": "ready",
-              "actors": [
-                "staff_member",
-                "dispatcher"
-              ]
-            },
-            {
-              "from": "ready",
-              "to": "delivery",
-              "actors": [
-                "staff_member",
-                "dispatcher",
-                "courier"
-              ]
-            },
-            {
-              "from": "delivery",
-              "to": "complete",
-              "actors": [
-                "staff_member",
-                "dispatcher",
-                "courier"
-              ]
-            },
-            {
-              "from": "pending",
-              "to": "delivery",
-              "actors": [
-                "courier"
-              ]
-            },
-            {
-              "from": "accepted",
-              "to": "delivery",
-              "actors": [
-                "courier"
-              ]
-            },
-            {
-              "from": "cooking",
-              "to": "delivery",
-              "actors": [
-                "courier"
-              ]
-            },
-            {
-              "from": "pending",
-              "to": "complete",
-              "actors": [
-                "courier"
-              ]
-            },
-            {
-              "from": "accepted",
-              "to": "complete",
-              "actors": [
-                "courier"
-              ]
-            },
-            {
-              "from": "cooking",
-              "to": "complete",
-              "actors": [
-                "courier"
-              ]
-            },
-            {
-              "from": "ready",
-              "to": "complete",
-              "actors": [
-                "courier"
-              ]
-            },
-            {
-              "from": "pending",
-              "to": "cancelled",
-              "actors": [
-                "staff_member",
-                "dispatcher"
-              ]
-            },
-            {
-              "from": "accepted",
-              "to": "cancelled",
-              "actors": [
-                "staff_member",
-                "dispatcher"
-              ]
-            },
-            {
-              "from": "cooking",
-              "to": "cancelled",
-              "actors": [
-                "staff_member",
-                "dispatcher"
-              ]
-            },
-            {
-              "from": "ready",
-              "to": "cancelled",
-              "actors": [
-                "staff_member",
-                "dispatcher"
-              ]
-            },
-            {
-              "from": "delivery",
-              "to": "cancelled",
-              "actors": [
-                "staff_member",
-                "dispatcher"
-              ]
-            }
-          ]
-        }
-      },
-      "Organization": {
-        "type": "object",
-        "description": "A registered restaurant business that owns a storefront; it has one or more restaurants (branches).",
+        "description": "A participant of an order (a person the items were ordered for).",
         "required": [
           "id",
+          "order_id",
           "name",
-          "host",
-          "social_network",
-          "about",
-          "phone",
-          "accept_cashless"
+          "item_ids",
+          "total"
         ],
         "properties": {
           "id": {
+            "$ref": "#/components/schemas/Id"
+          },
+          "order_id": {
             "$ref": "#/components/schemas/Id",
-            "description": "Identifier of the organization. Not editable."
+            "description": "The order."
           },
           "name": {
             "type": "string",
-            "description": "Organization name. Editable."
-          },
-          "host": {
-            "type": "string",
-            "description": "Address of the storefront provided by the service. Not editable.",
+            "description": "Name of the participant.",
             "examples": [
-              "pizza-piccolo.restoapi.dev"
+              "Jonas Becker"
             ]
           },
-          "social_network": {
-            "$ref": "#/components/schemas/SocialNetworkLinks"
+          "item_ids": {
+            "type": "array",
+            "description": "The participant's items (`GET /api/orders/{id}/items`).",
+            "items": {
+              "$ref": "#/components/schemas/Id"
+            }
           },
-          "about": {
-            "type": "string",
-            "description": "Short description (slogan). Editable."
-          },
-          "phone": {
-            "type": "string",
-            "description": "Phone number of the organization. Editable."
-          },
-          "accept_cashless": {
-            "type": "boolean",
-            "description": "Whether cashless payment is accepted. Not editable."
+          "total": {
+            "$ref": "#/components/schemas/DecimalString",
+            "description": "Price of the participant's items."
           }
-        }
+        },
+        "x-decision": "Fields of buddies (order participants) are not shown beyond their existence. They follow the buddy of the order import (`name` and its items), with a numeric `id` like every other record (the import's string id is the integrator's own), `item_ids` pointing into the order's items instead of copying them, and the participant's `total` for splitting the bill."
       },
       "Payment": {
         "type": "object",
@@ -4541,547 +4967,124 @@ export const controlDocument: Record<string, unknown> = {
         },
         "x-decision": "Payment fields are not shown beyond their existence, and payment endpoints are out of this description (payments appear only as the `payments` sideload of an order). A payment has its id, the order, the amount as a decimal string like the order's prices, a status (pending, authorized, paid, failed, refunded) and its timestamps: what a dispatcher needs to see whether a cashless order is paid."
       },
-      "PhotoRecord": {
+      "ImportJobStatus": {
+        "type": "string",
+        "enum": [
+          "queued",
+          "working",
+          "done",
+          "failed"
+        ],
+        "description": "State of an import job: `queued` (waiting to start), `working`\n(running; `job_percent` grows), `done` (finished; the import is\napplied) or `failed` (ended with an error; nothing was changed,\n`job_message` says why).\n",
+        "x-decision": "Values of job_status other than `working` are not shown. A job is `queued` until a worker takes it, `working` while it runs, and ends in `done` or `failed`; the two terminal values let a client tell success from failure without parsing `job_message`."
+      },
+      "Error": {
         "type": "object",
-        "description": "An uploaded photo, served back at the URLs of the `photo` object of its category or dish.",
+        "description": "One problem with a request, in the JSON:API error-object style.",
         "required": [
-          "id",
-          "content_type",
-          "data",
-          "owner",
-          "owner_id"
+          "status",
+          "code",
+          "title"
         ],
         "properties": {
-          "id": {
-            "$ref": "#/components/schemas/Id"
-          },
-          "content_type": {
+          "status": {
             "type": "string",
-            "description": "Media type of the upload, e.g. `image/jpeg`."
+            "pattern": "^[45][0-9][0-9]$",
+            "description": "The HTTP status code, as a string."
           },
-          "data": {
+          "code": {
             "type": "string",
-            "contentEncoding": "base64",
-            "description": "The uploaded bytes, base64-encoded."
-          },
-          "owner": {
-            "type": "string",
-            "enum": [
-              "draft_category",
-              "draft_dish"
+            "description": "Machine-readable kind of problem. Known values:\n`invalid_json`, `unsupported_media_type`, `invalid_parameter`,\n`required`, `invalid_type`, `invalid_value`, `too_large`,\n`unknown_field`, `not_editable`, `invalid_geometry`,\n`invalid_configuration`, `unauthenticated`, `forbidden`,\n`not_found`, `conflict`, `import_busy`, `invalid_transition`,\n`rate_limited`, `internal`, `unavailable`. New codes may be added.\n",
+            "examples": [
+              "required"
             ]
           },
-          "owner_id": {
-            "$ref": "#/components/schemas/Id"
-          }
-        },
-        "additionalProperties": false
-      },
-      "PublishedMenu": {
-        "type": "object",
-        "description": "The menu as published, without hidden dishes.",
-        "required": [
-          "organization_id",
-          "version",
-          "published_at",
-          "categories",
-          "dishes"
-        ],
-        "properties": {
-          "organization_id": {
-            "type": "integer",
-            "minimum": 1
-          },
-          "version": {
-            "type": "integer",
-            "minimum": 1,
-            "description": "Increased by every publication."
-          },
-          "published_at": {
+          "title": {
             "type": "string",
-            "format": "date-time"
+            "description": "Short, human-readable summary of the kind of problem."
           },
-          "categories": {
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/DraftCategory"
-            }
-          },
-          "dishes": {
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/DraftDish"
-            }
-          }
-        }
-      },
-      "PublishedMenuRecord": {
-        "type": "object",
-        "description": "The menu a storefront sees: a snapshot of the drafts taken by `POST /api/organizations/{id}/publish`.",
-        "required": [
-          "id",
-          "organization_id",
-          "version",
-          "published_at",
-          "categories",
-          "dishes"
-        ],
-        "properties": {
-          "id": {
-            "$ref": "#/components/schemas/Id",
-            "description": "Same as `organization_id`: one published menu per organization."
-          },
-          "organization_id": {
-            "$ref": "#/components/schemas/Id"
-          },
-          "version": {
-            "type": "integer",
-            "minimum": 1,
-            "description": "Increased by every publication."
-          },
-          "published_at": {
+          "detail": {
             "type": "string",
-            "format": "date-time"
+            "description": "Human-readable explanation of this occurrence."
           },
-          "categories": {
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/DraftCategory"
-            }
-          },
-          "dishes": {
-            "type": "array",
-            "items": {
-              "$ref": "#/components/schemas/DraftDishRecord"
-            }
-          }
-        },
-        "additionalProperties": false
-      },
-      "PublishedMenuResponse": {
-        "type": "object",
-        "description": "The published menu.",
-        "required": [
-          "menu"
-        ],
-        "properties": {
-          "menu": {
-            "$ref": "#/components/schemas/PublishedMenu"
-          }
-        }
-      },
-      "ResetRequest": {
-        "type": "object",
-        "description": "What to reset to; `seed` and `state` exclude each other (422 when both are sent). Without a body, the demo world.",
-        "properties": {
-          "seed": {
-            "type": "string",
-            "enum": [
-              "demo",
-              "empty"
-            ],
-            "default": "demo",
-            "description": "`demo`: the example world of the documentation (two organizations in Berlin, menus, zones, couriers, orders); `empty`: nothing."
-          },
-          "state": {
-            "$ref": "#/components/schemas/MockState"
-          }
-        },
-        "additionalProperties": false
-      },
-      "ResetResult": {
-        "type": "object",
-        "description": "What the state was reset to and how many records each table holds now.",
-        "required": [
-          "source",
-          "tables"
-        ],
-        "properties": {
           "source": {
-            "type": "string",
-            "enum": [
-              "demo",
-              "empty",
-              "state"
-            ],
-            "description": "The seed used, or `state` for a given state export."
-          },
-          "tables": {
             "type": "object",
-            "description": "Number of records per table.",
-            "additionalProperties": {
-              "type": "integer",
-              "minimum": 0
-            }
-          }
-        }
-      },
-      "Restaurant": {
-        "type": "object",
-        "description": "A branch of an organization. It may correspond to a physical pick-up point and has one or more delivery zones. Also sideloaded in order responses (`restaurants`).",
-        "required": [
-          "id",
-          "name",
-          "phone",
-          "address",
-          "organization_id"
-        ],
-        "properties": {
-          "id": {
-            "$ref": "#/components/schemas/Id",
-            "description": "Identifier of the restaurant. Not editable."
+            "description": "What in the request caused the problem. At most one member is set.",
+            "properties": {
+              "pointer": {
+                "type": "string",
+                "description": "JSON Pointer (RFC 6901) into the request body, e.g. `/draft_dish/name`."
+              },
+              "parameter": {
+                "type": "string",
+                "description": "Name of the query or path parameter, e.g. `per_page`."
+              },
+              "header": {
+                "type": "string",
+                "description": "Name of the request header, e.g. `Content-Type`."
+              }
+            },
+            "additionalProperties": false
           },
-          "name": {
-            "type": "string",
-            "description": "Name of the restaurant. Editable."
-          },
-          "phone": {
-            "type": "string",
-            "description": "Phone number of the restaurant. Editable."
-          },
-          "address": {
-            "type": "string",
-            "description": "Address of the restaurant. Editable."
-          },
-          "organization_id": {
-            "$ref": "#/components/schemas/Id",
-            "description": "The organization the restaurant belongs to. Not editable."
-          },
-          "is_running": {
-            "type": "boolean",
-            "readOnly": true,
-            "description": "Whether the restaurant is running. Read-only.",
-            "x-decision": "The spec lists is_running only for the restaurant embedded in an order response and leaves its editability unspecified. It is read-only (sending it in PUT is 422 `not_editable`) because the spec names no way to change it; the service sends it wherever a restaurant appears, but it stays optional so that clients do not depend on it outside the order sideload."
-          },
-          "is_delivery": {
-            "type": "boolean",
-            "readOnly": true,
-            "description": "Whether the restaurant delivers. Read-only.",
-            "x-decision": "The spec lists is_delivery only for the restaurant embedded in an order response and leaves its editability unspecified. It is read-only (sending it in PUT is 422 `not_editable`) because the spec names no way to change it; the service sends it wherever a restaurant appears, but it stays optional so that clients do not depend on it outside the order sideload."
-          }
-        }
-      },
-      "SessionRecord": {
-        "type": "object",
-        "description": "A session token bound to an API user.",
-        "required": [
-          "id",
-          "token",
-          "api_user_id",
-          "created_at",
-          "last_used_at",
-          "ended_at"
-        ],
-        "properties": {
-          "id": {
-            "$ref": "#/components/schemas/Id"
-          },
-          "token": {
-            "type": "string",
-            "minLength": 1,
-            "description": "The token, sent as `Authorization: Bearer <token>`."
-          },
-          "api_user_id": {
-            "$ref": "#/components/schemas/Id"
-          },
-          "created_at": {
-            "type": "string",
-            "format": "date-time"
-          },
-          "last_used_at": {
-            "type": "string",
-            "format": "date-time",
-            "description": "Last request made with the token; it expires after `tokenTtlMs` without use."
-          },
-          "ended_at": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "format": "date-time",
-            "description": "Set by `DELETE /api/session`; an ended token never works again."
+          "meta": {
+            "type": "object",
+            "description": "Extra machine-readable details (for example the allowed values)."
           }
         },
         "additionalProperties": false
       },
-      "SocialNetworkLinks": {
+      "ErrorBody": {
         "type": "object",
-        "description": "Links to the organization's social-network groups. Allowed keys: `vk`, `facebook`, `twitter`, `instagram`; a network without a group is left out. Editable.",
-        "properties": {
-          "vk": {
-            "type": "string",
-            "format": "uri"
-          },
-          "facebook": {
-            "type": "string",
-            "format": "uri"
-          },
-          "twitter": {
-            "type": "string",
-            "format": "uri"
-          },
-          "instagram": {
-            "type": "string",
-            "format": "uri"
-          }
-        },
-        "additionalProperties": false
-      },
-      "StaffMember": {
-        "type": "object",
-        "description": "An employee of an organization, as embedded in the session response. Every organization has at least one, its administrator.",
+        "description": "Body of every error answer.",
         "required": [
-          "id",
-          "role",
-          "organization_id",
-          "restaurant_ids"
+          "errors"
         ],
         "properties": {
-          "id": {
-            "$ref": "#/components/schemas/Id"
-          },
-          "role": {
-            "type": "string",
-            "enum": [
-              "administrator",
-              "manager"
-            ],
-            "description": "* `administrator`: the organization administrator; acts on the\n  whole organization.\n* `manager`: acts only on the restaurants in `restaurant_ids`.\n",
-            "x-decision": "The spec says only that the `administrator` role exists. A second role, `manager`, covers the spec's \"manager of one restaurant branch\" (Authentication 5): a staff member limited to its `restaurant_ids`, while an administrator acts on the whole organization."
-          },
-          "organization_id": {
-            "$ref": "#/components/schemas/Id"
-          },
-          "restaurant_ids": {
-            "type": "array",
-            "description": "Restaurants (branches) of the organization the staff member works for.",
-            "items": {
-              "$ref": "#/components/schemas/Id"
-            }
-          }
-        },
-        "x-decision": "Fields of the StaffMember record beyond id, role, organization_id and restaurant_ids are not shown. None are added: the record has exactly these four fields, since staff-member endpoints are outside this description and nothing else needs more."
-      },
-      "StateNextId": {
-        "type": "integer",
-        "minimum": 1,
-        "description": "The id the next inserted record of the table gets; a value not above the largest id of `rows` is raised past it."
-      },
-      "StorefrontOptionChoice": {
-        "type": "object",
-        "description": "The options chosen in one configurator group of the dish, by name.",
-        "required": [
-          "group",
-          "items"
-        ],
-        "properties": {
-          "group": {
-            "type": "string",
-            "description": "Name of the option group, e.g. `Size`."
-          },
-          "items": {
-            "type": "array",
-            "description": "Names of the chosen options of the group.",
-            "items": {
-              "type": "string"
-            }
-          }
-        },
-        "additionalProperties": false
-      },
-      "StorefrontOrder": {
-        "type": "object",
-        "description": "A delivery order as the storefront sends it.",
-        "required": [
-          "organization_id",
-          "latitude",
-          "longitude",
-          "address",
-          "contact_name",
-          "contact_phone",
-          "payment_source",
-          "items"
-        ],
-        "properties": {
-          "organization_id": {
-            "type": "integer",
-            "minimum": 1,
-            "description": "The organization whose storefront takes the order."
-          },
-          "restaurant_id": {
-            "type": "integer",
-            "minimum": 1,
-            "description": "Hint, for a storefront of one branch; only that restaurant's zones are considered."
-          },
-          "latitude": {
-            "$ref": "#/components/schemas/Latitude"
-          },
-          "longitude": {
-            "$ref": "#/components/schemas/Longitude"
-          },
-          "city": {
-            "type": "string",
-            "default": ""
-          },
-          "address": {
-            "type": "string",
-            "minLength": 1,
-            "description": "Street and house."
-          },
-          "apartment": {
-            "type": "string"
-          },
-          "staircase": {
-            "type": "string"
-          },
-          "floor": {
-            "type": "string"
-          },
-          "doorphone": {
-            "type": "string"
-          },
-          "contact_name": {
-            "type": "string",
-            "minLength": 1
-          },
-          "contact_phone": {
-            "type": "string",
-            "minLength": 1
-          },
-          "description": {
-            "type": "string",
-            "description": "Comment of the client."
-          },
-          "payment_source": {
-            "type": "string",
-            "enum": [
-              "cash",
-              "card",
-              "courier_card"
-            ]
-          },
-          "change": {
-            "type": "number",
-            "minimum": 0,
-            "description": "Amount the client needs change from (cash)."
-          },
-          "delivery_asap": {
-            "type": "boolean",
-            "default": true,
-            "description": "Deliver as soon as possible; otherwise `delivery_at` is required."
-          },
-          "delivery_at": {
-            "type": "string",
-            "format": "date-time",
-            "description": "Time by which to deliver, for an order that is not ASAP."
-          },
-          "items": {
+          "errors": {
             "type": "array",
             "minItems": 1,
-            "maxItems": 100,
             "items": {
-              "$ref": "#/components/schemas/StorefrontOrderItem"
+              "$ref": "#/components/schemas/Error"
             }
           }
         },
-        "additionalProperties": false
+        "x-decision": "The error body format is not shown. The spec follows the JSON API convention, so errors use its `errors` array of error objects; `source` names the field (`pointer`), parameter or header at fault, so a client can attach the message to the right input."
       },
-      "StorefrontOrderItem": {
+      "OrderResponse": {
         "type": "object",
-        "description": "One line of the cart.",
+        "description": "A single order (Data format rules 3) with its related records\nsideloaded (Data format rules 5).\n",
         "required": [
-          "dish_id",
-          "amount"
+          "order",
+          "restaurants",
+          "couriers",
+          "payments"
         ],
         "properties": {
-          "dish_id": {
-            "type": "integer",
-            "minimum": 1,
-            "description": "A dish of the organization's published menu."
+          "order": {
+            "$ref": "#/components/schemas/Order"
           },
-          "amount": {
-            "type": "integer",
-            "minimum": 1,
-            "maximum": 999
-          },
-          "config": {
+          "restaurants": {
             "type": "array",
-            "description": "Chosen options; groups left out count as nothing chosen.",
+            "description": "The order's restaurant.",
             "items": {
-              "$ref": "#/components/schemas/StorefrontOptionChoice"
+              "$ref": "#/components/schemas/Restaurant"
             }
           },
-          "comment": {
-            "type": "string",
-            "description": "Note about this line."
+          "couriers": {
+            "type": "array",
+            "description": "The assigned courier; empty while no courier is assigned.",
+            "items": {
+              "$ref": "#/components/schemas/Courier"
+            }
+          },
+          "payments": {
+            "type": "array",
+            "description": "The order's payment (`payment_id`); empty for orders without cashless payment.",
+            "items": {
+              "$ref": "#/components/schemas/Payment"
+            }
           }
-        },
-        "additionalProperties": false
-      },
-      "Timestamp": {
-        "type": "string",
-        "format": "date-time",
-        "description": "ISO 8601 timestamp with offset.",
-        "examples": [
-          "2026-11-20T18:30:00+01:00"
-        ]
-      },
-      "Timetable": {
-        "type": "object",
-        "description": "One timetable entry of a delivery zone.\n\nHow the schedule is built:\n\n* `day` is the ISO 8601 day of the week: 1 = Monday … 7 = Sunday.\n* `open_at` and `close_at` are serialised as timestamps, but only the\n  time of day counts: it is the wall-clock time in the zone's\n  `timezone` (the date part and the `Z` are ignored).\n* When `close_at` is at or before `open_at`, the zone closes after\n  midnight, on the following day.\n* An entry with a `date` is valid for that date only and replaces the\n  weekly entries of that date; its `day` is the ISO weekday of\n  `date`.\n* Entries with `is_working: false` are ignored.\n",
-        "required": [
-          "id",
-          "day",
-          "open_at",
-          "close_at",
-          "is_working"
-        ],
-        "properties": {
-          "id": {
-            "$ref": "#/components/schemas/Id"
-          },
-          "day": {
-            "type": "integer",
-            "minimum": 1,
-            "maximum": 7,
-            "description": "Day of the week, ISO 8601 numbering (1 = Monday … 7 = Sunday).",
-            "examples": [
-              1
-            ],
-            "x-decision": "The numbering base of `day` is not shown. It is ISO 8601 (1 = Monday … 7 = Sunday): an international standard with no ambiguity about the first day of the week; 0 is invalid."
-          },
-          "open_at": {
-            "$ref": "#/components/schemas/Timestamp",
-            "description": "Opening time. Only the time of day counts, read as wall-clock time in the zone's `timezone`.",
-            "examples": [
-              "2000-01-01T11:00:00Z"
-            ]
-          },
-          "close_at": {
-            "$ref": "#/components/schemas/Timestamp",
-            "description": "Closing time. Only the time of day counts, read as wall-clock time\nin the zone's `timezone`; at or before `open_at` means closing\nafter midnight.\n",
-            "examples": [
-              "2000-01-01T23:00:00Z"
-            ]
-          },
-          "date": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "format": "date",
-            "description": "Special date (YYYY-MM-DD) making the entry valid for that day only; `null` or absent for a weekly entry.",
-            "examples": [
-              "2026-12-24"
-            ],
-            "x-decision": "The format of `date` is not shown. It is an RFC 3339 full-date (`YYYY-MM-DD`, JSON Schema `format: date`): a calendar day needs no time or offset. `day` of a dated entry must be that date's ISO weekday (422 `invalid_value` otherwise)."
-          },
-          "is_working": {
-            "type": "boolean",
-            "description": "When false, the entry is ignored when the schedule is built."
-          }
-        },
-        "x-decision": "The spec says only the time of day of `open_at`/`close_at` counts but not in which zone nor how entries combine. The time of day is the wall-clock time in the zone's `timezone` (the date part and `Z` are ignored, as a time-of-day column is serialised), so opening hours stay right across daylight-saving changes; `close_at` at or before `open_at` closes after midnight; a dated entry replaces the weekly entries of its date."
+        }
       }
     }
   }

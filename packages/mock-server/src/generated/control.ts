@@ -369,704 +369,28 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /**
-         * @description Type of the account attached to an ApiUser, in snake case
-         *     (Authentication 5):
-         *
-         *     * `dispatcher`: logistics of orders of restaurants without their own
-         *       couriers; effectively all orders of the system.
-         *     * `staff_member`: an employee of one organization: logistics of its
-         *       restaurants' orders, editing delivery zones and the menu.
-         *     * `courier`: sees and accepts only the orders assigned to it; may set
-         *       their status to `delivery` or `complete`.
-         * @enum {string}
-         */
-        AccountType: "dispatcher" | "staff_member" | "courier";
-        /** @description A user of the API, returned on session creation. Each ApiUser has one attached account, which defines the allowed actions (Authentication 5). */
-        ApiUser: {
-            id: components["schemas"]["Id"];
-            /** @description Login of the user. */
-            login: string;
-            /** @description Name of the user. */
-            name: string;
-            /** @description Phone number of the user. */
-            phone: string;
-            avatar: components["schemas"]["Avatar"];
-            /** @description The account attached to the user. */
-            account: {
-                type: components["schemas"]["AccountType"];
-                /** @description Identifier of the account record of that type (the StaffMember id, the Courier id or the dispatcher id). */
-                id: components["schemas"]["Id"];
-            };
-        };
-        /** @description An API user as stored, with its credentials (never sent out). */
-        ApiUserRecord: components["schemas"]["ApiUser"] & {
-            /** @description Password of the login, in clear text: the mock only serves tests and demos. */
-            password: string;
-            /** @description API key accepted by `POST /api/session` instead of login and password; `null` or absent for none. */
-            api_key?: string | null;
-        };
-        /** @description URLs of a person's picture in several sizes. */
-        Avatar: {
-            /** Format: uri */
-            original: string;
-            /** Format: uri */
-            small: string;
-            /** Format: uri */
-            medium_square: string;
-            /** Format: uri */
-            medium: string;
-        };
-        /** @description A participant of an order (a person the items were ordered for). */
-        Buddy: {
-            id: components["schemas"]["Id"];
-            /** @description The order. */
-            order_id: components["schemas"]["Id"];
+        /** @description What to reset to; `seed` and `state` exclude each other (422 when both are sent). Without a body, the demo world. */
+        ResetRequest: {
             /**
-             * @description Name of the participant.
-             * @example Jonas Becker
-             */
-            name: string;
-            /** @description The participant's items (`GET /api/orders/{id}/items`). */
-            item_ids: components["schemas"]["Id"][];
-            /** @description Price of the participant's items. */
-            total: components["schemas"]["DecimalString"];
-        };
-        /** @description A callback to a carrier with its delivery history, as listed (always with `webhook_id` and `duplicate_of`). */
-        Callback: WithRequired<components["schemas"]["CallbackRecord"], "webhook_id" | "duplicate_of">;
-        /** @description One attempt to deliver a callback. */
-        CallbackAttempt: {
-            /**
-             * Format: date-time
-             * @description Virtual time of the attempt.
-             */
-            at: string;
-            /** @enum {string} */
-            outcome: "delivered" | "failed";
-            /** @description HTTP status of the answer; `null` when none came. */
-            status: number | null;
-            /** @description The answer's body, cut after 2 KB; `null` when none came. */
-            response_body: string | null;
-            /** @description Network error or timeout; `null` when an answer came. */
-            error: string | null;
-            /** @description Real milliseconds the attempt took. */
-            duration_ms: number;
-        };
-        /** @description The callbacks. */
-        CallbackListResponse: {
-            callbacks: components["schemas"]["Callback"][];
-        };
-        /** @description A callback to a carrier as stored, with its delivery history. */
-        CallbackRecord: {
-            id: number;
-            carrier_id: number;
-            order_id: number;
-            /** @enum {string} */
-            type: "order_created" | "order_status_changed";
-            /** @description The query parameters sent (`type`, `order_id`, `order_secure_id` and, for a status change, `status`). */
-            query: {
-                [key: string]: string;
-            };
-            /** @description The event's `webhook-id` (sent when the carrier signs); duplicates share it. Absent in states saved by older mocks, which list it as `msg_<id>`. */
-            webhook_id?: string;
-            /** @description For a duplicate made by the `duplicate` chaos option, the callback it copies; `null` or absent otherwise. */
-            duplicate_of?: number | null;
-            /** Format: date-time */
-            created_at: string;
-            state: components["schemas"]["CallbackState"];
-            /**
-             * Format: date-time
-             * @description Virtual time of the next attempt; `null` when delivered, failed or held for reordering.
-             */
-            next_attempt_at: string | null;
-            attempts: components["schemas"]["CallbackAttempt"][];
-        };
-        /**
-         * @description `pending`: waiting for its next attempt; `delivered`: a 2xx answer came; `failed`: every attempt failed.
-         * @enum {string}
-         */
-        CallbackState: "pending" | "delivered" | "failed";
-        /** @description A registered carrier. The secret itself is never shown. */
-        Carrier: {
-            id: number;
-            name: string;
-            /** Format: uri */
-            callback_url: string;
-            restaurant_ids: number[] | null;
-            /** @description Whether callbacks carry a Standard Webhooks signature. */
-            signed: boolean;
-            chaos: components["schemas"]["CarrierChaos"] | null;
-            /** Format: date-time */
-            created_at: string;
-        };
-        /**
-         * @description Deliberate unreliability of the callbacks to a carrier, deterministic
-         *     for a given `seed`: the same registrations and events give the same
-         *     duplicates.
-         */
-        CarrierChaos: {
-            /** @description Probability that a callback is sent twice (a second callback with the same `webhook-id`). */
-            duplicate?: number;
-            /** @description Virtual milliseconds every callback waits before its first attempt. */
-            delayMs?: number;
-            /**
-             * @description Swap consecutive callbacks: a callback is held until the next one
-             *     for the carrier is due, which is then sent first. A held callback
-             *     goes out alone after one virtual second.
-             */
-            reorder?: boolean;
-            /** @description Seed of the chance decisions; default 1. */
-            seed?: number;
-        };
-        /** @description A carrier to register. */
-        CarrierCreate: {
-            /**
-             * Format: uri
-             * @description The carrier's `{callback_url}`; callbacks are POSTed here with the event in the query string.
-             */
-            callback_url: string;
-            /** @description Name shown in the lists; default `Carrier <id>`. */
-            name?: string;
-            /** @description Restaurants whose delivery orders go to this carrier; `null` or absent for every restaurant. */
-            restaurant_ids?: number[] | null;
-            /** @description Standard Webhooks signing secret, `whsec_` followed by the base64 key; `null` or absent for unsigned callbacks. */
-            secret?: string | null;
-            /** @description Deliberate unreliability of the callbacks; `null` or absent for none. */
-            chaos?: components["schemas"]["CarrierChaos"] | null;
-        };
-        /** @description The carriers. */
-        CarrierListResponse: {
-            carriers: components["schemas"]["Carrier"][];
-        };
-        /** @description A carrier registered through the control API, with its secret. */
-        CarrierRecord: {
-            id: components["schemas"]["Id"];
-            name: string;
-            /** Format: uri */
-            callback_url: string;
-            /** @description Restaurants whose delivery orders go to this carrier; `null` for every restaurant. */
-            restaurant_ids: components["schemas"]["Id"][] | null;
-            /** @description Standard Webhooks secret (`whsec_…`); callbacks are signed when set. */
-            secret: string | null;
-            /** @description Deliberate unreliability of its callbacks; absent or `null` for none. */
-            chaos?: components["schemas"]["CarrierChaos"] | null;
-            /** Format: date-time */
-            created_at: string;
-        };
-        /** @description One carrier. */
-        CarrierResponse: {
-            carrier: components["schemas"]["Carrier"];
-        };
-        /** @description URLs of a draft category's photo in several sizes. */
-        CategoryPhoto: {
-            /** Format: uri */
-            original: string;
-            /** Format: uri */
-            small_square: string;
-            /** Format: uri */
-            medium_square: string;
-            /** Format: uri */
-            large: string;
-        };
-        /** @description A client of an organization, created by the storefront, an order import or a client import. */
-        ClientRecord: {
-            id: components["schemas"]["Id"];
-            organization_id: components["schemas"]["Id"];
-            /** @description External identifier from a client or order import; `null` for storefront clients. */
-            external_id: string | null;
-            name: string;
-            email: string | null;
-            /** @enum {string|null} */
-            gender: "male" | "female" | null;
-            /** @description Date of birth as imported (`dd/mm/yyyy`). */
-            birthdate: string | null;
-            /** Format: date-time */
-            registered_at: string | null;
-            comment: string | null;
-            addresses: string[];
-            phone_numbers: string[];
-            tags: string[];
-            is_blacklisted: boolean;
-        };
-        /** @description The virtual clock. */
-        Clock: {
-            /**
-             * Format: date-time
-             * @description The mock's current time.
-             */
-            now: string;
-            /** @description Whether time stands still until set or advanced. */
-            frozen: boolean;
-        };
-        /** @description How far to move the clock. */
-        ClockAdvance: {
-            /** @description Milliseconds, at most ten years. */
-            ms: number;
-        };
-        /** @description The time to jump to. */
-        ClockSet: {
-            /** Format: date-time */
-            now: string;
-            frozen?: boolean;
-        };
-        /** @description Settings of the mock instance. */
-        Config: {
-            /** @description How long a menu or client import job runs, in virtual milliseconds (0 finishes at once). */
-            importDurationMs: number;
-            /** @description Idle time after which a session token expires. */
-            tokenTtlMs: number;
-            /** @description Largest request body accepted, in bytes. */
-            maxBodyBytes: number;
-            /** @description Largest photo accepted, in bytes. */
-            maxPhotoBytes: number;
-            /** @description Largest number of records in one import request. */
-            maxImportRecords: number;
-            /** @description How long the mock waits for a carrier to answer a callback, in real milliseconds. */
-            callbackTimeoutMs: number;
-            /** @description Check every answer against the document and answer 500 on drift. */
-            validateResponses: boolean;
-        };
-        /** @description The settings to change. */
-        ConfigUpdate: {
-            importDurationMs?: number;
-            tokenTtlMs?: number;
-            maxBodyBytes?: number;
-            maxPhotoBytes?: number;
-            maxImportRecords?: number;
-            callbackTimeoutMs?: number;
-            validateResponses?: boolean;
-        };
-        /**
-         * Configurator
-         * @description The dish configurator: the value of a draft dish's `options` and of `dishes[].modifiers` in the menu import. An array of groups, one kind of add-on each (for example the size, or extra toppings). The customer picks options in every group; the chosen add-ons form the final dish price: the dish's `price` plus the `price` of every chosen item (spec: Resources and their fields > Dish configurator). Rules JSON Schema cannot express are checked by the service and refused with 422 `invalid_configuration`, `source.pointer` naming the field (for example `/draft_dish/options/1/max`): see `ConfiguratorGroup`.
-         * @example [
-         *       {
-         *         "name": "Size",
-         *         "multiple": false,
-         *         "items": [
-         *           {
-         *             "name": "30 cm",
-         *             "price": 0
-         *           },
-         *           {
-         *             "name": "40 cm",
-         *             "price": 4
-         *           }
-         *         ]
-         *       },
-         *       {
-         *         "name": "Extra toppings",
-         *         "multiple": true,
-         *         "min": 0,
-         *         "max": 3,
-         *         "items": [
-         *           {
-         *             "name": "Mozzarella",
-         *             "price": 1.5
-         *           },
-         *           {
-         *             "name": "Basil",
-         *             "price": "0.50"
-         *           },
-         *           {
-         *             "name": "Salami",
-         *             "price": 2
-         *           }
-         *         ]
-         *       }
-         *     ]
-         */
-        Configurator: components["schemas"]["ConfiguratorGroup"][];
-        /**
-         * ConfiguratorCount
-         * @description A number of options as a JSON integer or as a string of digits (spec: "number or numeric string"), e.g. `3` or `"3"`.
-         */
-        ConfiguratorCount: number | string;
-        /**
-         * ConfiguratorGroup
-         * @description One group of add-ons of the dish configurator. When `multiple` is false, exactly one option of the group must be chosen (`min` and `max` do not apply). When `multiple` is true, `min` and `max` bound the number of chosen options: at least `min` (minimum number of options to pick, default 0) and at most `max` (maximum number of options to pick, default the number of items). Rules checked by the service (422 `invalid_configuration`): `min` ≤ `max`; `min` ≤ the number of items; item names unique within the group.
-         */
-        ConfiguratorGroup: {
-            /** @description Name of the group, e.g. `Size` or `Extra toppings`. */
-            name: string;
-            /** @description The options of the group. */
-            items: components["schemas"]["ConfiguratorItem"][];
-            /** @description false: exactly one option must be chosen. true: `min`..`max` options are chosen. */
-            multiple: boolean;
-            min?: components["schemas"]["ConfiguratorCount"];
-            max?: components["schemas"]["ConfiguratorCount"];
-        };
-        /**
-         * ConfiguratorItem
-         * @description One option (add-on) of a configurator group. Choosing it adds its `price` (the extra price, 0 for no surcharge) to the dish price.
-         */
-        ConfiguratorItem: {
-            /** @description Name of the option, e.g. `40 cm` or `Mozzarella`. */
-            name: string;
-            price: components["schemas"]["ConfiguratorPrice"];
-        };
-        /**
-         * ConfiguratorPrice
-         * @description A money amount as a JSON number or as a decimal string (spec: "number or numeric string"), e.g. `1.5` or `"0.50"`.
-         */
-        ConfiguratorPrice: number | string;
-        /** @description A person who delivers orders; may use the mobile courier application. Exactly the fields of the courier embedded in an order response. */
-        Courier: {
-            id: components["schemas"]["Id"];
-            /** @description Name of the courier. */
-            name: string;
-            /** @description Phone number of the courier. */
-            phone: string;
-            avatar: components["schemas"]["Avatar"];
-            /** @description The organization the courier delivers for. */
-            organization_id: components["schemas"]["Id"];
-            /** @description Where the courier was last seen, or `null` when no position has been reported yet. */
-            last_known_position: components["schemas"]["CourierPosition"] | null;
-            /** @description Comment on the courier. */
-            comment: string;
-            /** @description Partnership the courier belongs to, if any. */
-            partnership_id: number | null;
-        };
-        /** @description A courier's reported geographic position. */
-        CourierPosition: {
-            lat: components["schemas"]["Latitude"];
-            lon: components["schemas"]["Longitude"];
-            /** @description When the service received this position. */
-            updated_at: components["schemas"]["Timestamp"];
-        };
-        /**
-         * @description A non-negative money amount as a decimal string with at most two decimals.
-         * @example 9.50
-         */
-        DecimalString: string;
-        /** @description The delivery block, writable by the carrier through `PUT /orders/{secure_id}/delivery`. */
-        Delivery: {
-            status: components["schemas"]["DeliveryStatus"];
-            /** @description Message from the delivery system; may describe a problem. */
-            message: string | null;
-            courier_name: string | null;
-            courier_phone: string | null;
-            /** @description Courier id in the carrier's system. */
-            courier_external_id: number | null;
-            /** @description Courier position, latitude. */
-            lat: components["schemas"]["Latitude"] | null;
-            /** @description Courier position, longitude. */
-            lon: components["schemas"]["Longitude"] | null;
-        };
-        /**
-         * @description Status of the delivery: `idle` (waiting for assignment),
-         *     `courier_assigned`, `delivering`, `delivered`, `problem`.
-         *     Transitions: `idle` → `courier_assigned` → `delivering` →
-         *     `delivered` (terminal); `problem` from any non-terminal status, and
-         *     from `problem` back to `idle`, `courier_assigned` or `delivering`.
-         *     `delivering` moves the main order to `delivery`, `delivered` to
-         *     `complete`. An illegal move is `409`. In `x-state-machine`,
-         *     `setsOrderStatus` names the main order status a transition sets, and
-         *     `lockedByOrderStatus` the main order statuses in which the delivery
-         *     block no longer changes (`409`).
-         * @enum {string}
-         */
-        DeliveryStatus: "idle" | "courier_assigned" | "delivering" | "delivered" | "problem";
-        /**
-         * @description Delivery conditions (time, price, working hours) for the addresses
-         *     inside a polygon around a restaurant branch. Orders placed in the zone
-         *     go to the zone's restaurant (`restaurant_id`). Returned unwrapped (no
-         *     root key).
-         */
-        DeliveryZone: {
-            id: components["schemas"]["Id"];
-            /**
-             * @description Name of the zone.
-             * @example Kreuzberg
-             */
-            name: string;
-            /**
-             * @description Delivery time in minutes.
-             * @example 35
-             */
-            delivery_time: number;
-            /** @description Delivery price. */
-            price: components["schemas"]["Money"];
-            /**
-             * @description Time zone name, an IANA time zone database name such as
-             *     `Europe/Berlin`. The timetable's times of day are read in this
-             *     zone.
-             * @example Europe/Berlin
-             */
-            timezone: string;
-            /**
-             * @description Minimum number of dishes after which delivery is free; `null` when not set.
-             * @example null
-             */
-            free_delivery_count: number | null;
-            /**
-             * @description Order price after which delivery is free; `null` when not set.
-             * @example 25
-             */
-            free_delivery_price: components["schemas"]["Money"] | null;
-            /**
-             * @description Minimum order price in the zone; `null` when not set.
-             * @example 12
-             */
-            minimal_order_price: components["schemas"]["Money"] | null;
-            /**
-             * @description Geometry of the zone in WKT, coordinates as `longitude latitude`.
-             *     It must be a **simple polygon**: a single connected region without
-             *     self-intersections, written as `POLYGON((lon lat, lon lat, …))`
-             *     with exactly one closed ring (the last point repeats the first)
-             *     of at least 4 points, longitudes in -180..180 and latitudes in
-             *     -90..90. Anything else (self-intersecting or open rings, holes,
-             *     `MULTIPOLYGON`, other geometry types) is refused with 422, code
-             *     `invalid_geometry`, pointer `/area`. `null` until an area is set;
-             *     such a zone covers no address.
-             * @example POLYGON((13.3850 52.4870, 13.4420 52.4860, 13.4480 52.5030, 13.4120 52.5080, 13.3830 52.5010, 13.3850 52.4870))
-             */
-            area: string | null;
-            /** @description The restaurant that receives the orders placed in the zone. */
-            restaurant_id: components["schemas"]["Id"];
-            /** @description The organization owning the zone. */
-            organization_id: components["schemas"]["Id"];
-            /** @description Working hours of the zone (see `Timetable`). */
-            timetables: components["schemas"]["Timetable"][];
-        };
-        /**
-         * DishAvailability
-         * @description Availability of a dish in one restaurant of the organization.
-         */
-        DishAvailability: {
-            /** @description Identifier of a restaurant of the organization. */
-            restaurant_id: number;
-            status: components["schemas"]["DishAvailabilityStatus"];
-        };
-        /**
-         * DishAvailabilityStatus
-         * @description Availability of a dish in a restaurant: `available` (the default), `not_available`, or `call` (can be ordered, availability to be confirmed).
-         * @default available
-         * @enum {string}
-         */
-        DishAvailabilityStatus: "available" | "not_available" | "call";
-        /** @description URLs of a draft dish's photo in several sizes. */
-        DishPhoto: {
-            /** Format: uri */
-            original: string;
-            /** Format: uri */
-            small_square: string;
-            /** Format: uri */
-            medium_square: string;
-            /** Format: uri */
-            medium: string;
-            /** Format: uri */
-            large: string;
-        };
-        /**
-         * @description Weight in grams as a decimal string, e.g. `450`.
-         * @example 450
-         */
-        DishWeight: string;
-        /** @description A dispatcher account. */
-        DispatcherRecord: {
-            id: components["schemas"]["Id"];
-            name: string;
-        };
-        /**
-         * @description A category of the draft menu. Drafts reach the storefront only when the
-         *     organization's menu is published.
-         */
-        DraftCategory: {
-            id: components["schemas"]["Id"];
-            /** @description Name of the category. */
-            name: string;
-            /** @description Position of the category on the storefront. */
-            menu_order: number;
-            /** @description URLs of the category's photo in several sizes, or `null`. */
-            photo: components["schemas"]["CategoryPhoto"] | null;
-            /** @description Ids of the draft dishes in the category. */
-            draft_dish_ids: components["schemas"]["Id"][];
-            organization_id: components["schemas"]["Id"];
-        };
-        /** @description A draft category as stored. Its `draft_dish_ids` are not stored; they are derived from the dishes on every read. */
-        DraftCategoryRecord: {
-            id: components["schemas"]["Id"];
-            /** @description Name of the category. */
-            name: string;
-            /** @description Position of the category on the storefront. */
-            menu_order: number;
-            /** @description URLs of the category's photo in several sizes, or `null`. */
-            photo: components["schemas"]["CategoryPhoto"] | null;
-            organization_id: components["schemas"]["Id"];
-            /** @description The menu import's category `external_id`, matched on re-import; never sent out. */
-            external_id?: string | null;
-            /** @description The menu import's `remote_photo_url`, as sent. */
-            remote_photo_url?: string | null;
-        };
-        /**
-         * @description A dish of the draft menu, in a draft category. Drafts reach the
-         *     storefront only when the organization's menu is published.
-         */
-        DraftDish: {
-            id: components["schemas"]["Id"];
-            /** @description Whether the dish is hidden on the storefront. */
-            is_hidden: boolean;
-            /** @description Name of the dish. */
-            name: string;
-            /** @description Description of the dish. */
-            description: string;
-            /** @description Position of the dish inside its category. */
-            menu_order: number;
-            /** @description Price of the dish without add-ons, a decimal returned as a string. */
-            price: components["schemas"]["DecimalString"];
-            /** @description URLs of the dish's photo in several sizes, or `null`. */
-            photo: components["schemas"]["DishPhoto"] | null;
-            /** @description Weight of the dish in grams, returned as a string, or `null` when not given. */
-            weight: components["schemas"]["DishWeight"] | null;
-            /** @description Composition of the dish. */
-            ingredients: string;
-            /** @description Whether the photo of the dish can be enlarged on the storefront. */
-            can_zoom: boolean;
-            /** @description Whether the dish can only be delivered on the next day. */
-            is_next_day: boolean;
-            /** @description External identifier of the dish, used by the widget on an external site; `null` when not set. */
-            external_id: string | null;
-            /**
-             * @description The dish configurator, or `null` when the dish has no add-ons. The
-             *     final price of an ordered dish is `price` plus the prices of the
-             *     chosen add-ons.
-             */
-            options: null | components["schemas"]["Configurator"];
-            /** @description Draft category the dish belongs to. */
-            draft_category_id: components["schemas"]["Id"];
-            /** @description Organization the dish belongs to. */
-            organization_id: components["schemas"]["Id"];
-        };
-        /** @description A draft dish as stored, with the per-restaurant availability and the photo URL set by the menu import. */
-        DraftDishRecord: components["schemas"]["DraftDish"] & {
-            /** @description Availability of the dish per restaurant (menu import); absent or `null` when available everywhere. */
-            availability?: components["schemas"]["DishAvailability"][] | null;
-            /** @description The menu import's `remote_photo_url`, as sent. */
-            remote_photo_url?: string | null;
-        };
-        /** @description One problem with a request, in the JSON:API error-object style. */
-        Error: {
-            /** @description The HTTP status code, as a string. */
-            status: string;
-            /**
-             * @description Machine-readable kind of problem. Known values:
-             *     `invalid_json`, `unsupported_media_type`, `invalid_parameter`,
-             *     `required`, `invalid_type`, `invalid_value`, `too_large`,
-             *     `unknown_field`, `not_editable`, `invalid_geometry`,
-             *     `invalid_configuration`, `unauthenticated`, `forbidden`,
-             *     `not_found`, `conflict`, `import_busy`, `invalid_transition`,
-             *     `rate_limited`, `internal`, `unavailable`. New codes may be added.
-             * @example required
-             */
-            code: string;
-            /** @description Short, human-readable summary of the kind of problem. */
-            title: string;
-            /** @description Human-readable explanation of this occurrence. */
-            detail?: string;
-            /** @description What in the request caused the problem. At most one member is set. */
-            source?: {
-                /** @description JSON Pointer (RFC 6901) into the request body, e.g. `/draft_dish/name`. */
-                pointer?: string;
-                /** @description Name of the query or path parameter, e.g. `per_page`. */
-                parameter?: string;
-                /** @description Name of the request header, e.g. `Content-Type`. */
-                header?: string;
-            };
-            /** @description Extra machine-readable details (for example the allowed values). */
-            meta?: Record<string, never>;
-        };
-        /** @description Body of every error answer. */
-        ErrorBody: {
-            errors: components["schemas"]["Error"][];
-        };
-        /** @description An injected fault. */
-        Fault: {
-            id: number;
-            method: string;
-            path: string;
-            status: number | null;
-            latencyMs: number;
-            /** @description `Retry-After` seconds sent with a 429 or 503 answer; `null` for other answers. */
-            retryAfter: number | null;
-            /** @description Matching requests still to be affected. */
-            remaining: number;
-            /** Format: date-time */
-            created_at: string;
-        };
-        /** @description A fault to inject; needs a `status`, a `latencyMs` or both (422 otherwise). */
-        FaultCreate: {
-            /**
-             * @description HTTP method to match; `*` for every method.
+             * @description `demo`: the example world of the documentation (two organizations in Berlin, menus, zones, couriers, orders); `empty`: nothing.
+             * @default demo
              * @enum {string}
              */
-            method: "*" | "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
-            /** @description Request path to match, exact or a glob where `*` stands for any characters. */
-            path: string;
-            /** @description Status of the error answer; absent to only add latency. */
-            status?: number;
-            /** @description Real milliseconds to wait before answering. */
-            latencyMs?: number;
+            seed?: "demo" | "empty";
+            state?: components["schemas"]["MockState"];
+        };
+        /** @description What the state was reset to and how many records each table holds now. */
+        ResetResult: {
             /**
-             * @description Number of matching requests affected.
-             * @default 1
+             * @description The seed used, or `state` for a given state export.
+             * @enum {string}
              */
-            count?: number;
-            /** @description Seconds in the `Retry-After` header of a 429 or 503 answer; default 1. */
-            retryAfter?: number;
-        };
-        /** @description The faults. */
-        FaultListResponse: {
-            faults: components["schemas"]["Fault"][];
-        };
-        /** @description One fault. */
-        FaultResponse: {
-            fault: components["schemas"]["Fault"];
-        };
-        /**
-         * Format: int64
-         * @description Identifier of a record.
-         */
-        Id: number;
-        /** @description A menu or client import job. */
-        ImportJobRecord: {
-            id: components["schemas"]["Id"];
-            organization_id: components["schemas"]["Id"];
-            /** @enum {string} */
-            kind: "menu" | "clients";
-            job_status: components["schemas"]["ImportJobStatus"];
-            job_message: string;
-            /** Format: date-time */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description Virtual time the job finishes at; its progress is derived from it.
-             */
-            finishes_at: string;
-            /** Format: date-time */
-            finished_at: string | null;
-            /** @description The validated import body while the job runs; `null` once it is applied. */
-            payload: unknown;
-            options: {
-                from_scratch?: boolean;
-                /** @description Photos fetched from the menu import's `remote_photo_url`s when the import was submitted: URL → id of the stored photo. URLs that could not be fetched are absent (the URL is still recorded on the draft). */
-                remote_photos?: {
-                    [key: string]: components["schemas"]["Id"];
-                };
+            source: "demo" | "empty" | "state";
+            /** @description Number of records per table. */
+            tables: {
+                [key: string]: number;
             };
         };
-        /**
-         * @description State of an import job: `queued` (waiting to start), `working`
-         *     (running; `job_percent` grows), `done` (finished; the import is
-         *     applied) or `failed` (ended with an error; nothing was changed,
-         *     `job_message` says why).
-         * @enum {string}
-         */
-        ImportJobStatus: "queued" | "working" | "done" | "failed";
-        /** @example 52.4986 */
-        Latitude: number;
-        /** @example 13.4035 */
-        Longitude: number;
         /**
          * @description The whole state of a mock instance: every table with its rows and the
          *     next id it hands out. Tables left out are empty. Rows are the
@@ -1191,14 +515,274 @@ export interface components {
                 rows: components["schemas"]["NotificationRecord"][];
             };
         };
+        /** @description The id the next inserted record of the table gets; a value not above the largest id of `rows` is raised past it. */
+        StateNextId: number;
+        /** @description An API user as stored, with its credentials (never sent out). */
+        ApiUserRecord: components["schemas"]["ApiUser"] & {
+            /** @description Password of the login, in clear text: the mock only serves tests and demos. */
+            password: string;
+            /** @description API key accepted by `POST /api/session` instead of login and password; `null` or absent for none. */
+            api_key?: string | null;
+        };
+        /** @description A session token bound to an API user. */
+        SessionRecord: {
+            id: components["schemas"]["Id"];
+            /** @description The token, sent as `Authorization: Bearer <token>`. */
+            token: string;
+            api_user_id: components["schemas"]["Id"];
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last request made with the token; it expires after `tokenTtlMs` without use.
+             */
+            last_used_at: string;
+            /**
+             * Format: date-time
+             * @description Set by `DELETE /api/session`; an ended token never works again.
+             */
+            ended_at: string | null;
+        };
+        /** @description A dispatcher account. */
+        DispatcherRecord: {
+            id: components["schemas"]["Id"];
+            name: string;
+        };
+        /** @description A draft category as stored. Its `draft_dish_ids` are not stored; they are derived from the dishes on every read. */
+        DraftCategoryRecord: {
+            id: components["schemas"]["Id"];
+            /** @description Name of the category. */
+            name: string;
+            /** @description Position of the category on the storefront. */
+            menu_order: number;
+            /** @description URLs of the category's photo in several sizes, or `null`. */
+            photo: components["schemas"]["CategoryPhoto"] | null;
+            organization_id: components["schemas"]["Id"];
+            /** @description The menu import's category `external_id`, matched on re-import; never sent out. */
+            external_id?: string | null;
+            /** @description The menu import's `remote_photo_url`, as sent. */
+            remote_photo_url?: string | null;
+        };
+        /** @description A draft dish as stored, with the per-restaurant availability and the photo URL set by the menu import. */
+        DraftDishRecord: components["schemas"]["DraftDish"] & {
+            /** @description Availability of the dish per restaurant (menu import); absent or `null` when available everywhere. */
+            availability?: components["schemas"]["DishAvailability"][] | null;
+            /** @description The menu import's `remote_photo_url`, as sent. */
+            remote_photo_url?: string | null;
+        };
+        /** @description The menu a storefront sees: a snapshot of the drafts taken by `POST /api/organizations/{id}/publish`. */
+        PublishedMenuRecord: {
+            /** @description Same as `organization_id`: one published menu per organization. */
+            id: components["schemas"]["Id"];
+            organization_id: components["schemas"]["Id"];
+            /** @description Increased by every publication. */
+            version: number;
+            /** Format: date-time */
+            published_at: string;
+            categories: components["schemas"]["DraftCategory"][];
+            dishes: components["schemas"]["DraftDishRecord"][];
+        };
+        /** @description A client of an organization, created by the storefront, an order import or a client import. */
+        ClientRecord: {
+            id: components["schemas"]["Id"];
+            organization_id: components["schemas"]["Id"];
+            /** @description External identifier from a client or order import; `null` for storefront clients. */
+            external_id: string | null;
+            name: string;
+            email: string | null;
+            /** @enum {string|null} */
+            gender: "male" | "female" | null;
+            /** @description Date of birth as imported (`dd/mm/yyyy`). */
+            birthdate: string | null;
+            /** Format: date-time */
+            registered_at: string | null;
+            comment: string | null;
+            addresses: string[];
+            phone_numbers: string[];
+            tags: string[];
+            is_blacklisted: boolean;
+        };
+        /** @description An uploaded photo, served back at the URLs of the `photo` object of its category or dish. */
+        PhotoRecord: {
+            id: components["schemas"]["Id"];
+            /** @description Media type of the upload, e.g. `image/jpeg`. */
+            content_type: string;
+            /** @description The uploaded bytes, base64-encoded. */
+            data: string;
+            /** @enum {string} */
+            owner: "draft_category" | "draft_dish";
+            owner_id: components["schemas"]["Id"];
+        };
+        /** @description An order as stored, with what the service keeps beside the public fields. */
+        OrderRecord: components["schemas"]["Order"] & {
+            organization_id: components["schemas"]["Id"];
+            /** @description The delivery zone the order was placed in; `null` when it was assigned by restaurant only. */
+            delivery_zone_id: number | null;
+            /** @description Set when the order is handed to a registered carrier (its key on the carrier API). */
+            secure_id: string | null;
+            /** @description The carrier the order was handed to. */
+            carrier_id: number | null;
+            delivery: components["schemas"]["Delivery"];
+            /** @description External id from the order import. */
+            external_id: string | null;
+            /** @description Where the order came from, e.g. `storefront` or the order import's `source`. */
+            source: string | null;
+            takeaway: boolean;
+            used_bonuses: components["schemas"]["DecimalString"];
+            /** Format: date-time */
+            status_changed_at: string;
+        };
+        /** @description A menu or client import job. */
+        ImportJobRecord: {
+            id: components["schemas"]["Id"];
+            organization_id: components["schemas"]["Id"];
+            /** @enum {string} */
+            kind: "menu" | "clients";
+            job_status: components["schemas"]["ImportJobStatus"];
+            job_message: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Virtual time the job finishes at; its progress is derived from it.
+             */
+            finishes_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
+            /** @description The validated import body while the job runs; `null` once it is applied. */
+            payload: unknown;
+            options: {
+                from_scratch?: boolean;
+                /** @description Photos fetched from the menu import's `remote_photo_url`s when the import was submitted: URL → id of the stored photo. URLs that could not be fetched are absent (the URL is still recorded on the draft). */
+                remote_photos?: {
+                    [key: string]: components["schemas"]["Id"];
+                };
+            };
+        };
+        /** @description A carrier registered through the control API, with its secret. */
+        CarrierRecord: {
+            id: components["schemas"]["Id"];
+            name: string;
+            /** Format: uri */
+            callback_url: string;
+            /** @description Restaurants whose delivery orders go to this carrier; `null` for every restaurant. */
+            restaurant_ids: components["schemas"]["Id"][] | null;
+            /** @description Standard Webhooks secret (`whsec_…`); callbacks are signed when set. */
+            secret: string | null;
+            /** @description Deliberate unreliability of its callbacks; absent or `null` for none. */
+            chaos?: components["schemas"]["CarrierChaos"] | null;
+            /** Format: date-time */
+            created_at: string;
+        };
         /**
-         * @description A non-negative money amount as a JSON number with at most two decimals. (`multipleOf: 0.01` is not used: binary floating point makes validators refuse amounts such as 19.99.)
-         * @example 9.5
+         * @description Deliberate unreliability of the callbacks to a carrier, deterministic
+         *     for a given `seed`: the same registrations and events give the same
+         *     duplicates.
          */
-        Money: number;
-        /** @description The notifications. */
-        NotificationListResponse: {
-            notifications: components["schemas"]["NotificationRecord"][];
+        CarrierChaos: {
+            /** @description Probability that a callback is sent twice (a second callback with the same `webhook-id`). */
+            duplicate?: number;
+            /** @description Virtual milliseconds every callback waits before its first attempt. */
+            delayMs?: number;
+            /**
+             * @description Swap consecutive callbacks: a callback is held until the next one
+             *     for the carrier is due, which is then sent first. A held callback
+             *     goes out alone after one virtual second.
+             */
+            reorder?: boolean;
+            /** @description Seed of the chance decisions; default 1. */
+            seed?: number;
+        };
+        /** @description A carrier to register. */
+        CarrierCreate: {
+            /**
+             * Format: uri
+             * @description The carrier's `{callback_url}`; callbacks are POSTed here with the event in the query string.
+             */
+            callback_url: string;
+            /** @description Name shown in the lists; default `Carrier <id>`. */
+            name?: string;
+            /** @description Restaurants whose delivery orders go to this carrier; `null` or absent for every restaurant. */
+            restaurant_ids?: number[] | null;
+            /** @description Standard Webhooks signing secret, `whsec_` followed by the base64 key; `null` or absent for unsigned callbacks. */
+            secret?: string | null;
+            /** @description Deliberate unreliability of the callbacks; `null` or absent for none. */
+            chaos?: components["schemas"]["CarrierChaos"] | null;
+        };
+        /** @description A registered carrier. The secret itself is never shown. */
+        Carrier: {
+            id: number;
+            name: string;
+            /** Format: uri */
+            callback_url: string;
+            restaurant_ids: number[] | null;
+            /** @description Whether callbacks carry a Standard Webhooks signature. */
+            signed: boolean;
+            chaos: components["schemas"]["CarrierChaos"] | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description One carrier. */
+        CarrierResponse: {
+            carrier: components["schemas"]["Carrier"];
+        };
+        /** @description The carriers. */
+        CarrierListResponse: {
+            carriers: components["schemas"]["Carrier"][];
+        };
+        /**
+         * @description `pending`: waiting for its next attempt; `delivered`: a 2xx answer came; `failed`: every attempt failed.
+         * @enum {string}
+         */
+        CallbackState: "pending" | "delivered" | "failed";
+        /** @description One attempt to deliver a callback. */
+        CallbackAttempt: {
+            /**
+             * Format: date-time
+             * @description Virtual time of the attempt.
+             */
+            at: string;
+            /** @enum {string} */
+            outcome: "delivered" | "failed";
+            /** @description HTTP status of the answer; `null` when none came. */
+            status: number | null;
+            /** @description The answer's body, cut after 2 KB; `null` when none came. */
+            response_body: string | null;
+            /** @description Network error or timeout; `null` when an answer came. */
+            error: string | null;
+            /** @description Real milliseconds the attempt took. */
+            duration_ms: number;
+        };
+        /** @description A callback to a carrier as stored, with its delivery history. */
+        CallbackRecord: {
+            id: number;
+            carrier_id: number;
+            order_id: number;
+            /** @enum {string} */
+            type: "order_created" | "order_status_changed";
+            /** @description The query parameters sent (`type`, `order_id`, `order_secure_id` and, for a status change, `status`). */
+            query: {
+                [key: string]: string;
+            };
+            /** @description The event's `webhook-id` (sent when the carrier signs); duplicates share it. Absent in states saved by older mocks, which list it as `msg_<id>`. */
+            webhook_id?: string;
+            /** @description For a duplicate made by the `duplicate` chaos option, the callback it copies; `null` or absent otherwise. */
+            duplicate_of?: number | null;
+            /** Format: date-time */
+            created_at: string;
+            state: components["schemas"]["CallbackState"];
+            /**
+             * Format: date-time
+             * @description Virtual time of the next attempt; `null` when delivered, failed or held for reordering.
+             */
+            next_attempt_at: string | null;
+            attempts: components["schemas"]["CallbackAttempt"][];
+        };
+        /** @description A callback to a carrier with its delivery history, as listed (always with `webhook_id` and `duplicate_of`). */
+        Callback: WithRequired<components["schemas"]["CallbackRecord"], "webhook_id" | "duplicate_of">;
+        /** @description The callbacks. */
+        CallbackListResponse: {
+            callbacks: components["schemas"]["Callback"][];
         };
         /** @description An SMS or e-mail the service would have sent. */
         NotificationRecord: {
@@ -1216,6 +800,623 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        /** @description The notifications. */
+        NotificationListResponse: {
+            notifications: components["schemas"]["NotificationRecord"][];
+        };
+        /** @description The virtual clock. */
+        Clock: {
+            /**
+             * Format: date-time
+             * @description The mock's current time.
+             */
+            now: string;
+            /** @description Whether time stands still until set or advanced. */
+            frozen: boolean;
+        };
+        /** @description The time to jump to. */
+        ClockSet: {
+            /** Format: date-time */
+            now: string;
+            frozen?: boolean;
+        };
+        /** @description How far to move the clock. */
+        ClockAdvance: {
+            /** @description Milliseconds, at most ten years. */
+            ms: number;
+        };
+        /** @description Settings of the mock instance. */
+        Config: {
+            /** @description How long a menu or client import job runs, in virtual milliseconds (0 finishes at once). */
+            importDurationMs: number;
+            /** @description Idle time after which a session token expires. */
+            tokenTtlMs: number;
+            /** @description Largest request body accepted, in bytes. */
+            maxBodyBytes: number;
+            /** @description Largest photo accepted, in bytes. */
+            maxPhotoBytes: number;
+            /** @description Largest number of records in one import request. */
+            maxImportRecords: number;
+            /** @description How long the mock waits for a carrier to answer a callback, in real milliseconds. */
+            callbackTimeoutMs: number;
+            /** @description Check every answer against the document and answer 500 on drift. */
+            validateResponses: boolean;
+        };
+        /** @description The settings to change. */
+        ConfigUpdate: {
+            importDurationMs?: number;
+            tokenTtlMs?: number;
+            maxBodyBytes?: number;
+            maxPhotoBytes?: number;
+            maxImportRecords?: number;
+            callbackTimeoutMs?: number;
+            validateResponses?: boolean;
+        };
+        /** @description A fault to inject; needs a `status`, a `latencyMs` or both (422 otherwise). */
+        FaultCreate: {
+            /**
+             * @description HTTP method to match; `*` for every method.
+             * @enum {string}
+             */
+            method: "*" | "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
+            /** @description Request path to match, exact or a glob where `*` stands for any characters. */
+            path: string;
+            /** @description Status of the error answer; absent to only add latency. */
+            status?: number;
+            /** @description Real milliseconds to wait before answering. */
+            latencyMs?: number;
+            /**
+             * @description Number of matching requests affected.
+             * @default 1
+             */
+            count?: number;
+            /** @description Seconds in the `Retry-After` header of a 429 or 503 answer; default 1. */
+            retryAfter?: number;
+        };
+        /** @description An injected fault. */
+        Fault: {
+            id: number;
+            method: string;
+            path: string;
+            status: number | null;
+            latencyMs: number;
+            /** @description `Retry-After` seconds sent with a 429 or 503 answer; `null` for other answers. */
+            retryAfter: number | null;
+            /** @description Matching requests still to be affected. */
+            remaining: number;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** @description One fault. */
+        FaultResponse: {
+            fault: components["schemas"]["Fault"];
+        };
+        /** @description The faults. */
+        FaultListResponse: {
+            faults: components["schemas"]["Fault"][];
+        };
+        /** @description The options chosen in one configurator group of the dish, by name. */
+        StorefrontOptionChoice: {
+            /** @description Name of the option group, e.g. `Size`. */
+            group: string;
+            /** @description Names of the chosen options of the group. */
+            items: string[];
+        };
+        /** @description One line of the cart. */
+        StorefrontOrderItem: {
+            /** @description A dish of the organization's published menu. */
+            dish_id: number;
+            amount: number;
+            /** @description Chosen options; groups left out count as nothing chosen. */
+            config?: components["schemas"]["StorefrontOptionChoice"][];
+            /** @description Note about this line. */
+            comment?: string;
+        };
+        /** @description A delivery order as the storefront sends it. */
+        StorefrontOrder: {
+            /** @description The organization whose storefront takes the order. */
+            organization_id: number;
+            /** @description Hint, for a storefront of one branch; only that restaurant's zones are considered. */
+            restaurant_id?: number;
+            latitude: components["schemas"]["Latitude"];
+            longitude: components["schemas"]["Longitude"];
+            /** @default  */
+            city?: string;
+            /** @description Street and house. */
+            address: string;
+            apartment?: string;
+            staircase?: string;
+            floor?: string;
+            doorphone?: string;
+            contact_name: string;
+            contact_phone: string;
+            /** @description Comment of the client. */
+            description?: string;
+            /** @enum {string} */
+            payment_source: "cash" | "card" | "courier_card";
+            /** @description Amount the client needs change from (cash). */
+            change?: number;
+            /**
+             * @description Deliver as soon as possible; otherwise `delivery_at` is required.
+             * @default true
+             */
+            delivery_asap?: boolean;
+            /**
+             * Format: date-time
+             * @description Time by which to deliver, for an order that is not ASAP.
+             */
+            delivery_at?: string;
+            items: components["schemas"]["StorefrontOrderItem"][];
+        };
+        /** @description The menu as published, without hidden dishes. */
+        PublishedMenu: {
+            organization_id: number;
+            /** @description Increased by every publication. */
+            version: number;
+            /** Format: date-time */
+            published_at: string;
+            categories: components["schemas"]["DraftCategory"][];
+            dishes: components["schemas"]["DraftDish"][];
+        };
+        /** @description The published menu. */
+        PublishedMenuResponse: {
+            menu: components["schemas"]["PublishedMenu"];
+        };
+        /**
+         * Format: int64
+         * @description Identifier of a record.
+         */
+        Id: number;
+        /** @description URLs of a person's picture in several sizes. */
+        Avatar: {
+            /** Format: uri */
+            original: string;
+            /** Format: uri */
+            small: string;
+            /** Format: uri */
+            medium_square: string;
+            /** Format: uri */
+            medium: string;
+        };
+        /**
+         * @description Type of the account attached to an ApiUser, in snake case
+         *     (Authentication 5):
+         *
+         *     * `dispatcher`: logistics of orders of restaurants without their own
+         *       couriers; effectively all orders of the system.
+         *     * `staff_member`: an employee of one organization: logistics of its
+         *       restaurants' orders, editing delivery zones and the menu.
+         *     * `courier`: sees and accepts only the orders assigned to it; may set
+         *       their status to `delivery` or `complete`.
+         * @enum {string}
+         */
+        AccountType: "dispatcher" | "staff_member" | "courier";
+        /** @description A user of the API, returned on session creation. Each ApiUser has one attached account, which defines the allowed actions (Authentication 5). */
+        ApiUser: {
+            id: components["schemas"]["Id"];
+            /** @description Login of the user. */
+            login: string;
+            /** @description Name of the user. */
+            name: string;
+            /** @description Phone number of the user. */
+            phone: string;
+            avatar: components["schemas"]["Avatar"];
+            /** @description The account attached to the user. */
+            account: {
+                type: components["schemas"]["AccountType"];
+                /** @description Identifier of the account record of that type (the StaffMember id, the Courier id or the dispatcher id). */
+                id: components["schemas"]["Id"];
+            };
+        };
+        /** @description An employee of an organization, as embedded in the session response. Every organization has at least one, its administrator. */
+        StaffMember: {
+            id: components["schemas"]["Id"];
+            /**
+             * @description * `administrator`: the organization administrator; acts on the
+             *       whole organization.
+             *     * `manager`: acts only on the restaurants in `restaurant_ids`.
+             * @enum {string}
+             */
+            role: "administrator" | "manager";
+            organization_id: components["schemas"]["Id"];
+            /** @description Restaurants (branches) of the organization the staff member works for. */
+            restaurant_ids: components["schemas"]["Id"][];
+        };
+        /** @example 52.4986 */
+        Latitude: number;
+        /** @example 13.4035 */
+        Longitude: number;
+        /**
+         * Format: date-time
+         * @description ISO 8601 timestamp with offset.
+         * @example 2026-11-20T18:30:00+01:00
+         */
+        Timestamp: string;
+        /** @description A courier's reported geographic position. */
+        CourierPosition: {
+            lat: components["schemas"]["Latitude"];
+            lon: components["schemas"]["Longitude"];
+            /** @description When the service received this position. */
+            updated_at: components["schemas"]["Timestamp"];
+        };
+        /** @description A person who delivers orders; may use the mobile courier application. Exactly the fields of the courier embedded in an order response. */
+        Courier: {
+            id: components["schemas"]["Id"];
+            /** @description Name of the courier. */
+            name: string;
+            /** @description Phone number of the courier. */
+            phone: string;
+            avatar: components["schemas"]["Avatar"];
+            /** @description The organization the courier delivers for. */
+            organization_id: components["schemas"]["Id"];
+            /** @description Where the courier was last seen, or `null` when no position has been reported yet. */
+            last_known_position: components["schemas"]["CourierPosition"] | null;
+            /** @description Comment on the courier. */
+            comment: string;
+            /** @description Partnership the courier belongs to, if any. */
+            partnership_id: number | null;
+        };
+        /** @description Links to the organization's social-network groups. Allowed keys: `vk`, `facebook`, `twitter`, `instagram`; a network without a group is left out. Editable. */
+        SocialNetworkLinks: {
+            /** Format: uri */
+            vk?: string;
+            /** Format: uri */
+            facebook?: string;
+            /** Format: uri */
+            twitter?: string;
+            /** Format: uri */
+            instagram?: string;
+        };
+        /** @description A registered restaurant business that owns a storefront; it has one or more restaurants (branches). */
+        Organization: {
+            /** @description Identifier of the organization. Not editable. */
+            id: components["schemas"]["Id"];
+            /** @description Organization name. Editable. */
+            name: string;
+            /**
+             * @description Address of the storefront provided by the service. Not editable.
+             * @example pizza-piccolo.restoapi.dev
+             */
+            host: string;
+            social_network: components["schemas"]["SocialNetworkLinks"];
+            /** @description Short description (slogan). Editable. */
+            about: string;
+            /** @description Phone number of the organization. Editable. */
+            phone: string;
+            /** @description Whether cashless payment is accepted. Not editable. */
+            accept_cashless: boolean;
+        };
+        /** @description A branch of an organization. It may correspond to a physical pick-up point and has one or more delivery zones. Also sideloaded in order responses (`restaurants`). */
+        Restaurant: {
+            /** @description Identifier of the restaurant. Not editable. */
+            id: components["schemas"]["Id"];
+            /** @description Name of the restaurant. Editable. */
+            name: string;
+            /** @description Phone number of the restaurant. Editable. */
+            phone: string;
+            /** @description Address of the restaurant. Editable. */
+            address: string;
+            /** @description The organization the restaurant belongs to. Not editable. */
+            organization_id: components["schemas"]["Id"];
+            /** @description Whether the restaurant is running. Read-only. */
+            readonly is_running?: boolean;
+            /** @description Whether the restaurant delivers. Read-only. */
+            readonly is_delivery?: boolean;
+        };
+        /** @description URLs of a draft category's photo in several sizes. */
+        CategoryPhoto: {
+            /** Format: uri */
+            original: string;
+            /** Format: uri */
+            small_square: string;
+            /** Format: uri */
+            medium_square: string;
+            /** Format: uri */
+            large: string;
+        };
+        /**
+         * @description A non-negative money amount as a decimal string with at most two decimals.
+         * @example 9.50
+         */
+        DecimalString: string;
+        /** @description URLs of a draft dish's photo in several sizes. */
+        DishPhoto: {
+            /** Format: uri */
+            original: string;
+            /** Format: uri */
+            small_square: string;
+            /** Format: uri */
+            medium_square: string;
+            /** Format: uri */
+            medium: string;
+            /** Format: uri */
+            large: string;
+        };
+        /**
+         * @description Weight in grams as a decimal string, e.g. `450`.
+         * @example 450
+         */
+        DishWeight: string;
+        /**
+         * ConfiguratorPrice
+         * @description A money amount as a JSON number or as a decimal string (spec: "number or numeric string"), e.g. `1.5` or `"0.50"`.
+         */
+        ConfiguratorPrice: number | string;
+        /**
+         * ConfiguratorItem
+         * @description One option (add-on) of a configurator group. Choosing it adds its `price` (the extra price, 0 for no surcharge) to the dish price.
+         */
+        ConfiguratorItem: {
+            /** @description Name of the option, e.g. `40 cm` or `Mozzarella`. */
+            name: string;
+            price: components["schemas"]["ConfiguratorPrice"];
+        };
+        /**
+         * ConfiguratorCount
+         * @description A number of options as a JSON integer or as a string of digits (spec: "number or numeric string"), e.g. `3` or `"3"`.
+         */
+        ConfiguratorCount: number | string;
+        /**
+         * ConfiguratorGroup
+         * @description One group of add-ons of the dish configurator. When `multiple` is false, exactly one option of the group must be chosen (`min` and `max` do not apply). When `multiple` is true, `min` and `max` bound the number of chosen options: at least `min` (minimum number of options to pick, default 0) and at most `max` (maximum number of options to pick, default the number of items). Rules checked by the service (422 `invalid_configuration`): `min` ≤ `max`; `min` ≤ the number of items; item names unique within the group.
+         */
+        ConfiguratorGroup: {
+            /** @description Name of the group, e.g. `Size` or `Extra toppings`. */
+            name: string;
+            /** @description The options of the group. */
+            items: components["schemas"]["ConfiguratorItem"][];
+            /** @description false: exactly one option must be chosen. true: `min`..`max` options are chosen. */
+            multiple: boolean;
+            min?: components["schemas"]["ConfiguratorCount"];
+            max?: components["schemas"]["ConfiguratorCount"];
+        };
+        /**
+         * Configurator
+         * @description The dish configurator: the value of a draft dish's `options` and of `dishes[].modifiers` in the menu import. An array of groups, one kind of add-on each (for example the size, or extra toppings). The customer picks options in every group; the chosen add-ons form the final dish price: the dish's `price` plus the `price` of every chosen item (spec: Resources and their fields > Dish configurator). Rules JSON Schema cannot express are checked by the service and refused with 422 `invalid_configuration`, `source.pointer` naming the field (for example `/draft_dish/options/1/max`): see `ConfiguratorGroup`.
+         * @example [
+         *       {
+         *         "name": "Size",
+         *         "multiple": false,
+         *         "items": [
+         *           {
+         *             "name": "30 cm",
+         *             "price": 0
+         *           },
+         *           {
+         *             "name": "40 cm",
+         *             "price": 4
+         *           }
+         *         ]
+         *       },
+         *       {
+         *         "name": "Extra toppings",
+         *         "multiple": true,
+         *         "min": 0,
+         *         "max": 3,
+         *         "items": [
+         *           {
+         *             "name": "Mozzarella",
+         *             "price": 1.5
+         *           },
+         *           {
+         *             "name": "Basil",
+         *             "price": "0.50"
+         *           },
+         *           {
+         *             "name": "Salami",
+         *             "price": 2
+         *           }
+         *         ]
+         *       }
+         *     ]
+         */
+        Configurator: components["schemas"]["ConfiguratorGroup"][];
+        /**
+         * @description A dish of the draft menu, in a draft category. Drafts reach the
+         *     storefront only when the organization's menu is published.
+         */
+        DraftDish: {
+            id: components["schemas"]["Id"];
+            /** @description Whether the dish is hidden on the storefront. */
+            is_hidden: boolean;
+            /** @description Name of the dish. */
+            name: string;
+            /** @description Description of the dish. */
+            description: string;
+            /** @description Position of the dish inside its category. */
+            menu_order: number;
+            /** @description Price of the dish without add-ons, a decimal returned as a string. */
+            price: components["schemas"]["DecimalString"];
+            /** @description URLs of the dish's photo in several sizes, or `null`. */
+            photo: components["schemas"]["DishPhoto"] | null;
+            /** @description Weight of the dish in grams, returned as a string, or `null` when not given. */
+            weight: components["schemas"]["DishWeight"] | null;
+            /** @description Composition of the dish. */
+            ingredients: string;
+            /** @description Whether the photo of the dish can be enlarged on the storefront. */
+            can_zoom: boolean;
+            /** @description Whether the dish can only be delivered on the next day. */
+            is_next_day: boolean;
+            /** @description External identifier of the dish, used by the widget on an external site; `null` when not set. */
+            external_id: string | null;
+            /**
+             * @description The dish configurator, or `null` when the dish has no add-ons. The
+             *     final price of an ordered dish is `price` plus the prices of the
+             *     chosen add-ons.
+             */
+            options: null | components["schemas"]["Configurator"];
+            /** @description Draft category the dish belongs to. */
+            draft_category_id: components["schemas"]["Id"];
+            /** @description Organization the dish belongs to. */
+            organization_id: components["schemas"]["Id"];
+        };
+        /**
+         * DishAvailabilityStatus
+         * @description Availability of a dish in a restaurant: `available` (the default), `not_available`, or `call` (can be ordered, availability to be confirmed).
+         * @default available
+         * @enum {string}
+         */
+        DishAvailabilityStatus: "available" | "not_available" | "call";
+        /**
+         * DishAvailability
+         * @description Availability of a dish in one restaurant of the organization.
+         */
+        DishAvailability: {
+            /** @description Identifier of a restaurant of the organization. */
+            restaurant_id: number;
+            status: components["schemas"]["DishAvailabilityStatus"];
+        };
+        /**
+         * @description A category of the draft menu. Drafts reach the storefront only when the
+         *     organization's menu is published.
+         */
+        DraftCategory: {
+            id: components["schemas"]["Id"];
+            /** @description Name of the category. */
+            name: string;
+            /** @description Position of the category on the storefront. */
+            menu_order: number;
+            /** @description URLs of the category's photo in several sizes, or `null`. */
+            photo: components["schemas"]["CategoryPhoto"] | null;
+            /** @description Ids of the draft dishes in the category. */
+            draft_dish_ids: components["schemas"]["Id"][];
+            organization_id: components["schemas"]["Id"];
+        };
+        /**
+         * @description A non-negative money amount as a JSON number with at most two decimals. (`multipleOf: 0.01` is not used: binary floating point makes validators refuse amounts such as 19.99.)
+         * @example 9.5
+         */
+        Money: number;
+        /**
+         * @description One timetable entry of a delivery zone.
+         *
+         *     How the schedule is built:
+         *
+         *     * `day` is the ISO 8601 day of the week: 1 = Monday … 7 = Sunday.
+         *     * `open_at` and `close_at` are serialised as timestamps, but only the
+         *       time of day counts: it is the wall-clock time in the zone's
+         *       `timezone` (the date part and the `Z` are ignored).
+         *     * When `close_at` is at or before `open_at`, the zone closes after
+         *       midnight, on the following day.
+         *     * An entry with a `date` is valid for that date only and replaces the
+         *       weekly entries of that date; its `day` is the ISO weekday of
+         *       `date`.
+         *     * Entries with `is_working: false` are ignored.
+         */
+        Timetable: {
+            id: components["schemas"]["Id"];
+            /**
+             * @description Day of the week, ISO 8601 numbering (1 = Monday … 7 = Sunday).
+             * @example 1
+             */
+            day: number;
+            /**
+             * @description Opening time. Only the time of day counts, read as wall-clock time in the zone's `timezone`.
+             * @example 2000-01-01T11:00:00Z
+             */
+            open_at: components["schemas"]["Timestamp"];
+            /**
+             * @description Closing time. Only the time of day counts, read as wall-clock time
+             *     in the zone's `timezone`; at or before `open_at` means closing
+             *     after midnight.
+             * @example 2000-01-01T23:00:00Z
+             */
+            close_at: components["schemas"]["Timestamp"];
+            /**
+             * Format: date
+             * @description Special date (YYYY-MM-DD) making the entry valid for that day only; `null` or absent for a weekly entry.
+             * @example 2026-12-24
+             */
+            date?: string | null;
+            /** @description When false, the entry is ignored when the schedule is built. */
+            is_working: boolean;
+        };
+        /**
+         * @description Delivery conditions (time, price, working hours) for the addresses
+         *     inside a polygon around a restaurant branch. Orders placed in the zone
+         *     go to the zone's restaurant (`restaurant_id`). Returned unwrapped (no
+         *     root key).
+         */
+        DeliveryZone: {
+            id: components["schemas"]["Id"];
+            /**
+             * @description Name of the zone.
+             * @example Kreuzberg
+             */
+            name: string;
+            /**
+             * @description Delivery time in minutes.
+             * @example 35
+             */
+            delivery_time: number;
+            /** @description Delivery price. */
+            price: components["schemas"]["Money"];
+            /**
+             * @description Time zone name, an IANA time zone database name such as
+             *     `Europe/Berlin`. The timetable's times of day are read in this
+             *     zone.
+             * @example Europe/Berlin
+             */
+            timezone: string;
+            /**
+             * @description Minimum number of dishes after which delivery is free; `null` when not set.
+             * @example null
+             */
+            free_delivery_count: number | null;
+            /**
+             * @description Order price after which delivery is free; `null` when not set.
+             * @example 25
+             */
+            free_delivery_price: components["schemas"]["Money"] | null;
+            /**
+             * @description Minimum order price in the zone; `null` when not set.
+             * @example 12
+             */
+            minimal_order_price: components["schemas"]["Money"] | null;
+            /**
+             * @description Geometry of the zone in WKT, coordinates as `longitude latitude`.
+             *     It must be a **simple polygon**: a single connected region without
+             *     self-intersections, written as `POLYGON((lon lat, lon lat, …))`
+             *     with exactly one closed ring (the last point repeats the first)
+             *     of at least 4 points, longitudes in -180..180 and latitudes in
+             *     -90..90. Anything else (self-intersecting or open rings, holes,
+             *     `MULTIPOLYGON`, other geometry types) is refused with 422, code
+             *     `invalid_geometry`, pointer `/area`. `null` until an area is set;
+             *     such a zone covers no address.
+             * @example POLYGON((13.3850 52.4870, 13.4420 52.4860, 13.4480 52.5030, 13.4120 52.5080, 13.3830 52.5010, 13.3850 52.4870))
+             */
+            area: string | null;
+            /** @description The restaurant that receives the orders placed in the zone. */
+            restaurant_id: components["schemas"]["Id"];
+            /** @description The organization owning the zone. */
+            organization_id: components["schemas"]["Id"];
+            /** @description Working hours of the zone (see `Timetable`). */
+            timetables: components["schemas"]["Timetable"][];
+        };
+        /**
+         * @description Delivery status of an order on the main API.
+         *
+         *     | Status | Meaning | Carrier view |
+         *     |---|---|---|
+         *     | `pending` | new order, not yet accepted | `new` |
+         *     | `accepted` | accepted by the restaurant | `confirmed` |
+         *     | `cooking` | being prepared | `preparing` |
+         *     | `ready` | prepared, waiting for the courier | `prepared` |
+         *     | `delivery` | received by the courier and being delivered | `delivering` |
+         *     | `complete` | delivered (terminal) | `complete` |
+         *     | `cancelled` | cancelled (terminal) | `cancelled` |
+         *
+         *     Transitions (`x-state-machine`): staff members and dispatchers move
+         *     an order one step along `pending` → `accepted` → `cooking` → `ready`
+         *     → `delivery` → `complete`, or to `cancelled` from any status that is
+         *     not terminal. A courier sets `delivery` or `complete` from any status
+         *     that is not terminal (the spec's "order, any"). Leaving `complete` or
+         *     `cancelled` and any other change is 409 `invalid_transition`; setting
+         *     the current status again changes nothing (200, no SMS, no callback).
+         * @example delivery
+         * @enum {string}
+         */
+        OrderStatus: "pending" | "accepted" | "cooking" | "ready" | "delivery" | "complete" | "cancelled";
         /** @description An online order of a client, with its delivery details and prices. */
         Order: {
             id: components["schemas"]["Id"];
@@ -1324,6 +1525,34 @@ export interface components {
                 items: string;
             };
         };
+        /**
+         * @description Status of the delivery: `idle` (waiting for assignment),
+         *     `courier_assigned`, `delivering`, `delivered`, `problem`.
+         *     Transitions: `idle` → `courier_assigned` → `delivering` →
+         *     `delivered` (terminal); `problem` from any non-terminal status, and
+         *     from `problem` back to `idle`, `courier_assigned` or `delivering`.
+         *     `delivering` moves the main order to `delivery`, `delivered` to
+         *     `complete`. An illegal move is `409`. In `x-state-machine`,
+         *     `setsOrderStatus` names the main order status a transition sets, and
+         *     `lockedByOrderStatus` the main order statuses in which the delivery
+         *     block no longer changes (`409`).
+         * @enum {string}
+         */
+        DeliveryStatus: "idle" | "courier_assigned" | "delivering" | "delivered" | "problem";
+        /** @description The delivery block, writable by the carrier through `PUT /api-delivery/orders/{secure_id}/delivery`. */
+        Delivery: {
+            status: components["schemas"]["DeliveryStatus"];
+            /** @description Message from the delivery system; may describe a problem. */
+            message: string | null;
+            courier_name: string | null;
+            courier_phone: string | null;
+            /** @description Courier id in the carrier's system. */
+            courier_external_id: number | null;
+            /** @description Courier position, latitude. */
+            lat: components["schemas"]["Latitude"] | null;
+            /** @description Courier position, longitude. */
+            lon: components["schemas"]["Longitude"] | null;
+        };
         /** @description One line of an order (a dish, with its chosen add-ons and quantity). */
         OrderItem: {
             id: components["schemas"]["Id"];
@@ -1370,80 +1599,20 @@ export interface components {
             /** @description Comment on the item. */
             comment: string | null;
         };
-        /** @description An order as stored, with what the service keeps beside the public fields. */
-        OrderRecord: components["schemas"]["Order"] & {
-            organization_id: components["schemas"]["Id"];
-            /** @description The delivery zone the order was placed in; `null` when it was assigned by restaurant only. */
-            delivery_zone_id: number | null;
-            /** @description Set when the order is handed to a registered carrier (its key on the carrier API). */
-            secure_id: string | null;
-            /** @description The carrier the order was handed to. */
-            carrier_id: number | null;
-            delivery: components["schemas"]["Delivery"];
-            /** @description External id from the order import. */
-            external_id: string | null;
-            /** @description Where the order came from, e.g. `storefront` or the order import's `source`. */
-            source: string | null;
-            takeaway: boolean;
-            used_bonuses: components["schemas"]["DecimalString"];
-            /** Format: date-time */
-            status_changed_at: string;
-        };
-        /**
-         * @description A single order (Data format rules 3) with its related records
-         *     sideloaded (Data format rules 5).
-         */
-        OrderResponse: {
-            order: components["schemas"]["Order"];
-            /** @description The order's restaurant. */
-            restaurants: components["schemas"]["Restaurant"][];
-            /** @description The assigned courier; empty while no courier is assigned. */
-            couriers: components["schemas"]["Courier"][];
-            /** @description The order's payment (`payment_id`); empty for orders without cashless payment. */
-            payments: components["schemas"]["Payment"][];
-        };
-        /**
-         * @description Delivery status of an order on the main API.
-         *
-         *     | Status | Meaning | Carrier view |
-         *     |---|---|---|
-         *     | `pending` | new order, not yet accepted | `new` |
-         *     | `accepted` | accepted by the restaurant | `confirmed` |
-         *     | `cooking` | being prepared | `preparing` |
-         *     | `ready` | prepared, waiting for the courier | `prepared` |
-         *     | `delivery` | received by the courier and being delivered | `delivering` |
-         *     | `complete` | delivered (terminal) | `complete` |
-         *     | `cancelled` | cancelled (terminal) | `cancelled` |
-         *
-         *     Transitions (`x-state-machine`): staff members and dispatchers move
-         *     an order one step along `pending` → `accepted` → `cooking` → `ready`
-         *     → `delivery` → `complete`, or to `cancelled` from any status that is
-         *     not terminal. A courier sets `delivery` or `complete` from any status
-         *     that is not terminal (the spec's "order, any"). Leaving `complete` or
-         *     `cancelled` and any other change is 409 `invalid_transition`; setting
-         *     the current status again changes nothing (200, no SMS, no callback).
-         * @example delivery
-         * @enum {string}
-         */
-        OrderStatus: "pending" | "accepted" | "cooking" | "ready" | "delivery" | "complete" | "cancelled";
-        /** @description A registered restaurant business that owns a storefront; it has one or more restaurants (branches). */
-        Organization: {
-            /** @description Identifier of the organization. Not editable. */
+        /** @description A participant of an order (a person the items were ordered for). */
+        Buddy: {
             id: components["schemas"]["Id"];
-            /** @description Organization name. Editable. */
-            name: string;
+            /** @description The order. */
+            order_id: components["schemas"]["Id"];
             /**
-             * @description Address of the storefront provided by the service. Not editable.
-             * @example pizza-piccolo.restoapi.dev
+             * @description Name of the participant.
+             * @example Jonas Becker
              */
-            host: string;
-            social_network: components["schemas"]["SocialNetworkLinks"];
-            /** @description Short description (slogan). Editable. */
-            about: string;
-            /** @description Phone number of the organization. Editable. */
-            phone: string;
-            /** @description Whether cashless payment is accepted. Not editable. */
-            accept_cashless: boolean;
+            name: string;
+            /** @description The participant's items (`GET /api/orders/{id}/items`). */
+            item_ids: components["schemas"]["Id"][];
+            /** @description Price of the participant's items. */
+            total: components["schemas"]["DecimalString"];
         };
         /** @description The cashless payment of an order (sideloaded in order responses as `payments`). */
         Payment: {
@@ -1465,230 +1634,61 @@ export interface components {
             /** @description When the money was received; `null` until then. */
             paid_at: components["schemas"]["Timestamp"] | null;
         };
-        /** @description An uploaded photo, served back at the URLs of the `photo` object of its category or dish. */
-        PhotoRecord: {
-            id: components["schemas"]["Id"];
-            /** @description Media type of the upload, e.g. `image/jpeg`. */
-            content_type: string;
-            /** @description The uploaded bytes, base64-encoded. */
-            data: string;
-            /** @enum {string} */
-            owner: "draft_category" | "draft_dish";
-            owner_id: components["schemas"]["Id"];
-        };
-        /** @description The menu as published, without hidden dishes. */
-        PublishedMenu: {
-            organization_id: number;
-            /** @description Increased by every publication. */
-            version: number;
-            /** Format: date-time */
-            published_at: string;
-            categories: components["schemas"]["DraftCategory"][];
-            dishes: components["schemas"]["DraftDish"][];
-        };
-        /** @description The menu a storefront sees: a snapshot of the drafts taken by `POST /api/organizations/{id}/publish`. */
-        PublishedMenuRecord: {
-            /** @description Same as `organization_id`: one published menu per organization. */
-            id: components["schemas"]["Id"];
-            organization_id: components["schemas"]["Id"];
-            /** @description Increased by every publication. */
-            version: number;
-            /** Format: date-time */
-            published_at: string;
-            categories: components["schemas"]["DraftCategory"][];
-            dishes: components["schemas"]["DraftDishRecord"][];
-        };
-        /** @description The published menu. */
-        PublishedMenuResponse: {
-            menu: components["schemas"]["PublishedMenu"];
-        };
-        /** @description What to reset to; `seed` and `state` exclude each other (422 when both are sent). Without a body, the demo world. */
-        ResetRequest: {
+        /**
+         * @description State of an import job: `queued` (waiting to start), `working`
+         *     (running; `job_percent` grows), `done` (finished; the import is
+         *     applied) or `failed` (ended with an error; nothing was changed,
+         *     `job_message` says why).
+         * @enum {string}
+         */
+        ImportJobStatus: "queued" | "working" | "done" | "failed";
+        /** @description One problem with a request, in the JSON:API error-object style. */
+        Error: {
+            /** @description The HTTP status code, as a string. */
+            status: string;
             /**
-             * @description `demo`: the example world of the documentation (two organizations in Berlin, menus, zones, couriers, orders); `empty`: nothing.
-             * @default demo
-             * @enum {string}
+             * @description Machine-readable kind of problem. Known values:
+             *     `invalid_json`, `unsupported_media_type`, `invalid_parameter`,
+             *     `required`, `invalid_type`, `invalid_value`, `too_large`,
+             *     `unknown_field`, `not_editable`, `invalid_geometry`,
+             *     `invalid_configuration`, `unauthenticated`, `forbidden`,
+             *     `not_found`, `conflict`, `import_busy`, `invalid_transition`,
+             *     `rate_limited`, `internal`, `unavailable`. New codes may be added.
+             * @example required
              */
-            seed?: "demo" | "empty";
-            state?: components["schemas"]["MockState"];
-        };
-        /** @description What the state was reset to and how many records each table holds now. */
-        ResetResult: {
-            /**
-             * @description The seed used, or `state` for a given state export.
-             * @enum {string}
-             */
-            source: "demo" | "empty" | "state";
-            /** @description Number of records per table. */
-            tables: {
-                [key: string]: number;
+            code: string;
+            /** @description Short, human-readable summary of the kind of problem. */
+            title: string;
+            /** @description Human-readable explanation of this occurrence. */
+            detail?: string;
+            /** @description What in the request caused the problem. At most one member is set. */
+            source?: {
+                /** @description JSON Pointer (RFC 6901) into the request body, e.g. `/draft_dish/name`. */
+                pointer?: string;
+                /** @description Name of the query or path parameter, e.g. `per_page`. */
+                parameter?: string;
+                /** @description Name of the request header, e.g. `Content-Type`. */
+                header?: string;
             };
+            /** @description Extra machine-readable details (for example the allowed values). */
+            meta?: Record<string, never>;
         };
-        /** @description A branch of an organization. It may correspond to a physical pick-up point and has one or more delivery zones. Also sideloaded in order responses (`restaurants`). */
-        Restaurant: {
-            /** @description Identifier of the restaurant. Not editable. */
-            id: components["schemas"]["Id"];
-            /** @description Name of the restaurant. Editable. */
-            name: string;
-            /** @description Phone number of the restaurant. Editable. */
-            phone: string;
-            /** @description Address of the restaurant. Editable. */
-            address: string;
-            /** @description The organization the restaurant belongs to. Not editable. */
-            organization_id: components["schemas"]["Id"];
-            /** @description Whether the restaurant is running. Read-only. */
-            readonly is_running?: boolean;
-            /** @description Whether the restaurant delivers. Read-only. */
-            readonly is_delivery?: boolean;
-        };
-        /** @description A session token bound to an API user. */
-        SessionRecord: {
-            id: components["schemas"]["Id"];
-            /** @description The token, sent as `Authorization: Bearer <token>`. */
-            token: string;
-            api_user_id: components["schemas"]["Id"];
-            /** Format: date-time */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description Last request made with the token; it expires after `tokenTtlMs` without use.
-             */
-            last_used_at: string;
-            /**
-             * Format: date-time
-             * @description Set by `DELETE /api/session`; an ended token never works again.
-             */
-            ended_at: string | null;
-        };
-        /** @description Links to the organization's social-network groups. Allowed keys: `vk`, `facebook`, `twitter`, `instagram`; a network without a group is left out. Editable. */
-        SocialNetworkLinks: {
-            /** Format: uri */
-            vk?: string;
-            /** Format: uri */
-            facebook?: string;
-            /** Format: uri */
-            twitter?: string;
-            /** Format: uri */
-            instagram?: string;
-        };
-        /** @description An employee of an organization, as embedded in the session response. Every organization has at least one, its administrator. */
-        StaffMember: {
-            id: components["schemas"]["Id"];
-            /**
-             * @description * `administrator`: the organization administrator; acts on the
-             *       whole organization.
-             *     * `manager`: acts only on the restaurants in `restaurant_ids`.
-             * @enum {string}
-             */
-            role: "administrator" | "manager";
-            organization_id: components["schemas"]["Id"];
-            /** @description Restaurants (branches) of the organization the staff member works for. */
-            restaurant_ids: components["schemas"]["Id"][];
-        };
-        /** @description The id the next inserted record of the table gets; a value not above the largest id of `rows` is raised past it. */
-        StateNextId: number;
-        /** @description The options chosen in one configurator group of the dish, by name. */
-        StorefrontOptionChoice: {
-            /** @description Name of the option group, e.g. `Size`. */
-            group: string;
-            /** @description Names of the chosen options of the group. */
-            items: string[];
-        };
-        /** @description A delivery order as the storefront sends it. */
-        StorefrontOrder: {
-            /** @description The organization whose storefront takes the order. */
-            organization_id: number;
-            /** @description Hint, for a storefront of one branch; only that restaurant's zones are considered. */
-            restaurant_id?: number;
-            latitude: components["schemas"]["Latitude"];
-            longitude: components["schemas"]["Longitude"];
-            /** @default  */
-            city?: string;
-            /** @description Street and house. */
-            address: string;
-            apartment?: string;
-            staircase?: string;
-            floor?: string;
-            doorphone?: string;
-            contact_name: string;
-            contact_phone: string;
-            /** @description Comment of the client. */
-            description?: string;
-            /** @enum {string} */
-            payment_source: "cash" | "card" | "courier_card";
-            /** @description Amount the client needs change from (cash). */
-            change?: number;
-            /**
-             * @description Deliver as soon as possible; otherwise `delivery_at` is required.
-             * @default true
-             */
-            delivery_asap?: boolean;
-            /**
-             * Format: date-time
-             * @description Time by which to deliver, for an order that is not ASAP.
-             */
-            delivery_at?: string;
-            items: components["schemas"]["StorefrontOrderItem"][];
-        };
-        /** @description One line of the cart. */
-        StorefrontOrderItem: {
-            /** @description A dish of the organization's published menu. */
-            dish_id: number;
-            amount: number;
-            /** @description Chosen options; groups left out count as nothing chosen. */
-            config?: components["schemas"]["StorefrontOptionChoice"][];
-            /** @description Note about this line. */
-            comment?: string;
+        /** @description Body of every error answer. */
+        ErrorBody: {
+            errors: components["schemas"]["Error"][];
         };
         /**
-         * Format: date-time
-         * @description ISO 8601 timestamp with offset.
-         * @example 2026-11-20T18:30:00+01:00
+         * @description A single order (Data format rules 3) with its related records
+         *     sideloaded (Data format rules 5).
          */
-        Timestamp: string;
-        /**
-         * @description One timetable entry of a delivery zone.
-         *
-         *     How the schedule is built:
-         *
-         *     * `day` is the ISO 8601 day of the week: 1 = Monday … 7 = Sunday.
-         *     * `open_at` and `close_at` are serialised as timestamps, but only the
-         *       time of day counts: it is the wall-clock time in the zone's
-         *       `timezone` (the date part and the `Z` are ignored).
-         *     * When `close_at` is at or before `open_at`, the zone closes after
-         *       midnight, on the following day.
-         *     * An entry with a `date` is valid for that date only and replaces the
-         *       weekly entries of that date; its `day` is the ISO weekday of
-         *       `date`.
-         *     * Entries with `is_working: false` are ignored.
-         */
-        Timetable: {
-            id: components["schemas"]["Id"];
-            /**
-             * @description Day of the week, ISO 8601 numbering (1 = Monday … 7 = Sunday).
-             * @example 1
-             */
-            day: number;
-            /**
-             * @description Opening time. Only the time of day counts, read as wall-clock time in the zone's `timezone`.
-             * @example 2000-01-01T11:00:00Z
-             */
-            open_at: components["schemas"]["Timestamp"];
-            /**
-             * @description Closing time. Only the time of day counts, read as wall-clock time
-             *     in the zone's `timezone`; at or before `open_at` means closing
-             *     after midnight.
-             * @example 2000-01-01T23:00:00Z
-             */
-            close_at: components["schemas"]["Timestamp"];
-            /**
-             * Format: date
-             * @description Special date (YYYY-MM-DD) making the entry valid for that day only; `null` or absent for a weekly entry.
-             * @example 2026-12-24
-             */
-            date?: string | null;
-            /** @description When false, the entry is ignored when the schedule is built. */
-            is_working: boolean;
+        OrderResponse: {
+            order: components["schemas"]["Order"];
+            /** @description The order's restaurant. */
+            restaurants: components["schemas"]["Restaurant"][];
+            /** @description The assigned courier; empty while no courier is assigned. */
+            couriers: components["schemas"]["Courier"][];
+            /** @description The order's payment (`payment_id`); empty for orders without cashless payment. */
+            payments: components["schemas"]["Payment"][];
         };
     };
     responses: {
@@ -1719,8 +1719,8 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description A field is missing or invalid; `source.pointer` names it. */
-        UnprocessableEntity: {
+        /** @description A body sent without `Content-Type: application/json`. */
+        UnsupportedMediaType: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1728,8 +1728,8 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description A body sent without `Content-Type: application/json`. */
-        UnsupportedMediaType: {
+        /** @description A field is missing or invalid; `source.pointer` names it. */
+        UnprocessableEntity: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1743,92 +1743,92 @@ export interface components {
     headers: never;
     pathItems: never;
 }
-export type SchemaAccountType = components['schemas']['AccountType'];
-export type SchemaApiUser = components['schemas']['ApiUser'];
-export type SchemaApiUserRecord = components['schemas']['ApiUserRecord'];
-export type SchemaAvatar = components['schemas']['Avatar'];
-export type SchemaBuddy = components['schemas']['Buddy'];
-export type SchemaCallback = components['schemas']['Callback'];
-export type SchemaCallbackAttempt = components['schemas']['CallbackAttempt'];
-export type SchemaCallbackListResponse = components['schemas']['CallbackListResponse'];
-export type SchemaCallbackRecord = components['schemas']['CallbackRecord'];
-export type SchemaCallbackState = components['schemas']['CallbackState'];
-export type SchemaCarrier = components['schemas']['Carrier'];
-export type SchemaCarrierChaos = components['schemas']['CarrierChaos'];
-export type SchemaCarrierCreate = components['schemas']['CarrierCreate'];
-export type SchemaCarrierListResponse = components['schemas']['CarrierListResponse'];
-export type SchemaCarrierRecord = components['schemas']['CarrierRecord'];
-export type SchemaCarrierResponse = components['schemas']['CarrierResponse'];
-export type SchemaCategoryPhoto = components['schemas']['CategoryPhoto'];
-export type SchemaClientRecord = components['schemas']['ClientRecord'];
-export type SchemaClock = components['schemas']['Clock'];
-export type SchemaClockAdvance = components['schemas']['ClockAdvance'];
-export type SchemaClockSet = components['schemas']['ClockSet'];
-export type SchemaConfig = components['schemas']['Config'];
-export type SchemaConfigUpdate = components['schemas']['ConfigUpdate'];
-export type SchemaConfigurator = components['schemas']['Configurator'];
-export type SchemaConfiguratorCount = components['schemas']['ConfiguratorCount'];
-export type SchemaConfiguratorGroup = components['schemas']['ConfiguratorGroup'];
-export type SchemaConfiguratorItem = components['schemas']['ConfiguratorItem'];
-export type SchemaConfiguratorPrice = components['schemas']['ConfiguratorPrice'];
-export type SchemaCourier = components['schemas']['Courier'];
-export type SchemaCourierPosition = components['schemas']['CourierPosition'];
-export type SchemaDecimalString = components['schemas']['DecimalString'];
-export type SchemaDelivery = components['schemas']['Delivery'];
-export type SchemaDeliveryStatus = components['schemas']['DeliveryStatus'];
-export type SchemaDeliveryZone = components['schemas']['DeliveryZone'];
-export type SchemaDishAvailability = components['schemas']['DishAvailability'];
-export type SchemaDishAvailabilityStatus = components['schemas']['DishAvailabilityStatus'];
-export type SchemaDishPhoto = components['schemas']['DishPhoto'];
-export type SchemaDishWeight = components['schemas']['DishWeight'];
-export type SchemaDispatcherRecord = components['schemas']['DispatcherRecord'];
-export type SchemaDraftCategory = components['schemas']['DraftCategory'];
-export type SchemaDraftCategoryRecord = components['schemas']['DraftCategoryRecord'];
-export type SchemaDraftDish = components['schemas']['DraftDish'];
-export type SchemaDraftDishRecord = components['schemas']['DraftDishRecord'];
-export type SchemaError = components['schemas']['Error'];
-export type SchemaErrorBody = components['schemas']['ErrorBody'];
-export type SchemaFault = components['schemas']['Fault'];
-export type SchemaFaultCreate = components['schemas']['FaultCreate'];
-export type SchemaFaultListResponse = components['schemas']['FaultListResponse'];
-export type SchemaFaultResponse = components['schemas']['FaultResponse'];
-export type SchemaId = components['schemas']['Id'];
-export type SchemaImportJobRecord = components['schemas']['ImportJobRecord'];
-export type SchemaImportJobStatus = components['schemas']['ImportJobStatus'];
-export type SchemaLatitude = components['schemas']['Latitude'];
-export type SchemaLongitude = components['schemas']['Longitude'];
-export type SchemaMockState = components['schemas']['MockState'];
-export type SchemaMoney = components['schemas']['Money'];
-export type SchemaNotificationListResponse = components['schemas']['NotificationListResponse'];
-export type SchemaNotificationRecord = components['schemas']['NotificationRecord'];
-export type SchemaOrder = components['schemas']['Order'];
-export type SchemaOrderItem = components['schemas']['OrderItem'];
-export type SchemaOrderRecord = components['schemas']['OrderRecord'];
-export type SchemaOrderResponse = components['schemas']['OrderResponse'];
-export type SchemaOrderStatus = components['schemas']['OrderStatus'];
-export type SchemaOrganization = components['schemas']['Organization'];
-export type SchemaPayment = components['schemas']['Payment'];
-export type SchemaPhotoRecord = components['schemas']['PhotoRecord'];
-export type SchemaPublishedMenu = components['schemas']['PublishedMenu'];
-export type SchemaPublishedMenuRecord = components['schemas']['PublishedMenuRecord'];
-export type SchemaPublishedMenuResponse = components['schemas']['PublishedMenuResponse'];
 export type SchemaResetRequest = components['schemas']['ResetRequest'];
 export type SchemaResetResult = components['schemas']['ResetResult'];
-export type SchemaRestaurant = components['schemas']['Restaurant'];
-export type SchemaSessionRecord = components['schemas']['SessionRecord'];
-export type SchemaSocialNetworkLinks = components['schemas']['SocialNetworkLinks'];
-export type SchemaStaffMember = components['schemas']['StaffMember'];
+export type SchemaMockState = components['schemas']['MockState'];
 export type SchemaStateNextId = components['schemas']['StateNextId'];
+export type SchemaApiUserRecord = components['schemas']['ApiUserRecord'];
+export type SchemaSessionRecord = components['schemas']['SessionRecord'];
+export type SchemaDispatcherRecord = components['schemas']['DispatcherRecord'];
+export type SchemaDraftCategoryRecord = components['schemas']['DraftCategoryRecord'];
+export type SchemaDraftDishRecord = components['schemas']['DraftDishRecord'];
+export type SchemaPublishedMenuRecord = components['schemas']['PublishedMenuRecord'];
+export type SchemaClientRecord = components['schemas']['ClientRecord'];
+export type SchemaPhotoRecord = components['schemas']['PhotoRecord'];
+export type SchemaOrderRecord = components['schemas']['OrderRecord'];
+export type SchemaImportJobRecord = components['schemas']['ImportJobRecord'];
+export type SchemaCarrierRecord = components['schemas']['CarrierRecord'];
+export type SchemaCarrierChaos = components['schemas']['CarrierChaos'];
+export type SchemaCarrierCreate = components['schemas']['CarrierCreate'];
+export type SchemaCarrier = components['schemas']['Carrier'];
+export type SchemaCarrierResponse = components['schemas']['CarrierResponse'];
+export type SchemaCarrierListResponse = components['schemas']['CarrierListResponse'];
+export type SchemaCallbackState = components['schemas']['CallbackState'];
+export type SchemaCallbackAttempt = components['schemas']['CallbackAttempt'];
+export type SchemaCallbackRecord = components['schemas']['CallbackRecord'];
+export type SchemaCallback = components['schemas']['Callback'];
+export type SchemaCallbackListResponse = components['schemas']['CallbackListResponse'];
+export type SchemaNotificationRecord = components['schemas']['NotificationRecord'];
+export type SchemaNotificationListResponse = components['schemas']['NotificationListResponse'];
+export type SchemaClock = components['schemas']['Clock'];
+export type SchemaClockSet = components['schemas']['ClockSet'];
+export type SchemaClockAdvance = components['schemas']['ClockAdvance'];
+export type SchemaConfig = components['schemas']['Config'];
+export type SchemaConfigUpdate = components['schemas']['ConfigUpdate'];
+export type SchemaFaultCreate = components['schemas']['FaultCreate'];
+export type SchemaFault = components['schemas']['Fault'];
+export type SchemaFaultResponse = components['schemas']['FaultResponse'];
+export type SchemaFaultListResponse = components['schemas']['FaultListResponse'];
 export type SchemaStorefrontOptionChoice = components['schemas']['StorefrontOptionChoice'];
-export type SchemaStorefrontOrder = components['schemas']['StorefrontOrder'];
 export type SchemaStorefrontOrderItem = components['schemas']['StorefrontOrderItem'];
+export type SchemaStorefrontOrder = components['schemas']['StorefrontOrder'];
+export type SchemaPublishedMenu = components['schemas']['PublishedMenu'];
+export type SchemaPublishedMenuResponse = components['schemas']['PublishedMenuResponse'];
+export type SchemaId = components['schemas']['Id'];
+export type SchemaAvatar = components['schemas']['Avatar'];
+export type SchemaAccountType = components['schemas']['AccountType'];
+export type SchemaApiUser = components['schemas']['ApiUser'];
+export type SchemaStaffMember = components['schemas']['StaffMember'];
+export type SchemaLatitude = components['schemas']['Latitude'];
+export type SchemaLongitude = components['schemas']['Longitude'];
 export type SchemaTimestamp = components['schemas']['Timestamp'];
+export type SchemaCourierPosition = components['schemas']['CourierPosition'];
+export type SchemaCourier = components['schemas']['Courier'];
+export type SchemaSocialNetworkLinks = components['schemas']['SocialNetworkLinks'];
+export type SchemaOrganization = components['schemas']['Organization'];
+export type SchemaRestaurant = components['schemas']['Restaurant'];
+export type SchemaCategoryPhoto = components['schemas']['CategoryPhoto'];
+export type SchemaDecimalString = components['schemas']['DecimalString'];
+export type SchemaDishPhoto = components['schemas']['DishPhoto'];
+export type SchemaDishWeight = components['schemas']['DishWeight'];
+export type SchemaConfiguratorPrice = components['schemas']['ConfiguratorPrice'];
+export type SchemaConfiguratorItem = components['schemas']['ConfiguratorItem'];
+export type SchemaConfiguratorCount = components['schemas']['ConfiguratorCount'];
+export type SchemaConfiguratorGroup = components['schemas']['ConfiguratorGroup'];
+export type SchemaConfigurator = components['schemas']['Configurator'];
+export type SchemaDraftDish = components['schemas']['DraftDish'];
+export type SchemaDishAvailabilityStatus = components['schemas']['DishAvailabilityStatus'];
+export type SchemaDishAvailability = components['schemas']['DishAvailability'];
+export type SchemaDraftCategory = components['schemas']['DraftCategory'];
+export type SchemaMoney = components['schemas']['Money'];
 export type SchemaTimetable = components['schemas']['Timetable'];
+export type SchemaDeliveryZone = components['schemas']['DeliveryZone'];
+export type SchemaOrderStatus = components['schemas']['OrderStatus'];
+export type SchemaOrder = components['schemas']['Order'];
+export type SchemaDeliveryStatus = components['schemas']['DeliveryStatus'];
+export type SchemaDelivery = components['schemas']['Delivery'];
+export type SchemaOrderItem = components['schemas']['OrderItem'];
+export type SchemaBuddy = components['schemas']['Buddy'];
+export type SchemaPayment = components['schemas']['Payment'];
+export type SchemaImportJobStatus = components['schemas']['ImportJobStatus'];
+export type SchemaError = components['schemas']['Error'];
+export type SchemaErrorBody = components['schemas']['ErrorBody'];
+export type SchemaOrderResponse = components['schemas']['OrderResponse'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseClientError = components['responses']['ClientError'];
 export type ResponseNotFound = components['responses']['NotFound'];
-export type ResponseUnprocessableEntity = components['responses']['UnprocessableEntity'];
 export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
+export type ResponseUnprocessableEntity = components['responses']['UnprocessableEntity'];
 export type $defs = Record<string, never>;
 export interface operations {
     resetMock: {

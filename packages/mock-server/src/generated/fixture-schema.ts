@@ -1149,7 +1149,7 @@ export const fixtureSchema: Record<string, unknown> = {
     },
     "Delivery": {
       "type": "object",
-      "description": "The delivery block, writable by the carrier through `PUT /orders/{secure_id}/delivery`.",
+      "description": "The delivery block, writable by the carrier through `PUT /api-delivery/orders/{secure_id}/delivery`.",
       "required": [
         "status",
         "message",

@@ -995,7 +995,7 @@ export interface Order {
   };
 }
 /**
- * The delivery block, writable by the carrier through `PUT /orders/{secure_id}/delivery`.
+ * The delivery block, writable by the carrier through `PUT /api-delivery/orders/{secure_id}/delivery`.
  */
 export interface Delivery {
   status: DeliveryStatus;

@@ -1531,7 +1531,7 @@ export interface components {
          * @example 9.50
          */
         DecimalString: string;
-        /** @description The delivery block, writable by the carrier through `PUT /orders/{secure_id}/delivery`. */
+        /** @description The delivery block, writable by the carrier through `PUT /api-delivery/orders/{secure_id}/delivery`. */
         Delivery: {
             status: components["schemas"]["DeliveryStatus"];
             /** @description Message from the delivery system; may describe a problem. */
@@ -1678,7 +1678,19 @@ export interface components {
              * @default null
              */
             minimal_order_price: components["schemas"]["Money"] | null;
-            area?: components["schemas"]["DeliveryZone"]["area"];
+            /**
+             * @description Geometry of the zone in WKT, coordinates as `longitude latitude`.
+             *     It must be a **simple polygon**: a single connected region without
+             *     self-intersections, written as `POLYGON((lon lat, lon lat, …))`
+             *     with exactly one closed ring (the last point repeats the first)
+             *     of at least 4 points, longitudes in -180..180 and latitudes in
+             *     -90..90. Anything else (self-intersecting or open rings, holes,
+             *     `MULTIPOLYGON`, other geometry types) is refused with 422, code
+             *     `invalid_geometry`, pointer `/area`. `null` until an area is set;
+             *     such a zone covers no address.
+             * @example POLYGON((13.3850 52.4870, 13.4420 52.4860, 13.4480 52.5030, 13.4120 52.5080, 13.3830 52.5010, 13.3850 52.4870))
+             */
+            area?: string | null;
             /**
              * @description Working hours; an empty list means the zone has no working hours yet.
              * @default []
@@ -1716,7 +1728,19 @@ export interface components {
             free_delivery_price?: components["schemas"]["Money"] | null;
             /** @description Minimum order price in the zone; `null` removes it. */
             minimal_order_price?: components["schemas"]["Money"] | null;
-            area?: components["schemas"]["DeliveryZone"]["area"];
+            /**
+             * @description Geometry of the zone in WKT, coordinates as `longitude latitude`.
+             *     It must be a **simple polygon**: a single connected region without
+             *     self-intersections, written as `POLYGON((lon lat, lon lat, …))`
+             *     with exactly one closed ring (the last point repeats the first)
+             *     of at least 4 points, longitudes in -180..180 and latitudes in
+             *     -90..90. Anything else (self-intersecting or open rings, holes,
+             *     `MULTIPOLYGON`, other geometry types) is refused with 422, code
+             *     `invalid_geometry`, pointer `/area`. `null` until an area is set;
+             *     such a zone covers no address.
+             * @example POLYGON((13.3850 52.4870, 13.4420 52.4860, 13.4480 52.5030, 13.4120 52.5080, 13.3830 52.5010, 13.3850 52.4870))
+             */
+            area?: string | null;
             /** @description The new complete list of timetable entries; replaces the current one. */
             timetables?: components["schemas"]["TimetableInput"][];
         };
@@ -2558,70 +2582,125 @@ export interface components {
              */
             order: {
                 /** @description Courier to assign; `null` unassigns the courier. */
-                courier_id?: components["schemas"]["Order"]["courier_id"];
+                courier_id?: components["schemas"]["Id"] | null;
                 /** @description New status; same transitions as `PUT /api/orders/{id}/status`. */
                 status?: components["schemas"]["OrderStatus"];
-                contact_name?: components["schemas"]["Order"]["contact_name"];
-                contact_phone?: components["schemas"]["Order"]["contact_phone"];
-                description?: components["schemas"]["Order"]["description"];
-                delivery_at?: components["schemas"]["Order"]["delivery_at"];
-                delivery_price?: components["schemas"]["Order"]["delivery_price"];
+                /**
+                 * @description Contact name of the client.
+                 * @example Jonas Becker
+                 */
+                contact_name?: string;
+                /**
+                 * @description Contact phone of the client.
+                 * @example +49 170 1112233
+                 */
+                contact_phone?: string;
+                /** @description Comment of the client. */
+                description?: string;
+                /** @description Time by which to deliver. */
+                delivery_at?: components["schemas"]["Timestamp"];
+                /** @description Delivery price, a decimal as a string. */
+                delivery_price?: components["schemas"]["DecimalString"];
                 /** @description Not editable. */
-                id?: components["schemas"]["Order"]["id"];
+                id?: components["schemas"]["Id"];
+                /**
+                 * @description Not editable.
+                 * @example PP-5001
+                 */
+                number?: string;
+                /**
+                 * @description Not editable.
+                 * @example 35
+                 */
+                delivery_time?: number;
+                /**
+                 * @description Not editable.
+                 * @example 15
+                 */
+                transportation_time?: number;
+                /**
+                 * @description Not editable.
+                 * @example 20
+                 */
+                cooking_time?: number;
                 /** @description Not editable. */
-                number?: components["schemas"]["Order"]["number"];
+                change?: components["schemas"]["Money"];
                 /** @description Not editable. */
-                delivery_time?: components["schemas"]["Order"]["delivery_time"];
+                created_at?: components["schemas"]["Timestamp"];
                 /** @description Not editable. */
-                transportation_time?: components["schemas"]["Order"]["transportation_time"];
+                courier_confirmed_at?: components["schemas"]["Timestamp"] | null;
                 /** @description Not editable. */
-                cooking_time?: components["schemas"]["Order"]["cooking_time"];
+                restaurant_confirmed_at?: components["schemas"]["Timestamp"] | null;
                 /** @description Not editable. */
-                change?: components["schemas"]["Order"]["change"];
+                delivery_asap?: boolean;
+                /**
+                 * @description Not editable.
+                 * @example POINT(13.4310 52.4975)
+                 */
+                coordinates?: string;
                 /** @description Not editable. */
-                created_at?: components["schemas"]["Order"]["created_at"];
+                latitude?: components["schemas"]["Latitude"];
                 /** @description Not editable. */
-                courier_confirmed_at?: components["schemas"]["Order"]["courier_confirmed_at"];
+                longitude?: components["schemas"]["Longitude"];
+                /**
+                 * @description Not editable.
+                 * @example Berlin
+                 */
+                city?: string;
+                /**
+                 * @description Not editable.
+                 * @example Wiener Straße 18
+                 */
+                address?: string;
+                /**
+                 * @description Not editable.
+                 * @example 4
+                 */
+                apartment?: string;
                 /** @description Not editable. */
-                restaurant_confirmed_at?: components["schemas"]["Order"]["restaurant_confirmed_at"];
+                staircase?: string;
+                /**
+                 * @description Not editable.
+                 * @example 2
+                 */
+                floor?: string;
                 /** @description Not editable. */
-                delivery_asap?: components["schemas"]["Order"]["delivery_asap"];
+                doorphone?: string;
+                /**
+                 * @description Not editable.
+                 * @example Wiener Straße 18, apartment 4, floor 2, Berlin
+                 */
+                address_text?: string;
                 /** @description Not editable. */
-                coordinates?: components["schemas"]["Order"]["coordinates"];
+                pick_up_at?: components["schemas"]["Timestamp"];
+                /**
+                 * @description Not editable.
+                 * @enum {string}
+                 */
+                payment_source?: "cash" | "card" | "courier_card";
                 /** @description Not editable. */
-                latitude?: components["schemas"]["Order"]["latitude"];
+                final_sum?: components["schemas"]["Money"];
                 /** @description Not editable. */
-                longitude?: components["schemas"]["Order"]["longitude"];
+                total?: components["schemas"]["DecimalString"];
                 /** @description Not editable. */
-                city?: components["schemas"]["Order"]["city"];
+                restaurant_id?: components["schemas"]["Id"];
                 /** @description Not editable. */
-                address?: components["schemas"]["Order"]["address"];
+                client_id?: components["schemas"]["Id"];
                 /** @description Not editable. */
-                apartment?: components["schemas"]["Order"]["apartment"];
+                payment_id?: components["schemas"]["Id"] | null;
                 /** @description Not editable. */
-                staircase?: components["schemas"]["Order"]["staircase"];
-                /** @description Not editable. */
-                floor?: components["schemas"]["Order"]["floor"];
-                /** @description Not editable. */
-                doorphone?: components["schemas"]["Order"]["doorphone"];
-                /** @description Not editable. */
-                address_text?: components["schemas"]["Order"]["address_text"];
-                /** @description Not editable. */
-                pick_up_at?: components["schemas"]["Order"]["pick_up_at"];
-                /** @description Not editable. */
-                payment_source?: components["schemas"]["Order"]["payment_source"];
-                /** @description Not editable. */
-                final_sum?: components["schemas"]["Order"]["final_sum"];
-                /** @description Not editable. */
-                total?: components["schemas"]["Order"]["total"];
-                /** @description Not editable. */
-                restaurant_id?: components["schemas"]["Order"]["restaurant_id"];
-                /** @description Not editable. */
-                client_id?: components["schemas"]["Order"]["client_id"];
-                /** @description Not editable. */
-                payment_id?: components["schemas"]["Order"]["payment_id"];
-                /** @description Not editable. */
-                links?: components["schemas"]["Order"]["links"];
+                links?: {
+                    /**
+                     * Format: uri-reference
+                     * @example /api/orders/5001/buddies
+                     */
+                    buddies: string;
+                    /**
+                     * Format: uri-reference
+                     * @example /api/orders/5001/items
+                     */
+                    items: string;
+                };
             };
         };
         /** @description A registered restaurant business that owns a storefront; it has one or more restaurants (branches). */
@@ -2861,10 +2940,29 @@ export interface components {
              *     id on create, is 422 `not_editable`.
              */
             id?: components["schemas"]["Id"];
-            day: components["schemas"]["Timetable"]["day"];
-            open_at: components["schemas"]["Timetable"]["open_at"];
-            close_at: components["schemas"]["Timetable"]["close_at"];
-            date?: components["schemas"]["Timetable"]["date"];
+            /**
+             * @description Day of the week, ISO 8601 numbering (1 = Monday … 7 = Sunday).
+             * @example 1
+             */
+            day: number;
+            /**
+             * @description Opening time. Only the time of day counts, read as wall-clock time in the zone's `timezone`.
+             * @example 2000-01-01T11:00:00Z
+             */
+            open_at: components["schemas"]["Timestamp"];
+            /**
+             * @description Closing time. Only the time of day counts, read as wall-clock time
+             *     in the zone's `timezone`; at or before `open_at` means closing
+             *     after midnight.
+             * @example 2000-01-01T23:00:00Z
+             */
+            close_at: components["schemas"]["Timestamp"];
+            /**
+             * Format: date
+             * @description Special date (YYYY-MM-DD) making the entry valid for that day only; `null` or absent for a weekly entry.
+             * @example 2026-12-24
+             */
+            date?: string | null;
             /**
              * @description When false, the entry is ignored when the schedule is built. Defaults to true.
              * @default true
