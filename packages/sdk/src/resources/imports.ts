@@ -71,17 +71,12 @@ export class ImportsResource {
     const core = this.#core;
     return core.invoke(
       'POST /api/organizations/{id}/import/menu',
+      {
+        params: { path: { id: organizationId } },
+        // The service fills the `config` defaults; the cast only drops the generated type's "required" on them.
+        body: body as MainBody<'POST /api/organizations/{id}/import/menu'>,
+      },
       options,
-      (call) =>
-        core.http.POST(
-          '/api/organizations/{id}/import/menu',
-          {
-            params: { path: { id: organizationId } },
-            // The service fills the `config` defaults; the cast only drops the generated type's "required" on them.
-            body: body as MainBody<'POST /api/organizations/{id}/import/menu'>,
-          },
-          call,
-        ),
       {
         map: (data) => this.job('menu', organizationId, data.job_id),
         onError: this.#attachJob('menu', organizationId),
@@ -95,8 +90,10 @@ export class ImportsResource {
     options?: O,
   ): MainCall<O, 'GET /api/organizations/{id}/import/menu'> {
     const core = this.#core;
-    return core.invoke('GET /api/organizations/{id}/import/menu', options, (call) =>
-      core.http.GET('/api/organizations/{id}/import/menu', { params: { path: { id: organizationId } } }, call),
+    return core.invoke(
+      'GET /api/organizations/{id}/import/menu',
+      { params: { path: { id: organizationId } } },
+      options,
     );
   }
 
@@ -110,13 +107,8 @@ export class ImportsResource {
     const query = options?.fromScratch === undefined ? undefined : { from_scratch: options.fromScratch };
     return core.invoke(
       'POST /api/organizations/{id}/import/clients',
+      { params: { path: { id: organizationId }, query }, body },
       options,
-      (call) =>
-        core.http.POST(
-          '/api/organizations/{id}/import/clients',
-          { params: { path: { id: organizationId }, query }, body },
-          call,
-        ),
       {
         map: (data) => this.job('clients', organizationId, data.job_id),
         onError: this.#attachJob('clients', organizationId),
@@ -130,8 +122,10 @@ export class ImportsResource {
     options?: O,
   ): MainCall<O, 'GET /api/organizations/{id}/import/clients'> {
     const core = this.#core;
-    return core.invoke('GET /api/organizations/{id}/import/clients', options, (call) =>
-      core.http.GET('/api/organizations/{id}/import/clients', { params: { path: { id: organizationId } } }, call),
+    return core.invoke(
+      'GET /api/organizations/{id}/import/clients',
+      { params: { path: { id: organizationId } } },
+      options,
     );
   }
 
@@ -148,12 +142,10 @@ export class ImportsResource {
   ): MainCall<O, 'POST /api/organizations/{id}/import/orders'> {
     const core = this.#core;
     const query = options?.existing === undefined ? undefined : { existing: options.existing };
-    return core.invoke('POST /api/organizations/{id}/import/orders', options, (call) =>
-      core.http.POST(
-        '/api/organizations/{id}/import/orders',
-        { params: { path: { id: organizationId }, query }, body },
-        call,
-      ),
+    return core.invoke(
+      'POST /api/organizations/{id}/import/orders',
+      { params: { path: { id: organizationId }, query }, body },
+      options,
     );
   }
 }
