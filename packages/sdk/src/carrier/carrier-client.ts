@@ -1,7 +1,7 @@
-import { Core, type Call, type DefaultOptions } from '../client/core.js';
-import type { OperationError, OperationKey, OperationOf, RequestBody, SuccessBody } from '../client/operations.js';
-import type { PipelineOptions, RequestOptions } from '../client/options.js';
-import { createPipeline } from '../client/pipeline.js';
+import { Core, type Call, type DefaultOptions } from '../transport/core.js';
+import type { OperationError, OperationKey, OperationOf, RequestBody, SuccessBody } from '../transport/operations.js';
+import type { PipelineOptions, RequestOptions } from '../transport/options.js';
+import { createPipeline } from '../transport/pipeline.js';
 import type { components, paths as CarrierPaths } from '../generated/carrier.js';
 import { carrierBaseUrl, type RawCarrierClient } from '../raw/raw-client.js';
 

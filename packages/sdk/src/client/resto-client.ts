@@ -9,10 +9,10 @@ import { OrdersResource } from '../resources/orders.js';
 import { OrganizationsResource } from '../resources/organizations.js';
 import { RestaurantsResource } from '../resources/restaurants.js';
 import { SessionResource } from '../resources/session.js';
-import { Core } from './core.js';
-import type { PipelineOptions } from './options.js';
-import { createPipeline } from './pipeline.js';
-import { toTokenStore, type TokenOption } from './token.js';
+import { Core } from '../transport/core.js';
+import type { PipelineOptions } from '../transport/options.js';
+import { createPipeline } from '../transport/pipeline.js';
+import { toTokenStore, type TokenOption } from '../transport/token.js';
 
 /** Options of {@link createRestoClient}. */
 export interface RestoClientOptions extends PipelineOptions {

@@ -1,9 +1,9 @@
 import createClient, { type Client, type ClientOptions, type Middleware } from 'openapi-fetch';
 import type { paths as CarrierPaths } from '../generated/carrier.js';
 import type { paths as MainPaths } from '../generated/main.js';
-import { authorizeRequest } from '../client/transport.js';
+import { authorizeRequest } from '../transport/transport.js';
 
-export { authorizationHeader } from '../client/transport.js';
+export { authorizationHeader } from '../transport/transport.js';
 
 /** The typed openapi-fetch client of the main API. */
 export type RawMainClient = Client<MainPaths>;

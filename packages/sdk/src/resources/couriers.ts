@@ -1,6 +1,6 @@
-import type { DefaultOptions, MainCall, MainCore } from '../client/core.js';
-import type { MainQuery } from '../client/operations.js';
-import type { RequestOptions } from '../client/options.js';
+import type { DefaultOptions, MainCall, MainCore } from '../transport/core.js';
+import type { MainQuery } from '../transport/operations.js';
+import type { RequestOptions } from '../transport/options.js';
 
 /** Filters of `GET /api/couriers`. */
 export type CourierFilters = MainQuery<'GET /api/couriers'>;

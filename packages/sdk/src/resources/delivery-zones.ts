@@ -1,6 +1,6 @@
-import type { DefaultOptions, MainCall, MainCore } from '../client/core.js';
-import type { MainBody, MainQuery, WithDefaults } from '../client/operations.js';
-import type { RequestOptions } from '../client/options.js';
+import type { DefaultOptions, MainCall, MainCore } from '../transport/core.js';
+import type { MainBody, MainQuery, WithDefaults } from '../transport/operations.js';
+import type { RequestOptions } from '../transport/options.js';
 import type { components } from '../generated/main.js';
 
 /** Filters of `GET /api/delivery_zones`. */

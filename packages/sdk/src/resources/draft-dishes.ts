@@ -1,6 +1,6 @@
-import type { DefaultOptions, MainCall, MainCore } from '../client/core.js';
-import type { MainBody, MainQuery } from '../client/operations.js';
-import type { RequestOptions } from '../client/options.js';
+import type { DefaultOptions, MainCall, MainCore } from '../transport/core.js';
+import type { MainBody, MainQuery } from '../transport/operations.js';
+import type { RequestOptions } from '../transport/options.js';
 import { toUploadForm, type UploadFileOptions, type UploadInput } from '../uploads/upload-file.js';
 
 /** Filters of `GET /api/draft_dishes`. */

@@ -1,6 +1,6 @@
-import type { DefaultOptions, MainCall, MainCore } from '../client/core.js';
-import type { MainBody, MainData, MainQuery } from '../client/operations.js';
-import type { RequestOptions } from '../client/options.js';
+import type { DefaultOptions, MainCall, MainCore } from '../transport/core.js';
+import type { MainBody, MainData, MainQuery } from '../transport/operations.js';
+import type { RequestOptions } from '../transport/options.js';
 import type { components } from '../generated/main.js';
 import { paginate } from '../pagination/paginate.js';
 

@@ -1,6 +1,6 @@
-import type { DefaultOptions, MainCall, MainCore } from '../client/core.js';
-import type { MainBody } from '../client/operations.js';
-import type { RequestOptions } from '../client/options.js';
+import type { DefaultOptions, MainCall, MainCore } from '../transport/core.js';
+import type { MainBody } from '../transport/operations.js';
+import type { RequestOptions } from '../transport/options.js';
 
 /** The editable fields of an organization (`PUT /api/organizations/{id}` without its root key). */
 export type OrganizationUpdateFields = MainBody<'PUT /api/organizations/{id}'>['organization'];

@@ -1,6 +1,6 @@
-import type { DefaultOptions, MainCall, MainCore } from '../client/core.js';
-import type { RequestOptions } from '../client/options.js';
-import type { TokenStore } from '../client/token.js';
+import type { DefaultOptions, MainCall, MainCore } from '../transport/core.js';
+import type { RequestOptions } from '../transport/options.js';
+import type { TokenStore } from '../transport/token.js';
 
 const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
 const formBody = (body: Record<string, string | undefined> | undefined): URLSearchParams =>
