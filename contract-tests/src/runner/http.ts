@@ -4,6 +4,9 @@ import type { Profile, Violation } from './types.js';
 /** Query parameters; arrays are sent as repeated keys. */
 export type QueryInput = Record<string, string | number | boolean | undefined | null | readonly (string | number)[]>;
 
+/** Expected statuses: an exact code, a list, or a class (`2xx`, `4xx`). */
+export type StatusExpectation = number | readonly number[] | '2xx' | '4xx';
+
 /** One request of the suite. */
 export interface RequestSpec {
   method?: string;

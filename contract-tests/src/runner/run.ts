@@ -3,11 +3,10 @@ import { resolveConfig, type ResolvedConfig } from '../config.js';
 import { ControlClient, ControlError } from '../control.js';
 import { CLAUSES } from '../generated/clauses.js';
 import { allTests } from '../tests/index.js';
-import { CheckFailure, SkipSignal, TestContext, type SuiteRuntime } from './context.js';
+import { CheckFailure, SkipSignal, TestContext, type ContractTest, type SuiteRuntime } from './context.js';
 import { CheckingHttp, CoverageRecorder, NotImplementedSignal, type RequestSink } from './http.js';
 import type {
   ClauseCoverage,
-  ContractTest,
   DecisionCoverage,
   OperationCoverage,
   Profile,

@@ -1,5 +1,5 @@
 import { createApiValidator } from '@restoapi/openapi';
-import type { ContractTest } from '../runner/types.js';
+import type { ContractTest } from '../runner/context.js';
 import { carrierTests } from './carrier.js';
 import { conformanceTests } from './conformance.js';
 import { formatTests } from './format.js';

@@ -4,7 +4,8 @@ import { getAtPointer, listDecisions, openapiDocument, type ApiValidator, type O
 import { CheckFailure, type Client, type TestContext } from '../runner/context.js';
 import type { Rec } from '../runner/fixtures.js';
 import type { ApiResponse } from '../runner/http.js';
-import type { ContractTest, Need } from '../runner/types.js';
+import type { ContractTest } from '../runner/context.js';
+import type { Need } from '../runner/types.js';
 import { handedOverOrder } from './carrier.js';
 import { component, defineTest } from './define.js';
 import { photoForm } from './menu.js';
