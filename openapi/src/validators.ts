@@ -1,6 +1,7 @@
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { createAjv, describeAjvError } from './ajv.js';
 import { openapiDocument } from './generated/document.js';
+import { mediaTypeOf } from './media-type.js';
 import {
   escapePointer,
   getAtPointer,
@@ -92,10 +93,6 @@ function defaultOf(document: unknown, pointer: string): unknown {
     schema = getAtPointer(document, schema.$ref.replace(/^#/, '')) as typeof schema;
   }
   return schema?.default;
-}
-
-function mediaTypeOf(contentType: string | null | undefined): string | undefined {
-  return contentType ? contentType.split(';')[0]!.trim().toLowerCase() : undefined;
 }
 
 function headerValue(headers: RequestInput['headers'], name: string): string | undefined {
