@@ -23,7 +23,10 @@ export {
   type RouteMatch,
 } from './operations.js';
 export {
+  createApiDescription,
   createApiValidator,
+  type ApiDescription,
+  type ApiDescriptionOptions,
   type ApiValidator,
   type ApiValidatorOptions,
   type CoercedParameters,

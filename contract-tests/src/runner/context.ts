@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { ApiValidator } from '@restoapi/openapi';
+import type { ApiDescription } from '@restoapi/openapi';
 import type { Credentials, ResolvedConfig, Role } from '../config.js';
 import { ControlError, type ControlClient } from '../control.js';
 import { Fixtures } from './fixtures.js';
@@ -38,7 +38,7 @@ export interface SuiteRuntime {
   profile: Profile;
   seed: number;
   http: CheckingHttp;
-  validator: ApiValidator;
+  validator: ApiDescription;
   control: ControlClient | undefined;
   sessions: Map<Role, SessionInfo>;
 }
@@ -141,7 +141,7 @@ export class TestContext {
     return this.runtime.seed;
   }
 
-  get validator(): ApiValidator {
+  get validator(): ApiDescription {
     return this.runtime.validator;
   }
 

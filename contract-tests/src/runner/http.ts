@@ -1,4 +1,4 @@
-import type { ApiValidator, OperationInfo } from '@restoapi/openapi';
+import type { ApiDescription, OperationInfo } from '@restoapi/openapi';
 import type { Profile, Violation } from './types.js';
 
 /** Query parameters; arrays are sent as repeated keys. */
@@ -75,7 +75,7 @@ export interface HttpOptions {
   fetch: typeof fetch;
   baseUrl: string;
   carrierBaseUrl: string;
-  validator: ApiValidator;
+  validator: ApiDescription;
   profile: Profile;
   coverage: CoverageRecorder;
   requestMs: number;

@@ -1,4 +1,4 @@
-import { createApiValidator, listDecisions, openapiDocument } from '@restoapi/openapi';
+import { createApiDescription, listDecisions, openapiDocument } from '@restoapi/openapi';
 import { resolveConfig, type ResolvedConfig } from '../config.js';
 import { ControlClient, ControlError } from '../control.js';
 import { CLAUSES } from '../generated/clauses.js';
@@ -120,7 +120,7 @@ export async function runContractSuite(options: RunOptions): Promise<SuiteResult
   const config = resolveConfig(options.config, baseUrl);
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
   const fetchImpl = options.fetch ?? globalThis.fetch;
-  const validator = createApiValidator();
+  const validator = createApiDescription();
   const coverage = new CoverageRecorder();
   const http = new CheckingHttp({
     fetch: fetchImpl,
@@ -235,7 +235,7 @@ function summarize(input: {
   started: number;
   results: TestResult[];
   coverage: CoverageRecorder;
-  validator: ReturnType<typeof createApiValidator>;
+  validator: ReturnType<typeof createApiDescription>;
 }): SuiteResult {
   const { results } = input;
   const operations: OperationCoverage[] = input.validator.operations.map((op) => {

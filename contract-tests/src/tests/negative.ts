@@ -1,6 +1,12 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import * as fc from 'fast-check';
-import { getAtPointer, listDecisions, openapiDocument, type ApiValidator, type OperationInfo } from '@restoapi/openapi';
+import {
+  getAtPointer,
+  listDecisions,
+  openapiDocument,
+  type ApiDescription,
+  type OperationInfo,
+} from '@restoapi/openapi';
 import { CheckFailure, type Client, type TestContext } from '../runner/context.js';
 import type { Rec } from '../runner/fixtures.js';
 import type { ApiResponse } from '../runner/http.js';
@@ -194,7 +200,7 @@ const REPLACEMENTS: unknown[] = [42, 1.5, 'text', true, null, [], {}];
 
 /** Every invalid variant of a valid request, checked invalid against the document. */
 export function mutationsFor(
-  api: ApiValidator,
+  api: ApiDescription,
   op: OperationInfo,
   base: { params: Record<string, string>; query: Record<string, unknown>; body?: unknown },
 ): Mutation[] {

@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError } from 'commander';
-import { DEMO_LOGINS, demoSeed, type MockStateJson, type RestoMock } from './index.js';
+import { DEMO_LOGINS, demoSeed, type MockStateJson, type MockEngine } from './index.js';
 import { createMockServer } from './node.js';
 import { consoleRoute } from './static/console-route.js';
 import { loadDocsRoute, type DocsRouteResult } from './static/docs-route.js';
@@ -31,7 +31,7 @@ async function loadSeed(seed: string): Promise<MockStateJson> {
 }
 
 /** Saves the state at most once per `delayMs`, always ending with the latest state. */
-function debouncedSaver(file: string, delayMs = 50): (mock: RestoMock) => void {
+function debouncedSaver(file: string, delayMs = 50): (mock: MockEngine) => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let writing = Promise.resolve();
   return (mock) => {

@@ -1,4 +1,4 @@
-import { createApiValidator, type ApiValidator, type CallbackEvent, type ValidationIssue } from '@restoapi/openapi';
+import { createApiDescription, type ApiDescription, type CallbackEvent, type ValidationIssue } from '@restoapi/openapi';
 
 /** The kinds of callback the service sends: the keys of the document's `webhooks`. */
 export type CallbackType = CallbackEvent['type'];
@@ -9,11 +9,11 @@ export type CallbackEventOf<T extends CallbackType> = Extract<CallbackEvent, { t
 /** The callback events as the document's standalone schemas type them (generated in `@restoapi/openapi`). */
 export type { CallbackEvent, OrderCreatedEvent, OrderStatusChangedEvent } from '@restoapi/openapi';
 
-let sharedValidator: ApiValidator | undefined;
+let sharedValidator: ApiDescription | undefined;
 
 /** The validator built from the bundled document, created once per process. */
-export function defaultValidator(): ApiValidator {
-  sharedValidator ??= createApiValidator();
+export function defaultValidator(): ApiDescription {
+  sharedValidator ??= createApiDescription();
   return sharedValidator;
 }
 
@@ -24,7 +24,7 @@ export type ParsedCallback =
   | { kind: 'invalid'; issues: ValidationIssue[] };
 
 /** The webhook operation of each callback type, read from the document's `webhooks`. */
-function webhookOperations(validator: ApiValidator): Map<string, string> {
+function webhookOperations(validator: ApiDescription): Map<string, string> {
   const cached = operationsCache.get(validator);
   if (cached) return cached;
   const webhooks = (validator.document.webhooks ?? {}) as Record<string, { post?: { operationId?: string } }>;
@@ -35,7 +35,7 @@ function webhookOperations(validator: ApiValidator): Map<string, string> {
   operationsCache.set(validator, map);
   return map;
 }
-const operationsCache = new WeakMap<ApiValidator, Map<string, string>>();
+const operationsCache = new WeakMap<ApiDescription, Map<string, string>>();
 
 /**
  * Reads a callback's event from its query string and validates it against the document's webhook
@@ -45,7 +45,7 @@ const operationsCache = new WeakMap<ApiValidator, Map<string, string>>();
  * const parsed = parseCallback(new URL(request.url).searchParams);
  * if (parsed.kind === 'event' && parsed.event.type === 'order_status_changed') console.log(parsed.event.status);
  */
-export function parseCallback(query: URLSearchParams, validator: ApiValidator = defaultValidator()): ParsedCallback {
+export function parseCallback(query: URLSearchParams, validator: ApiDescription = defaultValidator()): ParsedCallback {
   const type = query.get('type');
   if (type === null || type === '') {
     return {
