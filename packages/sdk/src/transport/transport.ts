@@ -212,13 +212,24 @@ export function createTransport(options: TransportOptions): Transport {
     return pipeline(request, settings);
   }
 
+  // Apart from `send`: a closure inside it would make every call allocate a context for its arguments.
+  function buildLater(
+    operation: string,
+    init: SendInit | Promise<SendInit>,
+    settings: TransportCallSettings,
+    callerHeaders: Record<string, string> | undefined,
+    value: string | null | undefined | Promise<string | null | undefined>,
+  ): Promise<unknown> {
+    return Promise.all([value, init]).then(([t, i]) => build(operation, i, settings, callerHeaders, t));
+  }
+
   return {
     send(operation, init, settings, callerHeaders) {
       try {
         const value = token?.();
         // Only an async token or init costs a promise hop; the common call is built at once.
         if (value instanceof Promise || init instanceof Promise)
-          return Promise.all([value, init]).then(([t, i]) => build(operation, i, settings, callerHeaders, t));
+          return buildLater(operation, init, settings, callerHeaders, value);
         return build(operation, init, settings, callerHeaders, value);
       } catch (error) {
         // A token source or body serializer that throws fails the call, never its caller.
