@@ -6,7 +6,6 @@
 export { runContractSuite, selectTests, selectionName } from './runner/run.js';
 export type {
   ClauseCoverage,
-  ContractTest,
   DecisionCoverage,
   Need,
   OperationCoverage,
@@ -47,5 +46,5 @@ export {
 } from './reports/reports.js';
 export { ControlClient, ControlError } from './control.js';
 export { CallbackReceiver, type ReceivedCallback } from './runner/receiver.js';
-export { TestContext, Client, type SessionInfo } from './runner/context.js';
+export { TestContext, Client, type ContractTest, type SessionInfo } from './runner/context.js';
 export type { ApiResponse, RequestSpec } from './runner/http.js';

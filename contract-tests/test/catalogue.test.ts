@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect, test } from 'vitest';
-import { createApiValidator, listDecisions, openapiDocument } from '@restoapi/openapi';
+import { createApiDescription, listDecisions, openapiDocument } from '@restoapi/openapi';
 import { SPEC_ENV, renderClauses, specPathFromEnv } from '../scripts/extract-clauses.js';
 import { CLAUSES, allTests, selectTests } from '../src/index.js';
 
@@ -61,7 +61,7 @@ test('clause ids follow the documented forms', () => {
 test('every test names existing clauses, a profile, its operations, and (full) existing x-decision pointers', () => {
   const clauses = new Set(CLAUSES.map((c) => c.id));
   const decisions = new Set(listDecisions(openapiDocument).map((d) => d.pointer));
-  const operations = new Set(createApiValidator().operations.map((o) => o.operationId));
+  const operations = new Set(createApiDescription().operations.map((o) => o.operationId));
   for (const test of allTests()) {
     for (const clause of test.clauses)
       expect(clauses.has(clause), `${test.id} names unknown clause ${clause}`).toBe(true);
@@ -78,7 +78,7 @@ test('every testable clause is covered by a spec-profile test, and every operati
   expect(CLAUSES.filter((c) => !c.notShown && !covered.has(c.id)).map((c) => c.id)).toEqual([]);
   const conformance = new Set(selectTests('spec', 'schema-only').flatMap((t) => t.operations));
   expect(
-    createApiValidator()
+    createApiDescription()
       .operations.map((o) => o.operationId)
       .filter((id) => !conformance.has(id)),
   ).toEqual([]);

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createApiValidator } from '@restoapi/openapi';
+import { createApiDescription } from '@restoapi/openapi';
 import { createMockServer, type MockServer } from '@restoapi/mock-server/node';
 import { startPrism, type RunningPrism } from '../../scripts/testing/start-prism.js';
 import { runContractSuite } from '../src/index.js';
@@ -10,7 +10,7 @@ import { MOCK_CONFIG, unexpectedFailures } from './helpers.js';
 // validating proxy in front of the mock while the whole contract suite runs through it. Prism
 // reports what it finds in each answer's `sl-violations` header.
 const root = fileURLToPath(new URL('../../openapi/openapi.yaml', import.meta.url));
-const api = createApiValidator();
+const api = createApiDescription();
 let mock: MockServer;
 let prism: RunningPrism;
 

@@ -8,6 +8,8 @@ export type * from './generated/schemas.js';
 export { createAjv, describeAjvError } from './ajv.js';
 export { listDecisions, type Decision } from './decisions.js';
 export { fromBase64, signWebhook, webhookSecretKey } from './webhook-signature.js';
+export { backoffDelayMs, type Backoff } from './backoff.js';
+export { mediaTypeOf } from './media-type.js';
 export {
   CARRIER_PATH_PREFIX,
   HTTP_METHODS,
@@ -22,9 +24,12 @@ export {
   type RouteMatch,
 } from './operations.js';
 export {
+  createApiDescription,
   createApiValidator,
   issuesOf,
   parameterSchema,
+  type ApiDescription,
+  type ApiDescriptionOptions,
   type ApiValidator,
   type ApiValidatorOptions,
   type CoercedParameters,

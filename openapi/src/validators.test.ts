@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
-import { createApiValidator } from './validators.js';
+import { createApiDescription, createApiValidator, type ApiValidator } from './validators.js';
 
-const api = createApiValidator();
+const api = createApiDescription();
 
 const margherita = {
   draft_dish: {
@@ -173,4 +173,12 @@ test('standalone payloads validate by component name', () => {
   expect(ok.valid).toBe(true);
   const bad = api.validateSchema('ClientImport', { clients: [{ external_id: 'c-1', birthdate: '1990-02-01' }] });
   expect(bad).toMatchObject({ valid: false, issues: [expect.objectContaining({ pointer: '/clients/0/birthdate' })] });
+});
+
+test('the former name createApiValidator still makes the same description (deprecated alias)', () => {
+  const former: ApiValidator = createApiValidator();
+  expect(former.operations.map((op) => op.operationId)).toEqual(api.operations.map((op) => op.operationId));
+  expect(former.match('GET', '/api/orders/5')?.operation.operationId).toBe(
+    api.match('GET', '/api/orders/5')?.operation.operationId,
+  );
 });

@@ -1,6 +1,7 @@
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { createAjv, describeAjvError } from './ajv.js';
 import { openapiDocument } from './generated/document.js';
+import { mediaTypeOf } from './media-type.js';
 import {
   escapePointer,
   getAtPointer,
@@ -59,14 +60,14 @@ export interface ResponseInput {
   headers?: Headers | Record<string, string | undefined>;
 }
 
-/** Options of {@link createApiValidator}. */
-export interface ApiValidatorOptions {
+/** Options of {@link createApiDescription}. */
+export interface ApiDescriptionOptions {
   /** Another bundled document (for example a faulty variant in tests); defaults to this package's. */
   document?: Record<string, unknown>;
 }
 
-/** Validators and routing derived from one OpenAPI document. */
-export interface ApiValidator {
+/** One OpenAPI document made usable: its operations, a router over them and validators for their messages. */
+export interface ApiDescription {
   readonly document: Record<string, unknown>;
   readonly operations: readonly OperationInfo[];
   /** Looks an operation up by `operationId`; throws for unknown ids. */
@@ -92,10 +93,6 @@ function defaultOf(document: unknown, pointer: string): unknown {
     schema = getAtPointer(document, schema.$ref.replace(/^#/, '')) as typeof schema;
   }
   return schema?.default;
-}
-
-function mediaTypeOf(contentType: string | null | undefined): string | undefined {
-  return contentType ? contentType.split(';')[0]!.trim().toLowerCase() : undefined;
 }
 
 function headerValue(headers: RequestInput['headers'], name: string): string | undefined {
@@ -178,11 +175,11 @@ function matchMedia<T>(content: Record<string, T>, mediaType: string | undefined
  * Compiles validators and a router from the bundled OpenAPI document.
  * Schemas compile lazily per operation and are cached, so creating one is cheap.
  * @example
- * const api = createApiValidator();
+ * const api = createApiDescription();
  * const result = api.validateRequest('createDraftDish', { contentType: 'application/json', body });
  * if (!result.valid) console.log(result.issues[0].pointer); // "/draft_dish/name"
  */
-export function createApiValidator(options: ApiValidatorOptions = {}): ApiValidator {
+export function createApiDescription(options: ApiDescriptionOptions = {}): ApiDescription {
   const document = options.document ?? openapiDocument;
   const operations = listOperations(document);
   const byId = new Map(operations.map((op) => [op.operationId, op]));
@@ -438,3 +435,10 @@ export function createApiValidator(options: ApiValidatorOptions = {}): ApiValida
     },
   };
 }
+
+/** @deprecated The description also routes: use {@link ApiDescription}. */
+export type ApiValidator = ApiDescription;
+/** @deprecated Use {@link ApiDescriptionOptions}. */
+export type ApiValidatorOptions = ApiDescriptionOptions;
+/** @deprecated Use {@link createApiDescription}. */
+export const createApiValidator: (options?: ApiDescriptionOptions) => ApiDescription = createApiDescription;

@@ -4,9 +4,9 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect, test } from 'vitest';
-import { createApiValidator, getAtPointer, listDecisions, listOperations, openapiDocument } from '@restoapi/openapi';
+import { createApiDescription, getAtPointer, listDecisions, listOperations, openapiDocument } from '@restoapi/openapi';
 
-const api = createApiValidator();
+const api = createApiDescription();
 
 test('the bundled document is valid OpenAPI 3.1 with no lint problems', async () => {
   // The Redocly CLI itself, with the committed ruleset: the same verdict as `npm run lint:api`.

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createApiValidator } from '@restoapi/openapi';
+import { createApiDescription } from '@restoapi/openapi';
 import { startPrism, type RunningPrism } from '../../scripts/testing/start-prism.js';
 
 // Prism serves the bundled document as a static mock: a check that the
 // description is usable by standard tooling, not only by ours.
-const api = createApiValidator();
+const api = createApiDescription();
 let prism: RunningPrism;
 let baseUrl: string;
 

@@ -2,7 +2,7 @@
 // (scripts/consumer/check-consumer.ts) type-checks it against the packed packages, as public-api.mts
 // (ESM declarations) and public-api.cts (CommonJS ones), with strict and skipLibCheck: false;
 // the repository's typecheck checks it against the sources. It is compiled, never run.
-import { createApiValidator, listDecisions, openapiDocument, type MenuImport } from '@restoapi/openapi';
+import { createApiDescription, listDecisions, openapiDocument, type MenuImport } from '@restoapi/openapi';
 import {
   ConflictError,
   createCarrierClient,
@@ -18,7 +18,7 @@ import { createFileOutboxStore, runSimulator, serve } from '@restoapi/carrier-ki
 import { loadConfig, runContractSuite, selectTests, type SuiteResult } from '@restoapi/contract-tests';
 
 const menu: MenuImport = { dishes: [{ name: 'Calzone', price: 10.5, category_name: 'Pizza' }] };
-const operations: number = createApiValidator().operations.length;
+const operations: number = createApiDescription().operations.length;
 const decided: string[] = listDecisions(openapiDocument).map((decision) => decision.pointer);
 
 export async function main(): Promise<void> {

@@ -1,10 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { ApiValidator } from '@restoapi/openapi';
+import type { ApiDescription } from '@restoapi/openapi';
 import type { Credentials, ResolvedConfig, Role } from '../config.js';
 import { ControlError, type ControlClient } from '../control.js';
 import { Fixtures } from './fixtures.js';
-import type { ApiResponse, CheckingHttp, RequestSpec } from './http.js';
-import type { ContractTest, Profile } from './types.js';
+import type { ApiResponse, CheckingHttp, RequestSpec, StatusExpectation } from './http.js';
+
+export type { StatusExpectation } from './http.js';
+import type { Need, Profile, TestKind } from './types.js';
 
 /** Thrown by `t.skip()`. */
 export class SkipSignal extends Error {
@@ -36,13 +38,10 @@ export interface SuiteRuntime {
   profile: Profile;
   seed: number;
   http: CheckingHttp;
-  validator: ApiValidator;
+  validator: ApiDescription;
   control: ControlClient | undefined;
   sessions: Map<Role, SessionInfo>;
 }
-
-/** Expected statuses: an exact code, a list, or a class (`2xx`, `4xx`). */
-export type StatusExpectation = number | readonly number[] | '2xx' | '4xx';
 
 function matches(status: number, expected: StatusExpectation): boolean {
   if (expected === '2xx') return status >= 200 && status < 300;
@@ -94,6 +93,28 @@ export class Client {
   }
 }
 
+/* A test and its context refer to each other, so both live in this module. */
+
+/** One named contract test. */
+export interface ContractTest {
+  /** Unique, stable id (`session.token-invalid-after-delete`). */
+  id: string;
+  /** Readable title, starting with the clause it checks (`Limits 1: one menu import per organization at a time`). */
+  title: string;
+  /** Clause ids of the specification it covers (see `CLAUSES`). */
+  clauses: string[];
+  profile: Profile;
+  /** For `full` tests: JSON Pointers of the `x-decision` markers checked (from `listDecisions()`). */
+  decisions?: string[];
+  /** operationIds the test exercises. */
+  operations: string[];
+  kind: TestKind;
+  needs?: Need[];
+  /** Per-test time limit in milliseconds (default from the config). */
+  timeoutMs?: number;
+  run(t: TestContext): Promise<void>;
+}
+
 /** Everything a test works with. */
 export class TestContext {
   readonly fixtures: Fixtures;
@@ -120,7 +141,7 @@ export class TestContext {
     return this.runtime.seed;
   }
 
-  get validator(): ApiValidator {
+  get validator(): ApiDescription {
     return this.runtime.validator;
   }
 

@@ -1,11 +1,39 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
-import type { Role } from '../config.js';
-import type { TestContext } from './context.js';
+import type { ResolvedConfig, Role } from '../config.js';
+import type { ControlClient } from '../control.js';
 import { pointInside } from './geometry.js';
-import type { ApiResponse } from './http.js';
+import type { ApiResponse, RequestSpec, StatusExpectation } from './http.js';
 
 /** A record as the API returns it (the suite reads it loosely and checks what it needs). */
 export type Rec = Record<string, any>;
+
+/** The calls the fixtures make as a role: a `Client` of the test's context. */
+export interface FixtureClient {
+  /** The session the calls carry, if any. */
+  readonly session: { accountId: number } | undefined;
+  get(path: string, query?: RequestSpec['query']): Promise<ApiResponse>;
+  post(path: string, json?: unknown, extra?: Partial<RequestSpec>): Promise<ApiResponse>;
+  put(path: string, json?: unknown, extra?: Partial<RequestSpec>): Promise<ApiResponse>;
+}
+
+/**
+ * What the fixtures use of a test's context. `TestContext` has all of it; it is declared here, not imported,
+ * because the context creates the fixtures, and the two modules would otherwise import each other.
+ */
+export interface FixtureContext {
+  readonly config: ResolvedConfig;
+  readonly control: ControlClient;
+  readonly hasControl: boolean;
+  as(role: Role): Promise<FixtureClient>;
+  setup<T>(what: string, fn: () => Promise<T>): Promise<T>;
+  unique(prefix?: string): string;
+  skip(reason: string): never;
+  fail(message: string): never;
+  check(condition: unknown, message: string): void;
+  present<T>(value: T | undefined | null | false | '' | 0, message: string): T;
+  equal<T>(actual: T, expected: T, message: string): void;
+  status(response: ApiResponse, expected: StatusExpectation, what?: string): void;
+}
 
 /** Order statuses a courier may leave for `delivery`/`complete`. */
 const TERMINAL = new Set(['complete', 'cancelled']);
@@ -19,7 +47,7 @@ export class Fixtures {
   private restaurantCache: number[] | undefined;
   private zoneCache: Rec[] | undefined;
 
-  constructor(private readonly t: TestContext) {}
+  constructor(private readonly t: FixtureContext) {}
 
   get orgId(): number {
     return this.t.config.organization.id;

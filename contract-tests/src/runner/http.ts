@@ -1,8 +1,11 @@
-import { CARRIER_PATH_PREFIX, type ApiValidator, type OperationInfo } from '@restoapi/openapi';
+import { CARRIER_PATH_PREFIX, type ApiDescription, type OperationInfo } from '@restoapi/openapi';
 import type { Profile, Violation } from './types.js';
 
 /** Query parameters; arrays are sent as repeated keys. */
 export type QueryInput = Record<string, string | number | boolean | undefined | null | readonly (string | number)[]>;
+
+/** Expected statuses: an exact code, a list, or a class (`2xx`, `4xx`). */
+export type StatusExpectation = number | readonly number[] | '2xx' | '4xx';
 
 /** One request of the suite. */
 export interface RequestSpec {
@@ -72,7 +75,7 @@ export interface HttpOptions {
   fetch: typeof fetch;
   baseUrl: string;
   carrierBaseUrl: string;
-  validator: ApiValidator;
+  validator: ApiDescription;
   profile: Profile;
   coverage: CoverageRecorder;
   requestMs: number;

@@ -1,13 +1,12 @@
-import { createApiValidator, listDecisions, openapiDocument } from '@restoapi/openapi';
+import { createApiDescription, listDecisions, openapiDocument } from '@restoapi/openapi';
 import { resolveConfig, type ResolvedConfig } from '../config.js';
 import { ControlClient, ControlError } from '../control.js';
 import { CLAUSES } from '../generated/clauses.js';
 import { allTests } from '../tests/index.js';
-import { CheckFailure, SkipSignal, TestContext, type SuiteRuntime } from './context.js';
+import { CheckFailure, SkipSignal, TestContext, type ContractTest, type SuiteRuntime } from './context.js';
 import { CheckingHttp, CoverageRecorder, NotImplementedSignal, type RequestSink } from './http.js';
 import type {
   ClauseCoverage,
-  ContractTest,
   DecisionCoverage,
   OperationCoverage,
   Profile,
@@ -123,7 +122,7 @@ export async function runContractSuite(options: RunOptions): Promise<SuiteResult
   const config = resolveConfig(options.config, baseUrl);
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
   const fetchImpl = options.fetch ?? globalThis.fetch;
-  const validator = createApiValidator();
+  const validator = createApiDescription();
   const coverage = new CoverageRecorder();
   const http = new CheckingHttp({
     fetch: fetchImpl,
@@ -238,7 +237,7 @@ function summarize(input: {
   started: number;
   results: TestResult[];
   coverage: CoverageRecorder;
-  validator: ReturnType<typeof createApiValidator>;
+  validator: ReturnType<typeof createApiDescription>;
 }): SuiteResult {
   const { results } = input;
   const operations: OperationCoverage[] = input.validator.operations.map((op) => {

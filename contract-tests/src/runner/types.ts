@@ -1,5 +1,4 @@
 import type { ContractConfig, Role } from '../config.js';
-import type { TestContext } from './context.js';
 
 /** `spec` checks what the written specification states; `full` also every decision of openapi/DECISIONS.md. */
 export type Profile = 'spec' | 'full';
@@ -9,26 +8,6 @@ export type Need = 'controlApi' | 'mutations' | 'menuImport' | 'foreignOrganizat
 
 /** Kinds of tests, used by selections and reports. */
 export type TestKind = 'conformance' | 'behaviour' | 'negative' | 'decision';
-
-/** One named contract test. */
-export interface ContractTest {
-  /** Unique, stable id (`session.token-invalid-after-delete`). */
-  id: string;
-  /** Readable title, starting with the clause it checks (`Limits 1: one menu import per organization at a time`). */
-  title: string;
-  /** Clause ids of the specification it covers (see `CLAUSES`). */
-  clauses: string[];
-  profile: Profile;
-  /** For `full` tests: JSON Pointers of the `x-decision` markers checked (from `listDecisions()`). */
-  decisions?: string[];
-  /** operationIds the test exercises. */
-  operations: string[];
-  kind: TestKind;
-  needs?: Need[];
-  /** Per-test time limit in milliseconds (default from the config). */
-  timeoutMs?: number;
-  run(t: TestContext): Promise<void>;
-}
 
 /** How one test ended. */
 export type TestStatus = 'passed' | 'failed' | 'skipped';

@@ -2,7 +2,8 @@
 import type { TestContext } from '../runner/context.js';
 import type { Rec } from '../runner/fixtures.js';
 import type { ApiResponse } from '../runner/http.js';
-import type { ContractTest, Need } from '../runner/types.js';
+import type { ContractTest } from '../runner/context.js';
+import type { Need } from '../runner/types.js';
 import { checkCallback, DELIVERY_FIELDS, handedOverOrder, VIEW_FIELDS, waitForCallback } from './carrier.js';
 import { defineTest, resourceRows } from './define.js';
 import { DISH_FIELDS, photoForm } from './menu.js';

@@ -1,4 +1,4 @@
-import type { ContractTest } from '../runner/types.js';
+import type { ContractTest } from '../runner/context.js';
 
 /** Declares a test (identity; gives type checking and one place to hook into). */
 export function defineTest(test: ContractTest): ContractTest {

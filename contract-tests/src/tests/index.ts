@@ -1,5 +1,5 @@
-import { createApiValidator } from '@restoapi/openapi';
-import type { ContractTest } from '../runner/types.js';
+import { createApiDescription } from '@restoapi/openapi';
+import type { ContractTest } from '../runner/context.js';
 import { carrierTests } from './carrier.js';
 import { conformanceTests } from './conformance.js';
 import { formatTests } from './format.js';
@@ -17,7 +17,7 @@ let cache: ContractTest[] | undefined;
 /** Every test of the suite, in run order: conformance first, then behaviour, then negative. */
 export function allTests(): ContractTest[] {
   if (cache) return cache;
-  const api = createApiValidator();
+  const api = createApiDescription();
   const tests = [
     ...conformanceTests(api.operations.map((op) => op.operationId)),
     ...sessionTests,

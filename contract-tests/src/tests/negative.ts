@@ -5,13 +5,14 @@ import {
   getAtPointer,
   listDecisions,
   openapiDocument,
-  type ApiValidator,
+  type ApiDescription,
   type OperationInfo,
 } from '@restoapi/openapi';
 import { CheckFailure, type Client, type TestContext } from '../runner/context.js';
 import type { Rec } from '../runner/fixtures.js';
 import type { ApiResponse } from '../runner/http.js';
-import type { ContractTest, Need } from '../runner/types.js';
+import type { ContractTest } from '../runner/context.js';
+import type { Need } from '../runner/types.js';
 import { handedOverOrder } from './carrier.js';
 import { component, defineTest } from './define.js';
 import { photoForm } from './menu.js';
@@ -200,7 +201,7 @@ const REPLACEMENTS: unknown[] = [42, 1.5, 'text', true, null, [], {}];
 
 /** Every invalid variant of a valid request, checked invalid against the document. */
 export function mutationsFor(
-  api: ApiValidator,
+  api: ApiDescription,
   op: OperationInfo,
   base: { params: Record<string, string>; query: Record<string, unknown>; body?: unknown },
 ): Mutation[] {

@@ -44,7 +44,7 @@ export {
 } from './observability/audit-trail.js';
 export { consoleLogger, silentLogger, type LogFields, type LogLevel, type Logger } from './observability/logger.js';
 export { backoffDelay, type BackoffPolicy } from './outbox/backoff.js';
-export { distanceMeters, type LatLon } from './outbox/haversine.js';
+export { distanceMeters, type LatLon } from './geo/haversine.js';
 export {
   createOutbox,
   describePatch,

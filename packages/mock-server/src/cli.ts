@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { DEMO_LOGINS, demoSeed, type MockStateJson, type RestoMock } from './index.js';
+import { DEMO_LOGINS, demoSeed, type MockStateJson, type MockEngine } from './index.js';
 import { normalizeOrigin } from './cors/cors-policy.js';
 import { createMockServer } from './node.js';
 import { consoleRoute } from './static/console-route.js';
@@ -95,7 +95,7 @@ function asUsage<T>(check: () => T): T {
 }
 
 /** Saves the state at most once per `delayMs`, always ending with the latest state. */
-function debouncedSaver(file: string, delayMs = 50): (mock: RestoMock) => void {
+function debouncedSaver(file: string, delayMs = 50): (mock: MockEngine) => void {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let writing = Promise.resolve();
   return (mock) => {

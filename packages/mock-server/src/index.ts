@@ -55,14 +55,14 @@ export interface MockOptions {
   /** Base URL the instance is reached at, for absolute links. */
   baseUrl?: string;
   /** Called after every state change (the Node adapter saves the state file). */
-  onChange?: (mock: RestoMock) => void;
+  onChange?: (mock: MockEngine) => void;
   /** Extra routes tried before the API. */
   routes?: EngineRoute[];
   /** The `fetch` carrier callbacks are sent with (default: the global one). */
   callbackFetch?: typeof fetch;
 }
 
-/** A mock instance: the engine with the full API behind it. */
+/** @deprecated Another name of {@link MockEngine}, the type of a mock instance: use `MockEngine`. */
 export type RestoMock = MockEngine;
 
 /**
@@ -71,7 +71,7 @@ export type RestoMock = MockEngine;
  * const mock = createMock();
  * const res = await mock.fetch('http://localhost:4010/api/session?login=admin@pizza.demo&password=demo', { method: 'POST' });
  */
-export function createMock(options: MockOptions = {}): RestoMock {
+export function createMock(options: MockOptions = {}): MockEngine {
   const faults = createFaultInjector();
   const mock = createMockEngine({
     handlers,

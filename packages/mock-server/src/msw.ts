@@ -3,7 +3,7 @@
  * `msw/node` (setupServer) and `msw/browser` (setupWorker).
  */
 import { http, passthrough, type HttpHandler } from 'msw';
-import type { RestoMock } from './index.js';
+import type { MockEngine } from './index.js';
 
 /** Options of {@link createMswHandlers}. */
 export interface MswHandlerOptions {
@@ -17,7 +17,7 @@ export interface MswHandlerOptions {
  * const mock = await createMock();
  * const server = setupServer(...createMswHandlers(mock, { baseUrl: 'https://api.test' }));
  */
-export function createMswHandlers(mock: RestoMock, options: MswHandlerOptions = {}): HttpHandler[] {
+export function createMswHandlers(mock: MockEngine, options: MswHandlerOptions = {}): HttpHandler[] {
   const base = new URL(options.baseUrl ?? 'http://localhost:4010');
   const prefix = base.pathname.replace(/\/$/, '');
   return [

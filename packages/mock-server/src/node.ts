@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { fetchResponseOf } from './engine/engine.js';
 import { EngineResponse, headerValue, type EngineRequest, type HeaderReader } from './engine/engine-request.js';
 import { createCorsPolicy, type CorsOption } from './cors/cors-policy.js';
-import { createMock, type MockOptions, type RestoMock } from './index.js';
+import { createMock, type MockOptions, type MockEngine } from './index.js';
 
 export { CORS_ALLOWED_METHODS, CORS_EXPOSED_HEADERS, type CorsOption, type CorsOptions } from './cors/cors-policy.js';
 
@@ -29,7 +29,7 @@ export interface MockServer {
   /** Base URL of the main API, e.g. `http://127.0.0.1:4010`. */
   url: string;
   /** The mock instance behind the server. */
-  mock: RestoMock;
+  mock: MockEngine;
   server: Server;
   /** Stops listening and stops the instance's timers. */
   close(): Promise<void>;

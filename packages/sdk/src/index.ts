@@ -2,10 +2,10 @@
  * @restoapi/sdk: typed clients for the Online Restaurant Ordering Service API.
  */
 export { createRestoClient, RestoClient, type RestoClientOptions } from './client/resto-client.js';
-export type { FetchLike, Logger, PipelineOptions, RequestOptions } from './client/options.js';
-export type { TokenOption, TokenStore } from './client/token.js';
-export type { ApiPromise, ApiResult } from './client/api-promise.js';
-export type { Call, DefaultOptions } from './client/core.js';
+export type { FetchLike, Logger, PipelineOptions, RequestOptions } from './transport/options.js';
+export type { TokenOption, TokenStore } from './transport/token.js';
+export type { ApiPromise, ApiResult } from './transport/api-promise.js';
+export type { Call, DefaultOptions } from './transport/core.js';
 export type {
   MainBody,
   MainData,
@@ -17,8 +17,8 @@ export type {
   RequestBody,
   SuccessBody,
   WithDefaults,
-} from './client/operations.js';
-export { createPipeline, type CallSettings, type Pipeline } from './client/pipeline.js';
+} from './transport/operations.js';
+export { createPipeline, type CallSettings, type Pipeline } from './transport/pipeline.js';
 
 export {
   AuthenticationError,

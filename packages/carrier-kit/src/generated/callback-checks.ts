@@ -304,8 +304,6 @@ const schema38 = {
   type: 'string',
   enum: ['pending', 'accepted', 'cooking', 'ready', 'delivery', 'complete', 'cancelled'],
   description: 'The new status of the order.',
-  'x-decision':
-    "The spec gives `status` only as a string. It is the order's new status on the main API (`OrderStatus`: `pending`, `accepted`, `cooking`, `ready`, `delivery`, `complete`, `cancelled`), as the event is about the order's status; the carrier view shows the same state as `order_status` (`new` … `cancelled`, mapped one to one). Statuses the carrier itself causes through `PUT /orders/{secure_id}/delivery` (`delivery`, `complete`) are announced too.",
 };
 function validate29(
   data,

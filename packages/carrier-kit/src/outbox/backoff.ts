@@ -1,3 +1,5 @@
+import { backoffDelayMs } from '@restoapi/openapi';
+
 /** Exponential backoff with jitter. */
 export interface BackoffPolicy {
   /** Delay before the first retry (default 1 s). */
@@ -17,10 +19,16 @@ export interface BackoffPolicy {
  * backoffDelay({}, 3, 0.5); // 4000
  */
 export function backoffDelay(policy: BackoffPolicy, failures: number, random: number, retryAfterMs?: number): number {
-  const initial = policy.initialDelayMs ?? 1000;
-  const max = policy.maxDelayMs ?? 60_000;
-  const jitter = policy.jitter ?? 0.2;
-  const base = Math.min(initial * (policy.factor ?? 2) ** Math.max(0, failures - 1), max);
-  const spread = Math.round(Math.min(base * (1 + jitter * (2 * random - 1)), max));
-  return Math.max(spread, retryAfterMs ?? 0);
+  // The formula is the document's callback backoff (@restoapi/openapi); only the defaults and Retry-After are ours.
+  const delay = backoffDelayMs(
+    {
+      initialDelayMs: policy.initialDelayMs ?? 1000,
+      factor: policy.factor ?? 2,
+      maxDelayMs: policy.maxDelayMs ?? 60_000,
+      jitter: policy.jitter ?? 0.2,
+    },
+    failures,
+    random,
+  );
+  return Math.max(delay, retryAfterMs ?? 0);
 }

@@ -11,7 +11,7 @@ import { silentLogger, type Logger } from '../observability/logger.js';
 import { deliveryStateMachine, type DeliveryStateMachine } from '../tracker/delivery-state-machine.js';
 import { systemScheduler, type Scheduler, type TimerHandle } from '../time/scheduler.js';
 import { backoffDelay, type BackoffPolicy } from './backoff.js';
-import { distanceMeters, type LatLon } from './haversine.js';
+import { distanceMeters, type LatLon } from '../geo/haversine.js';
 import { createMemoryOutboxStore, type OutboxEntry, type OutboxSnapshot, type OutboxStore } from './outbox-store.js';
 
 /** How courier positions are thinned out before they reach the service. */

@@ -1,4 +1,4 @@
-import { createApiValidator } from '@restoapi/openapi';
+import { createApiDescription } from '@restoapi/openapi';
 import { expect, test } from 'vitest';
 import { parseCallback } from './callback-event.js';
 
@@ -14,7 +14,7 @@ const queries = [
 ];
 
 test('the checks compiled ahead of time parse every callback as the runtime validator does', () => {
-  const validator = createApiValidator();
+  const validator = createApiDescription();
   for (const query of queries) {
     const params = new URLSearchParams(query);
     expect(parseCallback(params), query).toEqual(parseCallback(params, validator));

@@ -1,7 +1,7 @@
 import {
-  createApiValidator,
+  createApiDescription,
   issuesOf,
-  type ApiValidator,
+  type ApiDescription,
   type CallbackEvent,
   type ValidationIssue,
 } from '@restoapi/openapi';
@@ -16,11 +16,11 @@ export type CallbackEventOf<T extends CallbackType> = Extract<CallbackEvent, { t
 /** The callback events as the document's standalone schemas type them (generated in `@restoapi/openapi`). */
 export type { CallbackEvent, OrderCreatedEvent, OrderStatusChangedEvent } from '@restoapi/openapi';
 
-let sharedValidator: ApiValidator | undefined;
+let sharedValidator: ApiDescription | undefined;
 
 /** The validator built from the bundled document, created once per process. */
-export function defaultValidator(): ApiValidator {
-  sharedValidator ??= createApiValidator();
+export function defaultValidator(): ApiDescription {
+  sharedValidator ??= createApiDescription();
   return sharedValidator;
 }
 
@@ -31,7 +31,7 @@ export type ParsedCallback =
   | { kind: 'invalid'; issues: ValidationIssue[] };
 
 /** The webhook operation of each callback type, read from the document's `webhooks`. */
-function webhookOperations(validator: ApiValidator): Map<string, string> {
+function webhookOperations(validator: ApiDescription): Map<string, string> {
   const cached = operationsCache.get(validator);
   if (cached) return cached;
   const webhooks = (validator.document.webhooks ?? {}) as Record<string, { post?: { operationId?: string } }>;
@@ -42,7 +42,7 @@ function webhookOperations(validator: ApiValidator): Map<string, string> {
   operationsCache.set(validator, map);
   return map;
 }
-const operationsCache = new WeakMap<ApiValidator, Map<string, string>>();
+const operationsCache = new WeakMap<ApiDescription, Map<string, string>>();
 
 /** A webhook's query check, compiled ahead of time (see scripts/generate.ts). */
 interface CompiledCallbackCheck {
@@ -61,7 +61,7 @@ const compiledChecks = CALLBACK_CHECKS as Readonly<Record<string, CompiledCallba
  * const parsed = parseCallback(new URL(request.url).searchParams);
  * if (parsed.kind === 'event' && parsed.event.type === 'order_status_changed') console.log(parsed.event.status);
  */
-export function parseCallback(query: URLSearchParams, validator?: ApiValidator): ParsedCallback {
+export function parseCallback(query: URLSearchParams, validator?: ApiDescription): ParsedCallback {
   const type = query.get('type');
   if (type === null || type === '') {
     return {

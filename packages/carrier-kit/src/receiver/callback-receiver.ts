@@ -1,4 +1,4 @@
-import type { ApiValidator, ValidationIssue } from '@restoapi/openapi';
+import type { ApiDescription, ValidationIssue } from '@restoapi/openapi';
 import { createMemoryDedupeStore, type DedupeStore } from '../dedupe/dedupe-store.js';
 import { discardAudit, type AuditSink } from '../observability/audit-trail.js';
 import { silentLogger, type Logger } from '../observability/logger.js';
@@ -62,7 +62,7 @@ export interface CallbackReceiverOptions {
   /** Verify Standard Webhooks signatures; unsigned or badly signed callbacks get 401. Off by default. */
   signing?: SigningOptions;
   /** The validator of the document (default: the bundled document's webhook checks, compiled ahead of time: no `eval`, so Workers run it). */
-  validator?: ApiValidator;
+  validator?: ApiDescription;
   logger?: Logger;
   audit?: AuditSink;
   /** Clock of the dedupe TTLs and the signature tolerance. */

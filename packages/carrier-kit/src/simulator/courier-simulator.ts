@@ -1,5 +1,5 @@
 import type { CarrierOrder } from '../carrier-api/carrier-api.js';
-import type { LatLon } from '../outbox/haversine.js';
+import type { LatLon } from '../geo/haversine.js';
 import { sleep, systemScheduler, type Scheduler } from '../time/scheduler.js';
 import type { CourierInfo, DeliveryTracker } from '../tracker/delivery-tracker.js';
 import { restaurantLocation, straightRoute, type Route } from './route.js';

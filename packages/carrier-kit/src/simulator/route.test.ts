@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { carrierOrder } from '../../test/support/fake-carrier-api.js';
-import { distanceMeters } from '../outbox/haversine.js';
+import { distanceMeters } from '../geo/haversine.js';
 import { restaurantLocation, straightRoute } from './route.js';
 
 test('interpolates positions along a straight route and through waypoints', () => {

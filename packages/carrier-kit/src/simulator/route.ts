@@ -1,5 +1,5 @@
 import type { CarrierOrder } from '../carrier-api/carrier-api.js';
-import { distanceMeters, type LatLon } from '../outbox/haversine.js';
+import { distanceMeters, type LatLon } from '../geo/haversine.js';
 
 /** A route as a polyline, with the position at any distance along it. */
 export interface Route {

@@ -1,3 +1,4 @@
+import { backoffDelayMs } from '@restoapi/openapi';
 import { idleDelivery } from '../carrier/carrier-handlers.js';
 import type { MockEngine } from '../engine/engine.js';
 import { isTerminal } from '../orders/order-status.js';
@@ -9,7 +10,7 @@ import type {
   MockStateTables,
   OrderRecord,
 } from '../state/mock-state.js';
-import { retryDelayMs, retryPolicy, seededRandom, type CallbackType } from './retry-policy.js';
+import { retryPolicy, seededRandom, type CallbackType } from './retry-policy.js';
 import { signWebhook } from './webhook-signature.js';
 
 /** Longest answer body kept in an attempt's log. */
@@ -169,7 +170,7 @@ export function attachCallbackDispatcher(
       callback.next_attempt_at = null;
     } else {
       const random = seededRandom(seedOf(carrier), callback.id, callback.attempts.length);
-      schedule(callback, clock.nowMs() + retryDelayMs(policy, callback.attempts.length, random));
+      schedule(callback, clock.nowMs() + backoffDelayMs(policy, callback.attempts.length, random));
     }
   };
 

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { retryDelayMs, retryPolicy, seededRandom } from './retry-policy.js';
+import { retryPolicy, seededRandom } from './retry-policy.js';
 
 test('the policy is the one the document gives both callbacks', () => {
   expect(retryPolicy('order_created')).toEqual({
@@ -11,16 +11,6 @@ test('the policy is the one the document gives both callbacks', () => {
     timeoutMs: 10_000,
   });
   expect(retryPolicy('order_status_changed')).toEqual(retryPolicy('order_created'));
-});
-
-test('delays double from the initial delay, spread by the jitter and capped, jitter included', () => {
-  const policy = retryPolicy('order_created');
-  expect([1, 2, 3, 4].map((n) => retryDelayMs(policy, n, 0.5))).toEqual([1000, 2000, 4000, 8000]);
-  expect(retryDelayMs(policy, 1, 0)).toBe(800);
-  expect(retryDelayMs(policy, 1, 0.999999)).toBe(1200);
-  expect(retryDelayMs(policy, 11, 0.5)).toBe(300_000);
-  expect(retryDelayMs(policy, 11, 0.999999)).toBe(300_000);
-  expect(retryDelayMs(policy, 11, 0)).toBe(240_000);
 });
 
 test('seeded randomness repeats for the same inputs and spreads over [0, 1)', () => {

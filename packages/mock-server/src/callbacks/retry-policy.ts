@@ -1,12 +1,7 @@
-import { openapiDocument } from '@restoapi/openapi';
+import { openapiDocument, type Backoff } from '@restoapi/openapi';
 
 /** The callback retry policy as the document writes it (`x-retry-policy` on each webhook). */
-export interface RetryPolicy {
-  initialDelayMs: number;
-  factor: number;
-  /** Relative jitter: 0.2 spreads each delay over ±20 %. */
-  jitter: number;
-  maxDelayMs: number;
+export interface RetryPolicy extends Backoff {
   /** Attempts in all, the first one included. */
   maxAttempts: number;
   timeoutMs: number;
@@ -21,17 +16,6 @@ export function retryPolicy(type: CallbackType): RetryPolicy {
   const policy = webhooks[type]?.post?.['x-retry-policy'];
   if (!policy) throw new Error(`the document has no x-retry-policy for the ${type} callback`);
   return policy;
-}
-
-/**
- * Delay before the attempt that follows `failedAttempts` failures: `initialDelayMs × factor^(n-1)`,
- * spread by ±`jitter` with `random` (a number in [0, 1)), and never above `maxDelayMs` (the document
- * caps the time between attempts, jitter included).
- */
-export function retryDelayMs(policy: RetryPolicy, failedAttempts: number, random: number): number {
-  const base = Math.min(policy.initialDelayMs * policy.factor ** Math.max(0, failedAttempts - 1), policy.maxDelayMs);
-  const spread = base * (1 + policy.jitter * (2 * random - 1));
-  return Math.round(Math.min(spread, policy.maxDelayMs));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createApiValidator, listOperations, openapiDocument, Router, type ApiValidator } from '@restoapi/openapi';
+import { createApiDescription, listOperations, openapiDocument, Router, type ApiDescription } from '@restoapi/openapi';
 import { callbackDispatcherOf } from '../callbacks/callback-dispatcher.js';
 import { webhookSecretKey } from '../callbacks/webhook-signature.js';
 import type { EngineRoute, MockEngine } from '../engine/engine.js';
@@ -61,7 +61,7 @@ export interface ControlRouteOptions {
 }
 
 const PREFIX = '/__mock';
-const shared: { router?: Router; api?: ApiValidator } = {};
+const shared: { router?: Router; api?: ApiDescription } = {};
 
 /** The router of the control document (`listOperations` + `Router`), shared by every instance. */
 function controlRouter(): Router {
@@ -70,8 +70,8 @@ function controlRouter(): Router {
 }
 
 /** ajv validators over the control document, shared by every instance (schemas compile once). */
-export function controlApiValidator(): ApiValidator {
-  shared.api ??= createApiValidator({ document: controlDocument });
+export function controlApiValidator(): ApiDescription {
+  shared.api ??= createApiDescription({ document: controlDocument });
   return shared.api;
 }
 

@@ -1,4 +1,4 @@
-import { createApiValidator, type ApiValidator, type OperationInfo } from '@restoapi/openapi';
+import { createApiDescription, type ApiDescription, type OperationInfo } from '@restoapi/openapi';
 import { authenticate, type Actor } from '../session/actor.js';
 import { stateFromJson, stateToJson, type MockStateJson, type MockStateTables } from '../state/mock-state.js';
 import { VirtualClock } from './clock.js';
@@ -50,7 +50,7 @@ export interface MockEngineOptions {
   /** Extra routes tried first, in order. */
   routes?: EngineRoute[];
   /** Share a validator between instances (compiled schemas are cached in it). */
-  api?: ApiValidator;
+  api?: ApiDescription;
   /** Called after each state change (the Node adapter persists the state file here). */
   onChange?: (engine: MockEngine) => void;
   /**
@@ -84,11 +84,11 @@ export interface MockEngine {
 }
 
 let requestCounter = 0;
-const SHARED_API: { value?: ApiValidator } = {};
+const SHARED_API: { value?: ApiDescription } = {};
 
 /** The validator shared by every instance of the process (compiling schemas once keeps new instances cheap). */
-export function sharedApiValidator(): ApiValidator {
-  SHARED_API.value ??= createApiValidator();
+export function sharedApiValidator(): ApiDescription {
+  SHARED_API.value ??= createApiDescription();
   return SHARED_API.value;
 }
 

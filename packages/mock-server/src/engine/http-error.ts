@@ -1,5 +1,5 @@
 import type { components } from '@restoapi/sdk';
-import type { ApiValidator, ValidationIssue } from '@restoapi/openapi';
+import type { ApiDescription, ValidationIssue } from '@restoapi/openapi';
 
 /** One error object of the API's error body. */
 export type ApiErrorObject = components['schemas']['Error'];
@@ -199,7 +199,12 @@ function areaShapeProblem(issue: ValidationIssue): FieldProblem | undefined {
  * Checks an answer of the mock against its operation in `api`'s document (config `validateResponses`).
  * Drift is logged and answered with a 500 `response_drift`, so a mock bug cannot pass as the documented API.
  */
-export function assertDocumentedResponse(api: ApiValidator, operationId: string, status: number, body: unknown): void {
+export function assertDocumentedResponse(
+  api: ApiDescription,
+  operationId: string,
+  status: number,
+  body: unknown,
+): void {
   const check = api.validateResponse(operationId, {
     status,
     contentType: body === undefined ? undefined : 'application/json',

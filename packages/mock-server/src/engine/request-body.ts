@@ -1,4 +1,4 @@
-import type { OperationInfo } from '@restoapi/openapi';
+import { mediaTypeOf, type OperationInfo } from '@restoapi/openapi';
 import type { EngineRequest } from './engine-request.js';
 import { badRequest, tooLarge, unsupportedMediaType } from './http-error.js';
 
@@ -11,11 +11,6 @@ export type ParsedBody =
   | { kind: 'json'; value: unknown; mediaType?: undefined }
   | { kind: 'form'; value: Record<string, string>; mediaType: string }
   | { kind: 'multipart'; value: FormData; mediaType: string };
-
-/** The media type of a `Content-Type` header, lower-cased, without parameters. */
-export function mediaTypeOf(header: string | null): string | undefined {
-  return header ? header.split(';')[0]!.trim().toLowerCase() || undefined : undefined;
-}
 
 /**
  * Reads the body the way the spec says: JSON only with `application/json`
@@ -40,7 +35,8 @@ async function readSentBody(request: EngineRequest, op: OperationInfo, maxBytes:
   const bytes = await request.bytes();
   if (bytes.byteLength === 0) return NO_BODY;
   if (bytes.byteLength > maxBytes) throw tooLarge(`The body is larger than ${maxBytes} bytes.`);
-  const mediaType = mediaTypeOf(request.headers.get('content-type'));
+  // No type before the parameters counts as no Content-Type at all.
+  const mediaType = mediaTypeOf(request.headers.get('content-type')) || undefined;
   const accepted = Object.keys(op.requestBody?.content ?? {});
   if (accepted.length === 0) {
     throw badRequest('invalid_body', `${op.method.toUpperCase()} ${op.path} takes no request body.`);

@@ -1,4 +1,4 @@
-import type { ApiValidator } from '@restoapi/openapi';
+import type { ApiDescription } from '@restoapi/openapi';
 import type { MockStateTables, NotificationRecord, OrderRecord } from '../state/mock-state.js';
 import type { VirtualClock } from './clock.js';
 
@@ -36,7 +36,7 @@ export interface MockRuntime {
   state: MockStateTables;
   clock: VirtualClock;
   config: MockConfig;
-  api: ApiValidator;
+  api: ApiDescription;
   /** Base URL the instance is reached at (for absolute URLs such as photo links). */
   baseUrl: string;
   /** An unguessable token (256 bits, base64url). */

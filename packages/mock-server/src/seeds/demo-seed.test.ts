@@ -1,8 +1,8 @@
 import { expect, test } from 'vitest';
-import { createApiValidator } from '@restoapi/openapi';
+import { createApiDescription } from '@restoapi/openapi';
 import { demoSeed } from './demo-seed.js';
 
-const api = createApiValidator();
+const api = createApiDescription();
 
 test('every seeded resource matches its schema in the document', () => {
   const seed = demoSeed(new Date('2026-11-20T18:00:00Z'));

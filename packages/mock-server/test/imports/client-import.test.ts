@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import type { RestoMock } from '@restoapi/mock-server';
+import type { MockEngine } from '@restoapi/mock-server';
 import { ANNA, DORA, KENJI, as, demoMock } from '../support/catalog-client.js';
 
 const jonas = {
@@ -16,7 +16,7 @@ const jonas = {
 };
 const mia = { external_id: 'crm-7002', name: 'Mia Hoffmann', phone_numbers: ['+49 176 4455667'] };
 
-function orgClients(mock: RestoMock, organizationId = 1) {
+function orgClients(mock: MockEngine, organizationId = 1) {
   return mock.runtime.state.clients.filter((c) => c.organization_id === organizationId);
 }
 

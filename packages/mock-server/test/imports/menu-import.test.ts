@@ -1,11 +1,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from 'vitest';
-import type { RestoMock } from '@restoapi/mock-server';
+import type { MockEngine } from '@restoapi/mock-server';
 import { ANNA, DORA, KENJI, MAX, as, demoMock } from '../support/catalog-client.js';
 
 /** Stops real time, so job progress moves only with `clock.advance`. */
-async function freeze(mock: RestoMock): Promise<void> {
+async function freeze(mock: MockEngine): Promise<void> {
   await mock.runtime.clock.set(mock.runtime.clock.now(), true);
 }
 
@@ -18,7 +18,7 @@ const margherita = {
 };
 const pizzaCategory = { name: 'Pizza', external_id: 'pp-pizza', menu_order: 1 };
 
-function orgDishes(mock: RestoMock, organizationId = 1) {
+function orgDishes(mock: MockEngine, organizationId = 1) {
   return mock.runtime.state.draftDishes.filter((d) => d.organization_id === organizationId);
 }
 

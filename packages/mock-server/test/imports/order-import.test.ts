@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { demoSeed, type RestoMock } from '@restoapi/mock-server';
+import { demoSeed, type MockEngine } from '@restoapi/mock-server';
 import type { OrderEvent } from '../../src/engine/runtime.js';
 import { ANNA, DORA, KENJI, MANAGER, MAX, as, demoMock, seedWithManager } from '../support/catalog-client.js';
 
@@ -49,7 +49,7 @@ type Result = {
   imported_at?: string;
   errors?: { code: string; status: string; source: { pointer: string } }[];
 };
-const byExternalId = (mock: RestoMock, externalId: string) =>
+const byExternalId = (mock: MockEngine, externalId: string) =>
   mock.runtime.state.orders.find((o) => o.external_id === externalId);
 
 test('a new order is imported, its zone found by coordinates, with items, buddies and two-decimal totals', async () => {

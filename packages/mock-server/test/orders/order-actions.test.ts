@@ -1,8 +1,8 @@
 import { expect, test } from 'vitest';
-import type { RestoMock } from '@restoapi/mock-server';
+import type { MockEngine } from '@restoapi/mock-server';
 import { ANNA, DORA, KENJI, MAX, as, base, demoMock, login } from '../support/catalog-client.js';
 
-const smsFor = (mock: RestoMock, orderId: number) =>
+const smsFor = (mock: MockEngine, orderId: number) =>
   mock.runtime.state.notifications.filter((n) => n.order_id === orderId && n.channel === 'sms');
 
 test('an order comes with its restaurant, courier and payment sideloaded', async () => {

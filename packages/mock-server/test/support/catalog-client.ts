@@ -1,4 +1,4 @@
-import { createMock, demoSeed, type MockConfig, type MockStateJson, type RestoMock } from '@restoapi/mock-server';
+import { createMock, demoSeed, type MockConfig, type MockStateJson, type MockEngine } from '@restoapi/mock-server';
 
 /** Where the tests address the mock. */
 export const base = 'http://localhost:4010';
@@ -15,7 +15,7 @@ export interface Answer<T = Loose> {
 }
 
 /** A demo-world mock that checks every answer against the document. */
-export function demoMock(config: Partial<MockConfig> = {}, state?: MockStateJson): RestoMock {
+export function demoMock(config: Partial<MockConfig> = {}, state?: MockStateJson): MockEngine {
   return createMock({ validateResponses: true, config, ...(state ? { state } : {}) });
 }
 
@@ -42,7 +42,7 @@ export function seedWithManager(): MockStateJson {
 }
 
 /** Signs in (password `demo`) and returns the token. */
-export async function login(mock: RestoMock, user: string): Promise<string> {
+export async function login(mock: MockEngine, user: string): Promise<string> {
   const res = await mock.fetch(`${base}/api/session?login=${encodeURIComponent(user)}&password=demo`, {
     method: 'POST',
   });
@@ -61,7 +61,7 @@ export interface CallOptions {
 
 /** Sends one request and parses the JSON answer (if any). */
 export async function call<T = Loose>(
-  mock: RestoMock,
+  mock: MockEngine,
   method: string,
   path: string,
   options: CallOptions = {},
@@ -81,7 +81,7 @@ export async function call<T = Loose>(
 
 /** Signs in and returns a caller bound to that session. */
 export async function as(
-  mock: RestoMock,
+  mock: MockEngine,
   user: string,
 ): Promise<<T = Loose>(method: string, path: string, options?: Omit<CallOptions, 'token'>) => Promise<Answer<T>>> {
   const token = await login(mock, user);

@@ -3,7 +3,7 @@ import {
   createMock,
   type ControlClient,
   type MockOptions,
-  type RestoMock,
+  type MockEngine,
 } from '@restoapi/mock-server';
 
 /** Where the tests address the mock. */
@@ -16,7 +16,7 @@ export const FRIDAY_EVENING = '2026-11-20T18:30:00+01:00';
 export async function storefrontMock(
   at = FRIDAY_EVENING,
   options: MockOptions = {},
-): Promise<{ mock: RestoMock; control: ControlClient }> {
+): Promise<{ mock: MockEngine; control: ControlClient }> {
   const mock = createMock({ validateResponses: true, ...options });
   const control = createControlClient({ baseUrl: base, fetch: mock.fetch });
   const { response } = await control.PUT('/__mock/clock', { body: { now: at, frozen: true } });
@@ -54,7 +54,7 @@ export function margheritaOrder() {
 }
 
 /** Signs in with the demo password and returns the token. */
-export async function login(mock: RestoMock, user: string): Promise<string> {
+export async function login(mock: MockEngine, user: string): Promise<string> {
   const res = await mock.fetch(`${base}/api/session?login=${encodeURIComponent(user)}&password=demo`, {
     method: 'POST',
   });
@@ -68,7 +68,7 @@ export type Loose = any;
 
 /** JSON request to the mock. */
 export async function call(
-  mock: RestoMock,
+  mock: MockEngine,
   method: string,
   path: string,
   options: { json?: unknown; token?: string } = {},

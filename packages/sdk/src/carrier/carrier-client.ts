@@ -1,9 +1,7 @@
-import createClient from 'openapi-fetch';
-import { Core, type Call, type DefaultOptions } from '../client/core.js';
-import type { OperationError, OperationKey, OperationOf, RequestBody, SuccessBody } from '../client/operations.js';
-import type { PipelineOptions, RequestOptions } from '../client/options.js';
-import { createPipeline } from '../client/pipeline.js';
-import { createLeanClient } from '../client/transport.js';
+import { Core, type Call, type DefaultOptions } from '../transport/core.js';
+import type { OperationError, OperationKey, OperationOf, RequestBody, SuccessBody } from '../transport/operations.js';
+import type { PipelineOptions, RequestOptions } from '../transport/options.js';
+import { createPipeline } from '../transport/pipeline.js';
 import type { components, paths as CarrierPaths } from '../generated/carrier.js';
 import { carrierBaseUrl, type RawCarrierClient } from '../raw/raw-client.js';
 
@@ -36,14 +34,12 @@ export class CarrierClient {
   readonly #core: Core<CarrierPaths>;
 
   constructor(options: CarrierClientOptions) {
-    const pipeline = createPipeline(options);
-    this.raw = createClient<CarrierPaths>({
+    this.#core = new Core<CarrierPaths>({
       baseUrl: carrierBaseUrl(options.baseUrl),
-      fetch: (request) => pipeline(request),
-      ...(options.headers ? { headers: options.headers } : {}),
+      headers: options.headers,
+      pipeline: createPipeline(options),
     });
-    const http = createLeanClient<CarrierPaths>({ baseUrl: carrierBaseUrl(options.baseUrl), headers: options.headers });
-    this.#core = new Core(this.raw, http, pipeline);
+    this.raw = this.#core.raw;
   }
 
   /** Loads the order in the carrier view. */
@@ -52,9 +48,7 @@ export class CarrierClient {
     options?: O,
   ): CarrierCall<O, 'GET /orders/{secure_id}'> {
     const core = this.#core;
-    return core.invoke('GET /orders/{secure_id}', options, (call) =>
-      core.http.GET('/orders/{secure_id}', { params: { path: { secure_id: secureId } } }, call),
-    );
+    return core.invoke('GET /orders/{secure_id}', { params: { path: { secure_id: secureId } } }, options);
   }
 
   /**
@@ -68,8 +62,10 @@ export class CarrierClient {
     options?: O,
   ): CarrierCall<O, 'PUT /orders/{secure_id}/delivery'> {
     const core = this.#core;
-    return core.invoke('PUT /orders/{secure_id}/delivery', options, (call) =>
-      core.http.PUT('/orders/{secure_id}/delivery', { params: { path: { secure_id: secureId } }, body: patch }, call),
+    return core.invoke(
+      'PUT /orders/{secure_id}/delivery',
+      { params: { path: { secure_id: secureId } }, body: patch },
+      options,
     );
   }
 }

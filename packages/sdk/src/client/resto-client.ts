@@ -1,5 +1,5 @@
 import type { paths as MainPaths } from '../generated/main.js';
-import { createRawClient, type RawMainClient } from '../raw/raw-client.js';
+import type { RawMainClient } from '../raw/raw-client.js';
 import { CouriersResource } from '../resources/couriers.js';
 import { DeliveryZonesResource } from '../resources/delivery-zones.js';
 import { DraftCategoriesResource } from '../resources/draft-categories.js';
@@ -9,11 +9,10 @@ import { OrdersResource } from '../resources/orders.js';
 import { OrganizationsResource } from '../resources/organizations.js';
 import { RestaurantsResource } from '../resources/restaurants.js';
 import { SessionResource } from '../resources/session.js';
-import { Core } from './core.js';
-import type { PipelineOptions } from './options.js';
-import { createPipeline } from './pipeline.js';
-import { createLeanClient } from './transport.js';
-import { toTokenStore, type TokenOption } from './token.js';
+import { Core } from '../transport/core.js';
+import type { PipelineOptions } from '../transport/options.js';
+import { createPipeline } from '../transport/pipeline.js';
+import { toTokenStore, type TokenOption } from '../transport/token.js';
 
 /** Options of {@link createRestoClient}. */
 export interface RestoClientOptions extends PipelineOptions {
@@ -54,20 +53,14 @@ export class RestoClient {
   constructor(options: RestoClientOptions) {
     const pipeline = createPipeline(options);
     const store = toTokenStore(options.token);
-    this.raw = createRawClient({
-      baseUrl: options.baseUrl,
-      token: () => store.get(),
-      ...(options.tokenIn ? { tokenIn: options.tokenIn } : {}),
-      fetch: (request) => pipeline(request),
-      ...(options.headers ? { headers: options.headers } : {}),
-    });
-    const http = createLeanClient<MainPaths>({
+    const core = new Core<MainPaths>({
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
       headers: options.headers,
       token: () => store.get(),
       tokenIn: options.tokenIn,
+      pipeline,
     });
-    const core = new Core<MainPaths>(this.raw, http, pipeline);
+    this.raw = core.raw;
     this.session = new SessionResource(core, store);
     this.organizations = new OrganizationsResource(core);
     this.restaurants = new RestaurantsResource(core);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ImportJobError } from '../errors/api-error.js';
+import { ImportJobError } from '../errors/import-job-error.js';
 import { ImportJob, type ImportJobState } from './import-job.js';
 
 const state = (over: Partial<ImportJobState>): ImportJobState => ({

@@ -1,4 +1,4 @@
-import { ImportJobError } from '../errors/api-error.js';
+import { ImportJobError } from '../errors/import-job-error.js';
 import type { components } from '../generated/main.js';
 import { sleep as defaultSleep, type Sleep } from '../resilience/abort.js';
 

@@ -1,6 +1,9 @@
 import createClient, { type Client, type ClientOptions, type Middleware } from 'openapi-fetch';
 import type { paths as CarrierPaths } from '../generated/carrier.js';
 import type { paths as MainPaths } from '../generated/main.js';
+import { authorizeRequest } from '../transport/transport.js';
+
+export { authorizationHeader } from '../transport/transport.js';
 
 /** The typed openapi-fetch client of the main API. */
 export type RawMainClient = Client<MainPaths>;
@@ -25,24 +28,12 @@ export interface RawClientOptions {
   headers?: Record<string, string>;
 }
 
-/** Formats the spec's authorization header: `Token token="<ACCESS_TOKEN>"`. */
-export function authorizationHeader(token: string): string {
-  return `Token token="${token}"`;
-}
-
-/** Middleware that adds the session token to each request, read afresh every time. */
+/** Middleware that adds the session token to each request, read afresh every time (as the clients' transport does). */
 export function tokenMiddleware(token: TokenSupplier, tokenIn: 'header' | 'query' = 'header'): Middleware {
   return {
     async onRequest({ request }) {
       const value = typeof token === 'function' ? await token() : token;
-      if (!value) return undefined;
-      if (tokenIn === 'query') {
-        const url = new URL(request.url);
-        url.searchParams.set('token', value);
-        return new Request(url, request);
-      }
-      request.headers.set('Authorization', authorizationHeader(value));
-      return request;
+      return value ? authorizeRequest(request, value, tokenIn) : undefined;
     },
   };
 }

@@ -1,6 +1,6 @@
-import type { DefaultOptions, MainCall, MainCore } from '../client/core.js';
-import type { MainQuery } from '../client/operations.js';
-import type { RequestOptions } from '../client/options.js';
+import type { DefaultOptions, MainCall, MainCore } from '../transport/core.js';
+import type { MainQuery } from '../transport/operations.js';
+import type { RequestOptions } from '../transport/options.js';
 
 /** Filters of `GET /api/couriers`. */
 export type CourierFilters = MainQuery<'GET /api/couriers'>;
@@ -23,16 +23,12 @@ export class CouriersResource {
     options?: O,
   ): MainCall<O, 'GET /api/couriers'> {
     const core = this.#core;
-    return core.invoke('GET /api/couriers', options, (call) =>
-      core.http.GET('/api/couriers', { params: { query: filters } }, call),
-    );
+    return core.invoke('GET /api/couriers', { params: { query: filters } }, options);
   }
 
   /** Reads one courier (with its last known position). */
   get<O extends RequestOptions = DefaultOptions>(id: number, options?: O): MainCall<O, 'GET /api/couriers/{id}'> {
     const core = this.#core;
-    return core.invoke('GET /api/couriers/{id}', options, (call) =>
-      core.http.GET('/api/couriers/{id}', { params: { path: { id } } }, call),
-    );
+    return core.invoke('GET /api/couriers/{id}', { params: { path: { id } } }, options);
   }
 }

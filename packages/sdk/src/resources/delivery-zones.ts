@@ -1,6 +1,6 @@
-import type { DefaultOptions, MainCall, MainCore } from '../client/core.js';
-import type { MainBody, MainQuery, WithDefaults } from '../client/operations.js';
-import type { RequestOptions } from '../client/options.js';
+import type { DefaultOptions, MainCall, MainCore } from '../transport/core.js';
+import type { MainBody, MainQuery, WithDefaults } from '../transport/operations.js';
+import type { RequestOptions } from '../transport/options.js';
 import type { components } from '../generated/main.js';
 
 /** Filters of `GET /api/delivery_zones`. */
@@ -38,17 +38,13 @@ export class DeliveryZonesResource {
     options?: O,
   ): MainCall<O, 'GET /api/delivery_zones'> {
     const core = this.#core;
-    return core.invoke('GET /api/delivery_zones', options, (call) =>
-      core.http.GET('/api/delivery_zones', { params: { query: filters } }, call),
-    );
+    return core.invoke('GET /api/delivery_zones', { params: { query: filters } }, options);
   }
 
   /** Reads one zone (the answer is the zone itself, no root key). */
   get<O extends RequestOptions = DefaultOptions>(id: number, options?: O): MainCall<O, 'GET /api/delivery_zones/{id}'> {
     const core = this.#core;
-    return core.invoke('GET /api/delivery_zones/{id}', options, (call) =>
-      core.http.GET('/api/delivery_zones/{id}', { params: { path: { id } } }, call),
-    );
+    return core.invoke('GET /api/delivery_zones/{id}', { params: { path: { id } } }, options);
   }
 
   /** Creates a zone; the area must be a simple WKT polygon (lon lat). */
@@ -58,9 +54,7 @@ export class DeliveryZonesResource {
   ): MainCall<O, 'POST /api/delivery_zones'> {
     const core = this.#core;
     // The service fills the documented defaults; the cast only drops the generated type's "required" on them.
-    return core.invoke('POST /api/delivery_zones', options, (call) =>
-      core.http.POST('/api/delivery_zones', { body: zone as MainBody<'POST /api/delivery_zones'> }, call),
-    );
+    return core.invoke('POST /api/delivery_zones', { body: zone as MainBody<'POST /api/delivery_zones'> }, options);
   }
 
   /** Changes any field but id and organization_id. */
@@ -70,12 +64,10 @@ export class DeliveryZonesResource {
     options?: O,
   ): MainCall<O, 'PUT /api/delivery_zones/{id}'> {
     const core = this.#core;
-    return core.invoke('PUT /api/delivery_zones/{id}', options, (call) =>
-      core.http.PUT(
-        '/api/delivery_zones/{id}',
-        { params: { path: { id } }, body: zone as MainBody<'PUT /api/delivery_zones/{id}'> },
-        call,
-      ),
+    return core.invoke(
+      'PUT /api/delivery_zones/{id}',
+      { params: { path: { id } }, body: zone as MainBody<'PUT /api/delivery_zones/{id}'> },
+      options,
     );
   }
 
@@ -85,8 +77,6 @@ export class DeliveryZonesResource {
     options?: O,
   ): MainCall<O, 'DELETE /api/delivery_zones/{id}'> {
     const core = this.#core;
-    return core.invoke('DELETE /api/delivery_zones/{id}', options, (call) =>
-      core.http.DELETE('/api/delivery_zones/{id}', { params: { path: { id } } }, call),
-    );
+    return core.invoke('DELETE /api/delivery_zones/{id}', { params: { path: { id } } }, options);
   }
 }

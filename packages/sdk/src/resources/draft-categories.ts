@@ -1,6 +1,6 @@
-import type { DefaultOptions, MainCall, MainCore } from '../client/core.js';
-import type { MainBody, MainQuery } from '../client/operations.js';
-import type { RequestOptions } from '../client/options.js';
+import type { DefaultOptions, MainCall, MainCore } from '../transport/core.js';
+import type { MainBody, MainQuery } from '../transport/operations.js';
+import type { RequestOptions } from '../transport/options.js';
 import { toUploadForm, type UploadFileOptions, type UploadInput } from '../uploads/upload-file.js';
 
 /** Filters of `GET /api/draft_categories`. */
@@ -28,9 +28,7 @@ export class DraftCategoriesResource {
     options?: O,
   ): MainCall<O, 'GET /api/draft_categories'> {
     const core = this.#core;
-    return core.invoke('GET /api/draft_categories', options, (call) =>
-      core.http.GET('/api/draft_categories', { params: { query: filters } }, call),
-    );
+    return core.invoke('GET /api/draft_categories', { params: { query: filters } }, options);
   }
 
   /** Reads one draft category. */
@@ -39,9 +37,7 @@ export class DraftCategoriesResource {
     options?: O,
   ): MainCall<O, 'GET /api/draft_categories/{id}'> {
     const core = this.#core;
-    return core.invoke('GET /api/draft_categories/{id}', options, (call) =>
-      core.http.GET('/api/draft_categories/{id}', { params: { path: { id } } }, call),
-    );
+    return core.invoke('GET /api/draft_categories/{id}', { params: { path: { id } } }, options);
   }
 
   /** Creates a draft category (answers 201 with it). */
@@ -50,9 +46,7 @@ export class DraftCategoriesResource {
     options?: O,
   ): MainCall<O, 'POST /api/draft_categories'> {
     const core = this.#core;
-    return core.invoke('POST /api/draft_categories', options, (call) =>
-      core.http.POST('/api/draft_categories', { body: { draft_category: fields } }, call),
-    );
+    return core.invoke('POST /api/draft_categories', { body: { draft_category: fields } }, options);
   }
 
   /** Changes name or menu_order. */
@@ -62,8 +56,10 @@ export class DraftCategoriesResource {
     options?: O,
   ): MainCall<O, 'PUT /api/draft_categories/{id}'> {
     const core = this.#core;
-    return core.invoke('PUT /api/draft_categories/{id}', options, (call) =>
-      core.http.PUT('/api/draft_categories/{id}', { params: { path: { id } }, body: { draft_category: fields } }, call),
+    return core.invoke(
+      'PUT /api/draft_categories/{id}',
+      { params: { path: { id } }, body: { draft_category: fields } },
+      options,
     );
   }
 
@@ -73,9 +69,7 @@ export class DraftCategoriesResource {
     options?: O,
   ): MainCall<O, 'DELETE /api/draft_categories/{id}'> {
     const core = this.#core;
-    return core.invoke('DELETE /api/draft_categories/{id}', options, (call) =>
-      core.http.DELETE('/api/draft_categories/{id}', { params: { path: { id } } }, call),
-    );
+    return core.invoke('DELETE /api/draft_categories/{id}', { params: { path: { id } } }, options);
   }
 
   /**
@@ -89,14 +83,12 @@ export class DraftCategoriesResource {
     options?: O,
   ): MainCall<O, 'PUT /api/draft_categories/{id}/photo'> {
     const core = this.#core;
-    return core.invoke('PUT /api/draft_categories/{id}/photo', options, async (call) => {
-      const form = await toUploadForm(file, options);
-      // The generated body type describes the part (`file: string`); the FormData is what goes on the wire.
-      return core.http.PUT(
-        '/api/draft_categories/{id}/photo',
-        { params: { path: { id } }, body: form as never, bodySerializer: (body) => body },
-        call,
-      );
-    });
+    return core.invoke(
+      'PUT /api/draft_categories/{id}/photo',
+      // The generated body type describes the part (`file: string`); the FormData is what goes on the wire
+      // (openapi-fetch's body serialiser sends a FormData as it is).
+      toUploadForm(file, options).then((form) => ({ params: { path: { id } }, body: form as never })),
+      options,
+    );
   }
 }

@@ -1,6 +1,6 @@
-import type { DefaultOptions, MainCall, MainCore } from '../client/core.js';
-import type { MainBody, MainQuery } from '../client/operations.js';
-import type { RequestOptions } from '../client/options.js';
+import type { DefaultOptions, MainCall, MainCore } from '../transport/core.js';
+import type { MainBody, MainQuery } from '../transport/operations.js';
+import type { RequestOptions } from '../transport/options.js';
 import { toUploadForm, type UploadFileOptions, type UploadInput } from '../uploads/upload-file.js';
 
 /** Filters of `GET /api/draft_dishes`. */
@@ -28,17 +28,13 @@ export class DraftDishesResource {
     options?: O,
   ): MainCall<O, 'GET /api/draft_dishes'> {
     const core = this.#core;
-    return core.invoke('GET /api/draft_dishes', options, (call) =>
-      core.http.GET('/api/draft_dishes', { params: { query: filters } }, call),
-    );
+    return core.invoke('GET /api/draft_dishes', { params: { query: filters } }, options);
   }
 
   /** Reads one draft dish. */
   get<O extends RequestOptions = DefaultOptions>(id: number, options?: O): MainCall<O, 'GET /api/draft_dishes/{id}'> {
     const core = this.#core;
-    return core.invoke('GET /api/draft_dishes/{id}', options, (call) =>
-      core.http.GET('/api/draft_dishes/{id}', { params: { path: { id } } }, call),
-    );
+    return core.invoke('GET /api/draft_dishes/{id}', { params: { path: { id } } }, options);
   }
 
   /** Creates a draft dish (name, price, draft_category_id and organization_id are required; answers 201). */
@@ -47,9 +43,7 @@ export class DraftDishesResource {
     options?: O,
   ): MainCall<O, 'POST /api/draft_dishes'> {
     const core = this.#core;
-    return core.invoke('POST /api/draft_dishes', options, (call) =>
-      core.http.POST('/api/draft_dishes', { body: { draft_dish: fields } }, call),
-    );
+    return core.invoke('POST /api/draft_dishes', { body: { draft_dish: fields } }, options);
   }
 
   /** Changes any field but id, organization_id and photo. */
@@ -59,8 +53,10 @@ export class DraftDishesResource {
     options?: O,
   ): MainCall<O, 'PUT /api/draft_dishes/{id}'> {
     const core = this.#core;
-    return core.invoke('PUT /api/draft_dishes/{id}', options, (call) =>
-      core.http.PUT('/api/draft_dishes/{id}', { params: { path: { id } }, body: { draft_dish: fields } }, call),
+    return core.invoke(
+      'PUT /api/draft_dishes/{id}',
+      { params: { path: { id } }, body: { draft_dish: fields } },
+      options,
     );
   }
 
@@ -70,9 +66,7 @@ export class DraftDishesResource {
     options?: O,
   ): MainCall<O, 'DELETE /api/draft_dishes/{id}'> {
     const core = this.#core;
-    return core.invoke('DELETE /api/draft_dishes/{id}', options, (call) =>
-      core.http.DELETE('/api/draft_dishes/{id}', { params: { path: { id } } }, call),
-    );
+    return core.invoke('DELETE /api/draft_dishes/{id}', { params: { path: { id } } }, options);
   }
 
   /**
@@ -86,14 +80,12 @@ export class DraftDishesResource {
     options?: O,
   ): MainCall<O, 'PUT /api/draft_dishes/{id}/photo'> {
     const core = this.#core;
-    return core.invoke('PUT /api/draft_dishes/{id}/photo', options, async (call) => {
-      const form = await toUploadForm(file, options);
-      // The generated body type describes the part (`file: string`); the FormData is what goes on the wire.
-      return core.http.PUT(
-        '/api/draft_dishes/{id}/photo',
-        { params: { path: { id } }, body: form as never, bodySerializer: (body) => body },
-        call,
-      );
-    });
+    return core.invoke(
+      'PUT /api/draft_dishes/{id}/photo',
+      // The generated body type describes the part (`file: string`); the FormData is what goes on the wire
+      // (openapi-fetch's body serialiser sends a FormData as it is).
+      toUploadForm(file, options).then((form) => ({ params: { path: { id } }, body: form as never })),
+      options,
+    );
   }
 }

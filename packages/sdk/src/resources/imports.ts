@@ -1,6 +1,6 @@
-import type { DefaultOptions, MainCall, MainCore } from '../client/core.js';
-import type { MainBody, MainQuery } from '../client/operations.js';
-import type { RequestOptions } from '../client/options.js';
+import type { DefaultOptions, MainCall, MainCore } from '../transport/core.js';
+import type { MainBody, MainQuery } from '../transport/operations.js';
+import type { RequestOptions } from '../transport/options.js';
 import { ConflictError } from '../errors/api-error.js';
 import type { components } from '../generated/main.js';
 import { ImportJob, type ImportKind } from '../imports/import-job.js';
@@ -72,17 +72,12 @@ export class ImportsResource {
     const core = this.#core;
     return core.invoke(
       'POST /api/organizations/{id}/import/menu',
+      {
+        params: { path: { id: organizationId } },
+        // The service fills the `config` defaults; the cast only drops the generated type's "required" on them.
+        body: body as MainBody<'POST /api/organizations/{id}/import/menu'>,
+      },
       options,
-      (call) =>
-        core.http.POST(
-          '/api/organizations/{id}/import/menu',
-          {
-            params: { path: { id: organizationId } },
-            // The service fills the `config` defaults; the cast only drops the generated type's "required" on them.
-            body: body as MainBody<'POST /api/organizations/{id}/import/menu'>,
-          },
-          call,
-        ),
       {
         map: (data) => this.job('menu', organizationId, data.job_id),
         onError: this.#attachJob('menu', organizationId),
@@ -96,8 +91,10 @@ export class ImportsResource {
     options?: O,
   ): MainCall<O, 'GET /api/organizations/{id}/import/menu'> {
     const core = this.#core;
-    return core.invoke('GET /api/organizations/{id}/import/menu', options, (call) =>
-      core.http.GET('/api/organizations/{id}/import/menu', { params: { path: { id: organizationId } } }, call),
+    return core.invoke(
+      'GET /api/organizations/{id}/import/menu',
+      { params: { path: { id: organizationId } } },
+      options,
     );
   }
 
@@ -111,13 +108,8 @@ export class ImportsResource {
     const query = options?.fromScratch === undefined ? undefined : { from_scratch: options.fromScratch };
     return core.invoke(
       'POST /api/organizations/{id}/import/clients',
+      { params: { path: { id: organizationId }, query }, body },
       options,
-      (call) =>
-        core.http.POST(
-          '/api/organizations/{id}/import/clients',
-          { params: { path: { id: organizationId }, query }, body },
-          call,
-        ),
       {
         map: (data) => this.job('clients', organizationId, data.job_id),
         onError: this.#attachJob('clients', organizationId),
@@ -131,8 +123,10 @@ export class ImportsResource {
     options?: O,
   ): MainCall<O, 'GET /api/organizations/{id}/import/clients'> {
     const core = this.#core;
-    return core.invoke('GET /api/organizations/{id}/import/clients', options, (call) =>
-      core.http.GET('/api/organizations/{id}/import/clients', { params: { path: { id: organizationId } } }, call),
+    return core.invoke(
+      'GET /api/organizations/{id}/import/clients',
+      { params: { path: { id: organizationId } } },
+      options,
     );
   }
 
@@ -149,12 +143,10 @@ export class ImportsResource {
   ): MainCall<O, 'POST /api/organizations/{id}/import/orders'> {
     const core = this.#core;
     const query = options?.existing === undefined ? undefined : { existing: options.existing };
-    return core.invoke('POST /api/organizations/{id}/import/orders', options, (call) =>
-      core.http.POST(
-        '/api/organizations/{id}/import/orders',
-        { params: { path: { id: organizationId }, query }, body },
-        call,
-      ),
+    return core.invoke(
+      'POST /api/organizations/{id}/import/orders',
+      { params: { path: { id: organizationId }, query }, body },
+      options,
     );
   }
 }

@@ -1,6 +1,6 @@
-import type { DefaultOptions, MainCall, MainCore } from '../client/core.js';
-import type { MainBody, MainData, MainQuery } from '../client/operations.js';
-import type { RequestOptions } from '../client/options.js';
+import type { DefaultOptions, MainCall, MainCore } from '../transport/core.js';
+import type { MainBody, MainData, MainQuery } from '../transport/operations.js';
+import type { RequestOptions } from '../transport/options.js';
 import type { components } from '../generated/main.js';
 import { paginate } from '../pagination/paginate.js';
 
@@ -39,9 +39,7 @@ export class OrdersResource {
   /** One page of orders with its `meta` (default page 1, 25 per page, newest first). */
   list<O extends RequestOptions = DefaultOptions>(filters?: OrderFilters, options?: O): MainCall<O, 'GET /api/orders'> {
     const core = this.#core;
-    return core.invoke('GET /api/orders', options, (call) =>
-      core.http.GET('/api/orders', { params: { query: filters } }, call),
-    );
+    return core.invoke('GET /api/orders', { params: { query: filters } }, options);
   }
 
   /**
@@ -69,9 +67,7 @@ export class OrdersResource {
   /** Reads one order with its sideloaded restaurants, couriers and payments. */
   get<O extends RequestOptions = DefaultOptions>(id: number, options?: O): MainCall<O, 'GET /api/orders/{id}'> {
     const core = this.#core;
-    return core.invoke('GET /api/orders/{id}', options, (call) =>
-      core.http.GET('/api/orders/{id}', { params: { path: { id } } }, call),
-    );
+    return core.invoke('GET /api/orders/{id}', { params: { path: { id } } }, options);
   }
 
   /** Changes courier_id, status, contact, description, delivery_at or delivery_price. */
@@ -82,9 +78,7 @@ export class OrdersResource {
   ): MainCall<O, 'PUT /api/orders/{id}'> {
     const core = this.#core;
     const query = options?.sendSms === undefined ? undefined : { send_sms: options.sendSms };
-    return core.invoke('PUT /api/orders/{id}', options, (call) =>
-      core.http.PUT('/api/orders/{id}', { params: { path: { id }, query }, body: { order: fields } }, call),
-    );
+    return core.invoke('PUT /api/orders/{id}', { params: { path: { id }, query }, body: { order: fields } }, options);
   }
 
   /** Confirms the order as the caller's account (restaurant or courier); repeating it keeps the first time. */
@@ -93,9 +87,7 @@ export class OrdersResource {
     options?: O,
   ): MainCall<O, 'PUT /api/orders/{id}/confirm'> {
     const core = this.#core;
-    return core.invoke('PUT /api/orders/{id}/confirm', options, (call) =>
-      core.http.PUT('/api/orders/{id}/confirm', { params: { path: { id } } }, call),
-    );
+    return core.invoke('PUT /api/orders/{id}/confirm', { params: { path: { id } } }, options);
   }
 
   /**
@@ -110,17 +102,13 @@ export class OrdersResource {
   ): MainCall<O, 'PUT /api/orders/{id}/status'> {
     const core = this.#core;
     const query = options?.sendSms === undefined ? { status } : { status, send_sms: options.sendSms };
-    return core.invoke('PUT /api/orders/{id}/status', options, (call) =>
-      core.http.PUT('/api/orders/{id}/status', { params: { path: { id }, query } }, call),
-    );
+    return core.invoke('PUT /api/orders/{id}/status', { params: { path: { id }, query } }, options);
   }
 
   /** The order's items. */
   items<O extends RequestOptions = DefaultOptions>(id: number, options?: O): MainCall<O, 'GET /api/orders/{id}/items'> {
     const core = this.#core;
-    return core.invoke('GET /api/orders/{id}/items', options, (call) =>
-      core.http.GET('/api/orders/{id}/items', { params: { path: { id } } }, call),
-    );
+    return core.invoke('GET /api/orders/{id}/items', { params: { path: { id } } }, options);
   }
 
   /** The order's participants (buddies). */
@@ -129,9 +117,7 @@ export class OrdersResource {
     options?: O,
   ): MainCall<O, 'GET /api/orders/{id}/buddies'> {
     const core = this.#core;
-    return core.invoke('GET /api/orders/{id}/buddies', options, (call) =>
-      core.http.GET('/api/orders/{id}/buddies', { params: { path: { id } } }, call),
-    );
+    return core.invoke('GET /api/orders/{id}/buddies', { params: { path: { id } } }, options);
   }
 
   /** The printable statement as a PDF `Blob`. */
@@ -140,12 +126,9 @@ export class OrdersResource {
     options?: O,
   ): MainCall<O, 'GET /api/orders/{id}/receipt.pdf', Blob> {
     const core = this.#core;
-    return core.invoke(
-      'GET /api/orders/{id}/receipt.pdf',
-      options,
-      (call) => core.http.GET('/api/orders/{id}/receipt.pdf', { params: { path: { id } }, parseAs: 'blob' }, call),
-      { map: (data) => data as unknown as Blob },
-    );
+    return core.invoke('GET /api/orders/{id}/receipt.pdf', { params: { path: { id } }, parseAs: 'blob' }, options, {
+      map: (data) => data as unknown as Blob,
+    });
   }
 
   /** The printable statement as an HTML string. */
@@ -154,11 +137,8 @@ export class OrdersResource {
     options?: O,
   ): MainCall<O, 'GET /api/orders/{id}/receipt.html', string> {
     const core = this.#core;
-    return core.invoke(
-      'GET /api/orders/{id}/receipt.html',
-      options,
-      (call) => core.http.GET('/api/orders/{id}/receipt.html', { params: { path: { id } }, parseAs: 'text' }, call),
-      { map: (data) => data as unknown as string },
-    );
+    return core.invoke('GET /api/orders/{id}/receipt.html', { params: { path: { id } }, parseAs: 'text' }, options, {
+      map: (data) => data as unknown as string,
+    });
   }
 }

@@ -1,6 +1,6 @@
-import type { DefaultOptions, MainCall, MainCore } from '../client/core.js';
-import type { MainBody } from '../client/operations.js';
-import type { RequestOptions } from '../client/options.js';
+import type { DefaultOptions, MainCall, MainCore } from '../transport/core.js';
+import type { MainBody } from '../transport/operations.js';
+import type { RequestOptions } from '../transport/options.js';
 
 /** The editable fields of an organization (`PUT /api/organizations/{id}` without its root key). */
 export type OrganizationUpdateFields = MainBody<'PUT /api/organizations/{id}'>['organization'];
@@ -20,15 +20,13 @@ export class OrganizationsResource {
   /** Lists the organizations the caller can access. */
   list<O extends RequestOptions = DefaultOptions>(options?: O): MainCall<O, 'GET /api/organizations'> {
     const core = this.#core;
-    return core.invoke('GET /api/organizations', options, (call) => core.http.GET('/api/organizations', {}, call));
+    return core.invoke('GET /api/organizations', {}, options);
   }
 
   /** Reads one organization. */
   get<O extends RequestOptions = DefaultOptions>(id: number, options?: O): MainCall<O, 'GET /api/organizations/{id}'> {
     const core = this.#core;
-    return core.invoke('GET /api/organizations/{id}', options, (call) =>
-      core.http.GET('/api/organizations/{id}', { params: { path: { id } } }, call),
-    );
+    return core.invoke('GET /api/organizations/{id}', { params: { path: { id } } }, options);
   }
 
   /** Changes name, social_network, about or phone; answers the updated organization. */
@@ -38,8 +36,10 @@ export class OrganizationsResource {
     options?: O,
   ): MainCall<O, 'PUT /api/organizations/{id}'> {
     const core = this.#core;
-    return core.invoke('PUT /api/organizations/{id}', options, (call) =>
-      core.http.PUT('/api/organizations/{id}', { params: { path: { id } }, body: { organization: fields } }, call),
+    return core.invoke(
+      'PUT /api/organizations/{id}',
+      { params: { path: { id } }, body: { organization: fields } },
+      options,
     );
   }
 
@@ -49,8 +49,6 @@ export class OrganizationsResource {
     options?: O,
   ): MainCall<O, 'POST /api/organizations/{id}/publish'> {
     const core = this.#core;
-    return core.invoke('POST /api/organizations/{id}/publish', options, (call) =>
-      core.http.POST('/api/organizations/{id}/publish', { params: { path: { id } } }, call),
-    );
+    return core.invoke('POST /api/organizations/{id}/publish', { params: { path: { id } } }, options);
   }
 }

@@ -1,6 +1,6 @@
-import type { DefaultOptions, MainCall, MainCore } from '../client/core.js';
-import type { MainBody, MainQuery } from '../client/operations.js';
-import type { RequestOptions } from '../client/options.js';
+import type { DefaultOptions, MainCall, MainCore } from '../transport/core.js';
+import type { MainBody, MainQuery } from '../transport/operations.js';
+import type { RequestOptions } from '../transport/options.js';
 
 /** Filters of `GET /api/restaurants`. */
 export type RestaurantFilters = MainQuery<'GET /api/restaurants'>;
@@ -25,17 +25,13 @@ export class RestaurantsResource {
     options?: O,
   ): MainCall<O, 'GET /api/restaurants'> {
     const core = this.#core;
-    return core.invoke('GET /api/restaurants', options, (call) =>
-      core.http.GET('/api/restaurants', { params: { query: filters } }, call),
-    );
+    return core.invoke('GET /api/restaurants', { params: { query: filters } }, options);
   }
 
   /** Reads one restaurant (the answer is a one-element `restaurants` array, as the spec says). */
   get<O extends RequestOptions = DefaultOptions>(id: number, options?: O): MainCall<O, 'GET /api/restaurants/{id}'> {
     const core = this.#core;
-    return core.invoke('GET /api/restaurants/{id}', options, (call) =>
-      core.http.GET('/api/restaurants/{id}', { params: { path: { id } } }, call),
-    );
+    return core.invoke('GET /api/restaurants/{id}', { params: { path: { id } } }, options);
   }
 
   /** Changes name, phone or address. */
@@ -45,8 +41,10 @@ export class RestaurantsResource {
     options?: O,
   ): MainCall<O, 'PUT /api/restaurants/{id}'> {
     const core = this.#core;
-    return core.invoke('PUT /api/restaurants/{id}', options, (call) =>
-      core.http.PUT('/api/restaurants/{id}', { params: { path: { id } }, body: { restaurant: fields } }, call),
+    return core.invoke(
+      'PUT /api/restaurants/{id}',
+      { params: { path: { id } }, body: { restaurant: fields } },
+      options,
     );
   }
 }

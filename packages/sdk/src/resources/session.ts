@@ -1,6 +1,6 @@
-import type { DefaultOptions, MainCall, MainCore } from '../client/core.js';
-import type { RequestOptions } from '../client/options.js';
-import type { TokenStore } from '../client/token.js';
+import type { DefaultOptions, MainCall, MainCore } from '../transport/core.js';
+import type { RequestOptions } from '../transport/options.js';
+import type { TokenStore } from '../transport/token.js';
 
 const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
 const formBody = (body: Record<string, string | undefined> | undefined): URLSearchParams =>
@@ -42,29 +42,24 @@ export class SessionResource {
     options: O | undefined,
   ): MainCall<O, 'POST /api/session'> {
     const core = this.#core;
-    return core.invoke(
-      'POST /api/session',
-      options,
-      (call) => core.http.POST('/api/session', { body: credentials, bodySerializer: formBody, headers: FORM }, call),
-      {
-        map: async (data) => {
-          await this.#store.set(data.meta.token);
-          return data;
-        },
+    return core.invoke('POST /api/session', { body: credentials, bodySerializer: formBody, headers: FORM }, options, {
+      map: async (data) => {
+        await this.#store.set(data.meta.token);
+        return data;
       },
-    );
+    });
   }
 
   /** Reads the current session (user, account, token expiry). */
   get<O extends RequestOptions = DefaultOptions>(options?: O): MainCall<O, 'GET /api/session'> {
     const core = this.#core;
-    return core.invoke('GET /api/session', options, (call) => core.http.GET('/api/session', {}, call));
+    return core.invoke('GET /api/session', {}, options);
   }
 
   /** Ends the session and forgets the token (also when the service says it had already ended: 401). */
   logout<O extends RequestOptions = DefaultOptions>(options?: O): MainCall<O, 'DELETE /api/session'> {
     const core = this.#core;
-    return core.invoke('DELETE /api/session', options, (call) => core.http.DELETE('/api/session', {}, call), {
+    return core.invoke('DELETE /api/session', {}, options, {
       map: async () => {
         await this.#store.set(null);
         return undefined;

@@ -7,7 +7,7 @@ import {
   createMock,
   type ControlClient,
   type MockOptions,
-  type RestoMock,
+  type MockEngine,
 } from '@restoapi/mock-server';
 import { createMockServer } from '@restoapi/mock-server/node';
 import {
@@ -33,7 +33,7 @@ export interface MockTarget {
   baseUrl: string;
   /** `mock.fetch` in-process; `undefined` over HTTP (the global fetch). */
   fetch: ((input: string | Request, init?: RequestInit) => Promise<Response>) | undefined;
-  mock: RestoMock;
+  mock: MockEngine;
   control: ControlClient;
   /** URLs of the carrier callbacks the mock sent (captured, never really sent). */
   callbacks: URL[];
@@ -60,7 +60,7 @@ export async function startMock(
   }) as typeof fetch;
   const { frozenAt, ...mockOptions } = options;
   const settings: MockOptions = { validateResponses: true, callbackFetch, ...mockOptions };
-  let mock: RestoMock;
+  let mock: MockEngine;
   let baseUrl: string;
   let close: () => Promise<void>;
   let sdkFetch: MockTarget['fetch'];

@@ -1,11 +1,16 @@
-import type { Client } from 'openapi-fetch';
+import createClient, { type Client } from 'openapi-fetch';
 import type { paths as MainPaths } from '../generated/main.js';
 import { resultOf, toApiPromise, type ApiPromise, type ApiResult } from './api-promise.js';
 import type { OperationError, OperationKey, OperationOf, SuccessBody } from './operations.js';
 import type { RequestOptions } from './options.js';
-import type { Pipeline } from './pipeline.js';
 import { readAnswer, type ResourceCall } from './read-answer.js';
-import type { Dispatch, LeanClient } from './transport.js';
+import {
+  createTransport,
+  type OperationInit,
+  type SendInit,
+  type Transport,
+  type TransportOptions,
+} from './transport.js';
 
 /** Per-call options without `throwOnError` (the default, throwing form). */
 export type DefaultOptions = Omit<RequestOptions, 'throwOnError'>;
@@ -27,29 +32,37 @@ export interface CallHooks<Data, T, Err> {
   onError?: (error: Err) => void | Promise<void>;
 }
 
+/** What {@link createCore} needs: the transport's settings (the pipeline included). */
+export type CoreOptions = TransportOptions;
+
 /**
- * The engine shared by every resource: the lean typed transport (`http`, openapi-fetch's parameters without its
- * per-call `Request` building) plus `invoke`, which sends a call through the request pipeline and reads its
- * answer into data or a typed error. The raw openapi-fetch client stays available as `raw`.
+ * The engine shared by every resource: `invoke` sends an operation through the client's one transport and reads
+ * its answer into data or a typed error; `raw` is openapi-fetch's client over the same transport.
  */
 export class Core<Paths extends object> {
-  /** The raw typed client (the same pipeline, but openapi-fetch's `{ data, error }` results). */
+  /** The raw typed client (the same transport and pipeline, but openapi-fetch's `{ data, error }` results). */
   readonly raw: Client<Paths>;
-  /** The lean typed transport the resource methods call. */
-  readonly http: LeanClient<Paths>;
-  readonly #pipeline: Pipeline;
+  readonly #transport: Transport;
 
-  constructor(raw: Client<Paths>, http: LeanClient<Paths>, pipeline: Pipeline) {
-    this.raw = raw;
-    this.http = http;
-    this.#pipeline = pipeline;
+  constructor(options: CoreOptions) {
+    this.#transport = createTransport(options);
+    this.raw = createClient<Paths>({
+      baseUrl: options.baseUrl,
+      fetch: this.#transport.fetch,
+      ...(options.headers ? { headers: options.headers } : {}),
+    });
   }
 
-  /** Runs `send` (a call on {@link Core.http}, given the dispatch to pass on) for the operation `operation` with the call options `options`. */
+  /**
+   * Sends the operation `operation` (`METHOD path`, named once) with openapi-fetch's `init` (or a promise of it)
+   * and the call options `options`.
+   * @example
+   * core.invoke('GET /api/orders/{id}', { params: { path: { id } } }, options);
+   */
   invoke<K extends OperationKey<Paths>, O extends RequestOptions, T = SuccessBody<OperationOf<Paths, K>>>(
     operation: K,
+    init: OperationInit<Paths, K> | Promise<OperationInit<Paths, K>>,
     options: O | undefined,
-    send: (dispatch: Dispatch) => Promise<unknown>,
     hooks?: CallHooks<SuccessBody<OperationOf<Paths, K>>, T, OperationError<OperationOf<Paths, K>>>,
   ): Call<O, T, OperationError<OperationOf<Paths, K>>> {
     type Err = OperationError<OperationOf<Paths, K>>;
@@ -69,13 +82,13 @@ export class Core<Paths extends object> {
       if (options.maxRetries !== undefined) call.maxRetries = options.maxRetries;
       if (options.retry !== undefined) call.retry = options.retry;
     }
-    let data: Promise<T>;
-    try {
-      data = send({ pipeline: this.#pipeline, settings: call, headers: options?.headers }) as Promise<T>;
-    } catch (error) {
-      // A method fails through its promise, never by throwing at the call.
-      data = Promise.reject(error);
-    }
+    // The transport never throws at the call: a method fails through its promise.
+    const data = this.#transport.send(
+      operation,
+      init as SendInit | Promise<SendInit>,
+      call,
+      options?.headers,
+    ) as Promise<T>;
     return (options?.throwOnError === false ? resultOf<T, Err>(data, call) : toApiPromise<T, Err>(data, call)) as Call<
       O,
       T,

@@ -2,10 +2,10 @@ import type { RestoApiError } from '../errors/api-error.js';
 import { errorFromResponse } from '../errors/error-from-response.js';
 import type { CallRecord } from './api-promise.js';
 import { transportError } from './pipeline.js';
-import type { LeanCallSettings, ParseAs } from './transport.js';
+import type { TransportCallSettings, ParseAs } from './transport.js';
 
 /** A resource call as the pipeline carries it: its settings, how it ends and what it recorded for `withResponse()`. */
-export interface ResourceCall extends LeanCallSettings, CallRecord {
+export interface ResourceCall extends TransportCallSettings, CallRecord {
   /** Turns the success body into what the method returns (an import job handle, for instance). */
   map?: ((data: unknown, response: Response) => unknown) | undefined;
   /** Sees the typed error before it is thrown. */
@@ -18,7 +18,7 @@ export interface ResourceCall extends LeanCallSettings, CallRecord {
  * Runs inside the attempt's deadline (the pipeline's `read`), so the timeout also covers the body. A failure while
  * the body streams in is a connection error (the pipeline tells a timeout apart).
  */
-export function readAnswer(response: Response, settings: LeanCallSettings): Promise<unknown> {
+export function readAnswer(response: Response, settings: TransportCallSettings): Promise<unknown> {
   const call = settings as ResourceCall;
   call.response = response;
   const parseAs = call.parseAs;

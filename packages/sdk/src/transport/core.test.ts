@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { ConnectionError, NotFoundError, TimeoutError } from '../errors/api-error.js';
-import { createRestoClient } from './resto-client.js';
+import { createRestoClient } from '../client/resto-client.js';
 
 /** A JSON answer whose body never finishes unless the request is aborted. */
 function stallingBody(init?: RequestInit): Response {
