@@ -4,7 +4,7 @@
  * HTTP and `./msw` plugs it into MSW.
  */
 import { attachCallbackDispatcher } from './callbacks/callback-dispatcher.js';
-import { createControlRoute } from './control/control-route.js';
+import { createControlApi, type ControlServices } from './control/control-api.js';
 import { createFaultInjector } from './control/faults.js';
 import { createMockEngine, type EngineRoute, type MockEngine } from './engine/engine.js';
 import type { MockConfig } from './engine/runtime.js';
@@ -23,6 +23,7 @@ export {
   type HeaderReader,
   type MockEngine,
   type MockEngineOptions,
+  type OperationSet,
 } from './engine/engine.js';
 export { DEFAULT_CONFIG, type MockConfig, type MockRuntime } from './engine/runtime.js';
 export { HttpError } from './engine/http-error.js';
@@ -38,11 +39,7 @@ export { handlers } from './handlers.js';
 export { DEMO_LOGINS, demoSeed } from './seeds/demo-seed.js';
 export { createControlClient, type ControlClient, type ControlClientOptions } from './control/control-client.js';
 export { createFaultInjector, type Fault, type FaultInjector, type FaultInput } from './control/faults.js';
-export {
-  attachCallbackDispatcher,
-  callbackDispatcherOf,
-  type CallbackDispatcher,
-} from './callbacks/callback-dispatcher.js';
+export { attachCallbackDispatcher, type CallbackDispatcher } from './callbacks/callback-dispatcher.js';
 
 /** Options of {@link createMock}. */
 export interface MockOptions {
@@ -73,6 +70,7 @@ export type RestoMock = MockEngine;
  */
 export function createMock(options: MockOptions = {}): MockEngine {
   const faults = createFaultInjector();
+  const control: ControlServices = { faults };
   const mock = createMockEngine({
     handlers,
     state: options.state ?? demoSeed(),
@@ -83,10 +81,12 @@ export function createMock(options: MockOptions = {}): MockEngine {
     ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
     ...(options.onChange ? { onChange: options.onChange } : {}),
     // The control API owns /__mock; uploaded photos are served at the URLs of the `photo` objects.
-    routes: [createControlRoute({ faults }), ...(options.routes ?? []), photoRoute],
+    operationSets: [createControlApi(control)],
+    routes: [...(options.routes ?? []), photoRoute],
     // The light hook: faults need only the method and URL, and cost nothing while none is armed.
     preflight: faults.intercept,
   });
-  attachCallbackDispatcher(mock, options.callbackFetch ? { fetch: options.callbackFetch } : {});
+  // The control API drives the clock through the dispatcher, which needs the engine first.
+  control.callbacks = attachCallbackDispatcher(mock, options.callbackFetch ? { fetch: options.callbackFetch } : {});
   return mock;
 }

@@ -2,7 +2,7 @@ import { backoffDelayMs } from '@restoapi/openapi';
 import { idleDelivery } from '../carrier/carrier-handlers.js';
 import type { MockEngine } from '../engine/engine.js';
 import { isTerminal } from '../orders/order-status.js';
-import type { MockRuntime, OrderEvent } from '../engine/runtime.js';
+import type { OrderEvent } from '../engine/runtime.js';
 import type {
   CallbackAttempt,
   CallbackRecord,
@@ -42,13 +42,6 @@ export interface CallbackDispatcher {
 }
 
 type Batch = CallbackRecord[];
-
-const dispatchers = new WeakMap<MockRuntime, CallbackDispatcher>();
-
-/** The dispatcher attached to an instance's runtime, if any (the control API drives the clock through it). */
-export function callbackDispatcherOf(runtime: MockRuntime): CallbackDispatcher | undefined {
-  return dispatchers.get(runtime);
-}
 
 /** The carrier a delivery order of this restaurant is handed to: the first registered one serving it. */
 export function carrierFor(state: MockStateTables, restaurantId: number): CarrierRecord | undefined {
@@ -321,7 +314,6 @@ export function attachCallbackDispatcher(
 
     detach() {
       unsubscribe();
-      dispatchers.delete(runtime);
     },
   };
 
@@ -332,7 +324,6 @@ export function attachCallbackDispatcher(
     loadState(json);
     dispatcher.resume();
   };
-  dispatchers.set(runtime, dispatcher);
   dispatcher.resume();
   return dispatcher;
 }

@@ -1,5 +1,4 @@
-import { createApiDescription, type ApiDescription, type OperationInfo } from '@restoapi/openapi';
-import { authenticate, type Actor } from '../session/actor.js';
+import { createApiDescription, type ApiDescription } from '@restoapi/openapi';
 import { stateFromJson, stateToJson, type MockStateJson, type MockStateTables } from '../state/mock-state.js';
 import { VirtualClock } from './clock.js';
 import {
@@ -10,19 +9,13 @@ import {
   type EngineAnswer,
   type EngineRequest,
 } from './engine-request.js';
-import { JsonText, type HandlerContext, type HandlerMap, type HandlerResult, type OperationId } from './handler.js';
-import {
-  HttpError,
-  assertDocumentedResponse,
-  badRequest,
-  errorObject,
-  fromIssues,
-  methodNotAllowed,
-} from './http-error.js';
-import { formToObject, readBody, type ParsedBody } from './request-body.js';
+import type { HandlerMap } from './handler.js';
+import { HttpError, badRequest } from './http-error.js';
+import { RequestPipeline, internalError, jsonAnswer, type OperationSet } from './pipeline.js';
 import { DEFAULT_CONFIG, OrderEvents, secureToken, type MockConfig, type MockRuntime } from './runtime.js';
 
 export { EngineResponse, type EngineAnswer, type EngineRequest, type HeaderReader } from './engine-request.js';
+export type { OperationSet } from './pipeline.js';
 
 /**
  * A routed extension of the engine (the control API, docs, console) tried before the API.
@@ -47,8 +40,13 @@ export interface MockEngineOptions {
   config?: Partial<MockConfig>;
   /** Base URL used in absolute links; adapters set it to where they listen. */
   baseUrl?: string;
-  /** Extra routes tried first, in order. */
+  /** Extra routes, in order: after the operation sets with a path prefix, before the service API. */
   routes?: EngineRoute[];
+  /**
+   * Further documents answered through the same pipeline, each under its own `pathPrefix` (the control
+   * API under `/__mock`); tried first.
+   */
+  operationSets?: readonly OperationSet<unknown>[];
   /** Share a validator between instances (compiled schemas are cached in it). */
   api?: ApiDescription;
   /** Called after each state change (the Node adapter persists the state file here). */
@@ -107,22 +105,6 @@ export function requestId(): string {
   return `${idPrefix}${requestCounter.toString(36).padStart(6, '0')}`;
 }
 
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
-
-function jsonAnswer(status: number, body: unknown, headers: Record<string, string>): EngineResponse {
-  return new EngineResponse(status, { 'Content-Type': JSON_CONTENT_TYPE, ...headers }, JSON.stringify(body));
-}
-
-/** The answer to a failure that is not an {@link HttpError}: logged, and a documented 500. */
-function internalError(error: unknown, id: string): EngineResponse {
-  console.error('[restoapi-mock] unexpected error', error);
-  return jsonAnswer(
-    500,
-    { errors: [errorObject(500, 'internal', 'Internal error', (error as Error).message)] },
-    { 'X-Request-Id': id },
-  );
-}
-
 /**
  * The fetch `Response` of an answer. Building it can still fail (a header value a `Headers` refuses);
  * that is the same 500 as any unexpected error inside the engine.
@@ -133,29 +115,6 @@ export function fetchResponseOf(answer: EngineAnswer): Response {
     return toFetchResponse(answer);
   } catch (error) {
     return toFetchResponse(internalError(error, answer.headers['X-Request-Id'] ?? requestId()));
-  }
-}
-
-/**
- * What a handler receives. A class so that `request` can be a getter: the fetch `Request` is only
- * built when a handler reads it (the node:http adapter has none to begin with).
- */
-class Context implements HandlerContext {
-  constructor(
-    readonly operation: OperationInfo,
-    readonly params: never,
-    readonly query: never,
-    readonly body: never,
-    readonly form: FormData | undefined,
-    readonly actor: Actor,
-    readonly runtime: MockRuntime,
-    private readonly source: EngineRequest,
-    readonly url: URL,
-    readonly requestId: string,
-  ) {}
-
-  get request(): Request {
-    return this.source.toRequest();
   }
 }
 
@@ -180,88 +139,16 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
     events: new OrderEvents(),
   };
 
-  const routes = options.routes ?? [];
-
-  async function dispatch(request: EngineRequest, url: URL, id: string): Promise<EngineAnswer> {
-    // Read once: each read of the URL getter slices the href again.
-    const { pathname } = url;
-    for (const route of routes) {
-      if (route.pathPrefix !== undefined && !pathname.startsWith(route.pathPrefix)) continue;
-      const answer = await route(request.toRequest(), url, engine);
-      if (answer) return answer;
-    }
-    const match = api.match(request.method, pathname);
-    if (!match) {
-      const allowed = api.allowedMethods(pathname);
-      if (allowed.length > 0) {
-        throw methodNotAllowed(request.method, pathname, allowed);
-      }
-      throw new HttpError(404, [
-        errorObject(404, 'not_found', 'Not found', `No operation at ${request.method} ${pathname}.`),
-      ]);
-    }
-    const op = match.operation;
-    const handler = options.handlers[op.operationId as OperationId];
-    // Authentication comes before validation: an anonymous caller learns nothing about the body rules.
-    const actor = op.authenticated ? authenticate(runtime, request, url) : undefined;
-    const read = readBody(request, op, config.maxBodyBytes);
-    const body = read instanceof Promise ? await read : read;
-    const validated = api.validateRequest(op.operationId, {
-      params: match.params,
-      // No query: no URLSearchParams to build (an absent query reads as an empty one).
-      query: url.search === '' ? undefined : url.searchParams,
-      headers: request.headers,
-      contentType: body.kind === 'none' ? undefined : body.kind === 'json' ? 'application/json' : body.mediaType,
-      body: bodyForValidation(body),
-    });
-    if (!validated.valid) throw fromIssues(validated.issues);
-    if (!handler) {
-      throw new HttpError(501, [
-        errorObject(501, 'not_implemented', 'Not implemented', `The mock does not implement ${op.operationId}.`),
-      ]);
-    }
-    const due = clock.runDueIfAny();
-    if (due) await due;
-    const ctx = new Context(
-      op,
-      validated.value.params as never,
-      validated.value.query as never,
-      (body.kind === 'json' || body.kind === 'form' ? body.value : undefined) as never,
-      body.kind === 'multipart' ? body.value : undefined,
-      actor as Actor,
-      runtime,
-      request,
-      url,
-      id,
-    );
-    // A synchronous answer (most handlers) is used as is; anything thenable is awaited as before.
-    const returned = (handler as (c: HandlerContext) => HandlerResult | PromiseLike<HandlerResult>)(ctx);
-    const result =
-      typeof (returned as PromiseLike<HandlerResult>).then === 'function'
-        ? await returned
-        : (returned as HandlerResult);
-    if (request.method !== 'GET') runtime.changed();
-    return toResponse(op, result, id);
-  }
-
-  function toResponse(op: OperationInfo, result: HandlerResult, id: string): EngineResponse {
-    const headers: Record<string, string> = { 'X-Request-Id': id, ...result.headers };
-    const text = result.body instanceof JsonText ? result.body.text : undefined;
-    if (config.validateResponses && result.raw === undefined) {
-      assertDocumentedResponse(api, op.operationId, result.status, text === undefined ? result.body : JSON.parse(text));
-    }
-    if (result.raw !== undefined) {
-      return new EngineResponse(
-        result.status,
-        { 'Content-Type': result.contentType ?? 'application/octet-stream', ...headers },
-        result.raw,
-      );
-    }
-    if (result.body === undefined) return new EngineResponse(result.status, headers, null);
-    if (text !== undefined)
-      return new EngineResponse(result.status, { 'Content-Type': JSON_CONTENT_TYPE, ...headers }, text);
-    return jsonAnswer(result.status, result.body, headers);
-  }
+  const prefixedSets = options.operationSets ?? [];
+  const pipeline = new RequestPipeline({
+    get engine() {
+      return engine;
+    },
+    runtime,
+    prefixedSets,
+    routes: options.routes ?? [],
+    api: { description: api, handlers: options.handlers as OperationSet['handlers'] },
+  });
 
   async function answer(request: EngineRequest): Promise<EngineAnswer> {
     const id = requestId();
@@ -274,7 +161,7 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
         const hooked = await options.beforeRequest(request.toRequest(), url);
         if (hooked) return hooked;
       }
-      return await dispatch(request, url, id);
+      return await pipeline.run(request, url, id);
     } catch (error) {
       if (error instanceof HttpError)
         return jsonAnswer(error.status, error.body(), { 'X-Request-Id': id, ...error.headers });
@@ -331,16 +218,4 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
     },
   };
   return engine;
-}
-
-function bodyForValidation(body: ParsedBody): unknown {
-  switch (body.kind) {
-    case 'none':
-      return undefined;
-    case 'json':
-    case 'form':
-      return body.value;
-    case 'multipart':
-      return formToObject(body.value);
-  }
 }

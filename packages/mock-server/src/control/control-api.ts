@@ -1,19 +1,10 @@
-import { createApiDescription, listOperations, openapiDocument, Router, type ApiDescription } from '@restoapi/openapi';
-import { callbackDispatcherOf } from '../callbacks/callback-dispatcher.js';
+import { createApiDescription, openapiDocument, type ApiDescription } from '@restoapi/openapi';
+import type { CallbackDispatcher } from '../callbacks/callback-dispatcher.js';
 import { webhookSecretKey } from '../callbacks/webhook-signature.js';
-import type { EngineRoute, MockEngine } from '../engine/engine.js';
-import {
-  HttpError,
-  assertDocumentedResponse,
-  errorObject,
-  fromIssues,
-  methodNotAllowed,
-  notFound,
-  unprocessable,
-  type FieldProblem,
-} from '../engine/http-error.js';
-import { fromFetchRequest } from '../engine/engine-request.js';
-import { readBody } from '../engine/request-body.js';
+import type { MockEngine } from '../engine/engine.js';
+import { created, noContent, ok, type HandlerResult } from '../engine/handler.js';
+import { HttpError, errorObject, notFound, unprocessable, type FieldProblem } from '../engine/http-error.js';
+import type { OperationSet } from '../engine/pipeline.js';
 import type { MockRuntime } from '../engine/runtime.js';
 import { controlDocument } from '../generated/control-document.js';
 import type { components, operations } from '../generated/control.js';
@@ -35,54 +26,36 @@ type ControlBody<Op extends ControlOperationId> = operations[Op] extends {
   ? B
   : never;
 
+/** What the control API's handlers need besides the runtime: handed to them as `ctx.services`. */
+export interface ControlServices {
+  /** The instance's fault injector (the same one plugged into the engine's `preflight`). */
+  readonly faults: FaultInjector;
+  /** The instance's callback dispatcher, set once it is attached (the clock is driven through it). */
+  callbacks?: CallbackDispatcher;
+}
+
+/** What a control handler receives from the pipeline. */
 interface ControlContext<Op extends ControlOperationId> {
   engine: MockEngine;
   runtime: MockRuntime;
   params: Record<string, unknown>;
   query: Record<string, unknown>;
   body: ControlBody<Op> | undefined;
-  faults: FaultInjector;
-}
-
-interface ControlResult {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
+  services: ControlServices;
 }
 
 type ControlHandlers = {
-  [Op in ControlOperationId]: (ctx: ControlContext<Op>) => ControlResult | Promise<ControlResult>;
+  [Op in ControlOperationId]: (ctx: ControlContext<Op>) => HandlerResult | Promise<HandlerResult>;
 };
 
-/** Options of {@link createControlRoute}. */
-export interface ControlRouteOptions {
-  /** The instance's fault injector (the same one plugged into the engine's `beforeRequest`). */
-  faults: FaultInjector;
-}
-
 const PREFIX = '/__mock';
-const shared: { router?: Router; api?: ApiDescription } = {};
+const shared: { api?: ApiDescription } = {};
 
-/** The router of the control document (`listOperations` + `Router`), shared by every instance. */
-function controlRouter(): Router {
-  shared.router ??= new Router(listOperations(controlDocument));
-  return shared.router;
-}
-
-/** ajv validators over the control document, shared by every instance (schemas compile once). */
-export function controlApiValidator(): ApiDescription {
+/** The control document's router and ajv validators, shared by every instance (schemas compile once). */
+export function controlApiDescription(): ApiDescription {
   shared.api ??= createApiDescription({ document: controlDocument });
   return shared.api;
 }
-
-let requestCounter = 0;
-function requestId(): string {
-  requestCounter = (requestCounter + 1) % 1e9;
-  return `req_ctl_${requestCounter.toString(36).padStart(6, '0')}`;
-}
-
-const ok = (body: unknown): ControlResult => ({ status: 200, body });
-const noContent = (): ControlResult => ({ status: 204 });
 
 function carrierView(carrier: CarrierRecord): C['Carrier'] {
   return {
@@ -119,7 +92,7 @@ const schemas = (openapiDocument.components as { schemas: Record<string, { prope
 const CATEGORY_FIELDS = Object.keys(schemas.DraftCategory?.properties ?? {});
 
 const handlers: ControlHandlers = {
-  resetMock({ engine, runtime, body, faults }) {
+  resetMock({ engine, runtime, body, services }) {
     if (body?.seed !== undefined && body.state !== undefined) {
       throw unprocessable([{ pointer: '/state', detail: 'Send either seed or state, not both.' }]);
     }
@@ -128,7 +101,7 @@ const handlers: ControlHandlers = {
       source === 'state' ? body!.state! : source === 'demo' ? demoSeed(runtime.clock.now()) : { version: 1 };
     engine.loadState(json);
     // A fresh world starts without the faults armed for the previous one.
-    faults.clear();
+    services.faults.clear();
     return ok({ source, tables: tableCounts(engine) } satisfies C['ResetResult']);
   },
 
@@ -171,13 +144,13 @@ const handlers: ControlHandlers = {
     return { status: 201, body: { carrier: carrierView(carrier) } satisfies C['CarrierResponse'] };
   },
 
-  deleteCarrier({ runtime, params }) {
+  deleteCarrier({ runtime, params, services }) {
     const id = params.id as number;
     if (!runtime.state.carriers.has(id))
       throw new HttpError(404, [
         errorObject(404, 'not_found', 'Not found', `Carrier ${id} does not exist.`, { parameter: 'id' }),
       ]);
-    callbackDispatcherOf(runtime)?.dropCarrier(id);
+    services.callbacks?.dropCarrier(id);
     runtime.state.carriers.delete(id);
     return noContent();
   },
@@ -194,7 +167,7 @@ const handlers: ControlHandlers = {
 
   placeStorefrontOrder({ runtime, body }) {
     const order = placeStorefrontOrder(runtime, body!);
-    return { status: 201, body: orderResponse(runtime, order), headers: { Location: `/api/orders/${order.id}` } };
+    return created(orderResponse(runtime, order), `/api/orders/${order.id}`);
   },
 
   getPublishedMenu({ runtime, params }) {
@@ -245,15 +218,15 @@ const handlers: ControlHandlers = {
     return ok(clockView(runtime));
   },
 
-  async setClock({ runtime, body }) {
+  async setClock({ runtime, body, services }) {
     const input = body!;
     await runtime.clock.set(new Date(input.now), input.frozen ?? runtime.clock.frozen);
-    await callbackDispatcherOf(runtime)?.settled();
+    await services.callbacks?.settled();
     return ok(clockView(runtime));
   },
 
-  async advanceClock({ runtime, body }) {
-    const dispatcher = callbackDispatcherOf(runtime);
+  async advanceClock({ runtime, body, services }) {
+    const dispatcher = services.callbacks;
     if (dispatcher) await dispatcher.advance(body!.ms);
     else await runtime.clock.advance(body!.ms);
     return ok(clockView(runtime));
@@ -269,11 +242,11 @@ const handlers: ControlHandlers = {
     return ok({ ...runtime.config } satisfies C['Config']);
   },
 
-  listFaults({ faults }) {
+  listFaults({ services: { faults } }) {
     return ok({ faults: faults.list() } satisfies C['FaultListResponse']);
   },
 
-  addFault({ runtime, body, faults }) {
+  addFault({ runtime, body, services: { faults } }) {
     const input = body!;
     const problems: FieldProblem[] = [];
     if (input.path.startsWith('/__'))
@@ -285,12 +258,12 @@ const handlers: ControlHandlers = {
     return { status: 201, body: { fault: faults.add(input, runtime.nowIso()) } satisfies C['FaultResponse'] };
   },
 
-  clearFaults({ faults }) {
+  clearFaults({ services: { faults } }) {
     faults.clear();
     return noContent();
   },
 
-  deleteFault({ faults, params }) {
+  deleteFault({ services: { faults }, params }) {
     const id = params.id as number;
     if (!faults.remove(id))
       throw new HttpError(404, [
@@ -300,64 +273,20 @@ const handlers: ControlHandlers = {
   },
 };
 
-function jsonResponse(status: number, body: unknown, headers: Record<string, string>): Response {
-  return new Response(body === undefined ? null : JSON.stringify(body), {
-    status,
-    headers: body === undefined ? headers : { 'Content-Type': 'application/json; charset=utf-8', ...headers },
-  });
-}
+/** Bodies that may be larger than any request of the service itself: a whole state export. */
+const UNLIMITED_BODY = new Set<string>(['replaceMockState', 'resetMock']);
 
 /**
- * The control API under `/__mock`, routed and validated with its own document
- * (`openapi/control/control.yaml`). Errors are thrown as {@link HttpError}s, which the engine turns
- * into the service's error body.
+ * The control API under `/__mock`: its own document (`openapi/control/control.yaml`) and handler map,
+ * answered by the engine's one pipeline like the service API. Errors are thrown as {@link HttpError}s.
  */
-export function createControlRoute(options: ControlRouteOptions): EngineRoute {
-  const route = async (request: Request, url: URL, engine: MockEngine): Promise<Response | undefined> => {
-    if (url.pathname !== PREFIX && !url.pathname.startsWith(`${PREFIX}/`)) return undefined;
-    const api = controlApiValidator();
-    const router = controlRouter();
-    const match = router.match(request.method, url.pathname);
-    if (!match) {
-      const allowed = router.allowedMethods(url.pathname);
-      if (allowed.length > 0) {
-        throw methodNotAllowed(request.method, url.pathname, allowed);
-      }
-      // Other routes live under /__mock too (uploaded photos); the engine answers 404 if none takes it.
-      return undefined;
-    }
-    const op = match.operation;
-    const { runtime } = engine;
-    // A state export may be larger than any request body of the service itself.
-    const limit =
-      op.operationId === 'replaceMockState' || op.operationId === 'resetMock'
-        ? Number.MAX_SAFE_INTEGER
-        : runtime.config.maxBodyBytes;
-    const body = await readBody(fromFetchRequest(request, url), op, limit);
-    const validated = api.validateRequest(op.operationId, {
-      params: match.params,
-      query: url.searchParams,
-      headers: request.headers,
-      contentType: body.kind === 'none' ? undefined : body.kind === 'json' ? 'application/json' : body.mediaType,
-      body: body.kind === 'json' ? body.value : undefined,
-    });
-    if (!validated.valid) throw fromIssues(validated.issues);
-    await runtime.clock.runDue();
-    const handler = handlers[op.operationId as ControlOperationId] as (
-      ctx: ControlContext<ControlOperationId>,
-    ) => ControlResult | Promise<ControlResult>;
-    const result = await handler({
-      engine,
-      runtime,
-      params: validated.value.params,
-      query: validated.value.query,
-      body: (body.kind === 'json' ? body.value : undefined) as never,
-      faults: options.faults,
-    });
-    if (request.method !== 'GET') runtime.changed();
-    if (runtime.config.validateResponses) assertDocumentedResponse(api, op.operationId, result.status, result.body);
-    return jsonResponse(result.status, result.body, { 'X-Request-Id': requestId(), ...result.headers });
+export function createControlApi(services: ControlServices): OperationSet<ControlServices> {
+  return {
+    description: controlApiDescription(),
+    handlers,
+    pathPrefix: PREFIX,
+    services,
+    bodyLimit: (operationId, config) =>
+      UNLIMITED_BODY.has(operationId) ? Number.MAX_SAFE_INTEGER : config.maxBodyBytes,
   };
-  // Only /__mock paths can reach it: the engine skips it (and building a fetch Request) for the service API.
-  return Object.assign(route, { pathPrefix: PREFIX });
 }

@@ -1,0 +1,291 @@
+import type { ApiDescription, OperationInfo, RouteMatch } from '@restoapi/openapi';
+import { authenticate, type Actor } from '../session/actor.js';
+import { EngineResponse, type EngineAnswer, type EngineRequest } from './engine-request.js';
+import { JsonText, type HandlerContext, type HandlerResult } from './handler.js';
+import { HttpError, assertDocumentedResponse, errorObject, fromIssues, methodNotAllowed } from './http-error.js';
+import { formToObject, readBody, type ParsedBody } from './request-body.js';
+import type { MockConfig, MockRuntime } from './runtime.js';
+import type { EngineRoute, MockEngine } from './engine.js';
+
+/**
+ * One OpenAPI document the engine answers, with its handlers: the service API (main and carrier
+ * operations) is one, the control API under `/__mock` another. Both run through the same
+ * {@link RequestPipeline}; `services` is what the set's handlers need besides the runtime.
+ */
+export interface OperationSet<Services = undefined> {
+  /** Routes and validates requests and answers of this document. */
+  readonly description: ApiDescription;
+  /** Handlers by operationId; an operation without one answers 501. */
+  readonly handlers: Readonly<Record<string, AnyHandler | undefined>>;
+  /** Only paths equal to it or below it reach this set; a path it has no operation at falls through. */
+  readonly pathPrefix?: string;
+  /** Handed to every handler of the set as `ctx.services`. */
+  readonly services?: Services;
+  /** The largest body an operation accepts (default: `config.maxBodyBytes`). */
+  bodyLimit?(operationId: string, config: MockConfig): number;
+}
+
+/** A handler of any operation set, as the pipeline calls it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each set types its own contexts
+export type AnyHandler = (ctx: any) => HandlerResult | PromiseLike<HandlerResult>;
+
+/** Where the route step sent a request: an operation of one set, with its path parameters. */
+interface Routed {
+  set: OperationSet<unknown>;
+  operation: OperationInfo;
+  params: RouteMatch['params'];
+}
+
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** A JSON answer of the engine. */
+export function jsonAnswer(status: number, body: unknown, headers: Record<string, string>): EngineResponse {
+  return new EngineResponse(status, { 'Content-Type': JSON_CONTENT_TYPE, ...headers }, JSON.stringify(body));
+}
+
+/** The answer to a failure that is not an {@link HttpError}: logged, and a documented 500. */
+export function internalError(error: unknown, id: string): EngineResponse {
+  console.error('[restoapi-mock] unexpected error', error);
+  return jsonAnswer(
+    500,
+    { errors: [errorObject(500, 'internal', 'Internal error', (error as Error).message)] },
+    { 'X-Request-Id': id },
+  );
+}
+
+/**
+ * What a handler receives. A class so that `request` can be a getter: the fetch `Request` is only
+ * built when a handler reads it (the node:http adapter has none to begin with).
+ */
+class Context implements HandlerContext {
+  constructor(
+    readonly operation: OperationInfo,
+    readonly params: never,
+    readonly query: never,
+    readonly body: never,
+    readonly form: FormData | undefined,
+    readonly actor: Actor,
+    readonly runtime: MockRuntime,
+    private readonly source: EngineRequest,
+    readonly url: URL,
+    readonly requestId: string,
+    readonly engine: MockEngine,
+    readonly services: unknown,
+  ) {}
+
+  get request(): Request {
+    return this.source.toRequest();
+  }
+}
+
+/** What the pipeline of one engine works with. */
+export interface PipelineParts {
+  engine: MockEngine;
+  runtime: MockRuntime;
+  /** Sets with a path prefix (the control API), tried before the extra routes. */
+  prefixedSets: readonly OperationSet<unknown>[];
+  /** Extra routes (docs, console, photos), tried after the prefixed sets. */
+  routes: readonly EngineRoute[];
+  /** The service API, tried last: what no set or route takes is a 404 or 405 of it. */
+  api: OperationSet<unknown>;
+}
+
+/**
+ * The path of every request through the engine, one method per step, called in this order by
+ * {@link RequestPipeline.run}: route → authenticate → read body → validate → handle → respond.
+ * A step that finds the request wrong throws an {@link HttpError}; the engine turns it into the answer.
+ */
+export class RequestPipeline {
+  constructor(private readonly parts: PipelineParts) {}
+
+  /** Runs one request through every step. Throws {@link HttpError}s for requests it refuses. */
+  async run(request: EngineRequest, url: URL, id: string): Promise<EngineAnswer> {
+    const routedOrAnswer = this.route(request, url);
+    const routed = routedOrAnswer instanceof Promise ? await routedOrAnswer : routedOrAnswer;
+    if (!isRouted(routed)) return routed;
+    // Authentication comes before validation: an anonymous caller learns nothing about the body rules.
+    const actor = this.authenticate(routed, request, url);
+    const read = this.readBody(routed, request);
+    const body = read instanceof Promise ? await read : read;
+    const validated = this.validate(routed, request, url, body);
+    const handled = this.handle(routed, validated, body, actor, request, url, id);
+    const result = handled instanceof Promise ? await handled : handled;
+    return this.respond(routed, result, id);
+  }
+
+  /**
+   * Step 1: which operation (of which set) a request is for. Prefixed sets come first, then the extra
+   * routes (which may answer themselves), then the service API, whose 405 or 404 ends the search.
+   */
+  route(request: EngineRequest, url: URL): Routed | EngineAnswer | Promise<Routed | EngineAnswer> {
+    // Read once: each read of the URL getter slices the href again.
+    const { pathname } = url;
+    for (const set of this.parts.prefixedSets) {
+      const prefix = set.pathPrefix!;
+      if (pathname !== prefix && !pathname.startsWith(`${prefix}/`)) continue;
+      const routed = matchIn(set, request.method, pathname);
+      if (routed) return routed;
+    }
+    const routes = this.parts.routes;
+    for (let i = 0; i < routes.length; i++) {
+      const route = routes[i]!;
+      if (route.pathPrefix !== undefined && !pathname.startsWith(route.pathPrefix)) continue;
+      return this.routeFrom(i, request, url);
+    }
+    return this.routeToApi(request.method, pathname);
+  }
+
+  /** The extra routes from the `first` one on (only reached when one of them may take the path). */
+  private async routeFrom(first: number, request: EngineRequest, url: URL): Promise<Routed | EngineAnswer> {
+    const { pathname } = url;
+    const routes = this.parts.routes;
+    for (let i = first; i < routes.length; i++) {
+      const route = routes[i]!;
+      if (route.pathPrefix !== undefined && !pathname.startsWith(route.pathPrefix)) continue;
+      const answer = await route(request.toRequest(), url, this.parts.engine);
+      if (answer) return answer;
+    }
+    return this.routeToApi(request.method, pathname);
+  }
+
+  private routeToApi(method: string, pathname: string): Routed {
+    const api = this.parts.api;
+    const routed = matchIn(api, method, pathname);
+    if (routed) return routed;
+    throw new HttpError(404, [errorObject(404, 'not_found', 'Not found', `No operation at ${method} ${pathname}.`)]);
+  }
+
+  /** Step 2: the signed-in account of an operation that requires one (401 otherwise). */
+  authenticate(routed: Routed, request: EngineRequest, url: URL): Actor | undefined {
+    return routed.operation.authenticated ? authenticate(this.parts.runtime, request, url) : undefined;
+  }
+
+  /** Step 3: the body, read and parsed the way the operation takes it, within the set's size limit. */
+  readBody(routed: Routed, request: EngineRequest): ParsedBody | Promise<ParsedBody> {
+    const { config } = this.parts.runtime;
+    const limit = routed.set.bodyLimit?.(routed.operation.operationId, config) ?? config.maxBodyBytes;
+    return readBody(request, routed.operation, limit);
+  }
+
+  /** Step 4: parameters and body checked against the document; returns the coerced parameters. */
+  validate(
+    routed: Routed,
+    request: EngineRequest,
+    url: URL,
+    body: ParsedBody,
+  ): { params: Record<string, unknown>; query: Record<string, unknown> } {
+    const validated = routed.set.description.validateRequest(routed.operation.operationId, {
+      params: routed.params,
+      // No query: no URLSearchParams to build (an absent query reads as an empty one).
+      query: url.search === '' ? undefined : url.searchParams,
+      headers: request.headers,
+      contentType: body.kind === 'none' ? undefined : body.kind === 'json' ? 'application/json' : body.mediaType,
+      body: bodyForValidation(body),
+    });
+    if (!validated.valid) throw fromIssues(validated.issues);
+    return validated.value;
+  }
+
+  /**
+   * Step 5: the operation's handler, once timers that fell due have run (so it sees the state of "now").
+   * A write marks the state changed (the node adapter saves its state file).
+   */
+  handle(
+    routed: Routed,
+    validated: { params: Record<string, unknown>; query: Record<string, unknown> },
+    body: ParsedBody,
+    actor: Actor | undefined,
+    request: EngineRequest,
+    url: URL,
+    id: string,
+  ): HandlerResult | Promise<HandlerResult> {
+    const { operation, set } = routed;
+    const handler = set.handlers[operation.operationId];
+    if (!handler) {
+      throw new HttpError(501, [
+        errorObject(501, 'not_implemented', 'Not implemented', `The mock does not implement ${operation.operationId}.`),
+      ]);
+    }
+    const ctx = new Context(
+      operation,
+      validated.params as never,
+      validated.query as never,
+      (body.kind === 'json' || body.kind === 'form' ? body.value : undefined) as never,
+      body.kind === 'multipart' ? body.value : undefined,
+      actor as Actor,
+      this.parts.runtime,
+      request,
+      url,
+      id,
+      this.parts.engine,
+      set.services,
+    );
+    const due = this.parts.runtime.clock.runDueIfAny();
+    if (due) return due.then(() => this.call(handler, ctx, request.method));
+    return this.call(handler, ctx, request.method);
+  }
+
+  private call(handler: AnyHandler, ctx: Context, method: string): HandlerResult | Promise<HandlerResult> {
+    const returned = handler(ctx);
+    // A synchronous answer (most handlers) is used as is; anything thenable is awaited.
+    if (typeof (returned as PromiseLike<HandlerResult>).then === 'function') {
+      return Promise.resolve(returned).then((result) => this.changedAfter(method, result));
+    }
+    return this.changedAfter(method, returned as HandlerResult);
+  }
+
+  private changedAfter(method: string, result: HandlerResult): HandlerResult {
+    if (method !== 'GET') this.parts.runtime.changed();
+    return result;
+  }
+
+  /** Step 6: the handler's result as an answer, checked against the document when the config asks for it. */
+  respond(routed: Routed, result: HandlerResult, id: string): EngineResponse {
+    const headers: Record<string, string> = { 'X-Request-Id': id, ...result.headers };
+    const text = result.body instanceof JsonText ? result.body.text : undefined;
+    if (this.parts.runtime.config.validateResponses && result.raw === undefined) {
+      assertDocumentedResponse(
+        routed.set.description,
+        routed.operation.operationId,
+        result.status,
+        text === undefined ? result.body : JSON.parse(text),
+      );
+    }
+    if (result.raw !== undefined) {
+      return new EngineResponse(
+        result.status,
+        { 'Content-Type': result.contentType ?? 'application/octet-stream', ...headers },
+        result.raw,
+      );
+    }
+    if (result.body === undefined) return new EngineResponse(result.status, headers, null);
+    if (text !== undefined)
+      return new EngineResponse(result.status, { 'Content-Type': JSON_CONTENT_TYPE, ...headers }, text);
+    return jsonAnswer(result.status, result.body, headers);
+  }
+}
+
+function isRouted(value: Routed | EngineAnswer): value is Routed {
+  return (value as Routed).operation !== undefined && (value as Routed).set !== undefined;
+}
+
+/** The operation of a set at a method and path; a 405 when the path is served with other methods. */
+function matchIn(set: OperationSet<unknown>, method: string, pathname: string): Routed | undefined {
+  const match = set.description.match(method, pathname);
+  if (match) return { set, operation: match.operation, params: match.params };
+  const allowed = set.description.allowedMethods(pathname);
+  if (allowed.length > 0) throw methodNotAllowed(method, pathname, allowed);
+  return undefined;
+}
+
+function bodyForValidation(body: ParsedBody): unknown {
+  switch (body.kind) {
+    case 'none':
+      return undefined;
+    case 'json':
+    case 'form':
+      return body.value;
+    case 'multipart':
+      return formToObject(body.value);
+  }
+}
