@@ -10,25 +10,14 @@ import {
   type EngineRequest,
 } from './engine-request.js';
 import type { HandlerMap } from './handler.js';
+import type { EngineRoute, MockEngine } from './mock-engine.js';
 import { HttpError, badRequest } from './http-error.js';
 import { RequestPipeline, internalError, jsonAnswer, type OperationSet } from './pipeline.js';
 import { DEFAULT_CONFIG, OrderEvents, secureToken, type MockConfig, type MockRuntime } from './runtime.js';
 
 export { EngineResponse, type EngineAnswer, type EngineRequest, type HeaderReader } from './engine-request.js';
 export type { OperationSet } from './pipeline.js';
-
-/**
- * A routed extension of the engine (the control API, docs, console) tried before the API.
- * A route that sets `pathPrefix` is only tried for paths starting with it; the engine then builds no
- * fetch `Request` for the other paths (routes without it see every request).
- */
-export type EngineRoute = ((
-  request: Request,
-  url: URL,
-  engine: MockEngine,
-) => Promise<Response | undefined> | Response | undefined) & {
-  readonly pathPrefix?: string;
-};
+export type { EngineRoute, MockEngine } from './mock-engine.js';
 
 /** Options of {@link createMockEngine}. */
 export interface MockEngineOptions {
@@ -58,27 +47,6 @@ export interface MockEngineOptions {
   preflight?: (method: string, url: URL, signal?: AbortSignal) => Promise<Response | undefined> | Response | undefined;
   /** Hooks a request may go through before routing (after `preflight`). */
   beforeRequest?: (request: Request, url: URL) => Promise<Response | undefined> | Response | undefined;
-}
-
-/** One mock instance: a `Request → Response` function over its own state. */
-export interface MockEngine {
-  /** Answers one request. Never throws: every failure becomes a documented error answer. */
-  handle(request: Request): Promise<Response>;
-  /**
-   * The engine itself, for adapters: answers a request given in the engine's light shape with an
-   * {@link EngineResponse} (or the `Response` a route or hook returned). `handle` and the node:http
-   * adapter are thin conversions around this. Never throws.
-   */
-  answer(request: EngineRequest): Promise<EngineAnswer>;
-  /** A `fetch` bound to this instance, for in-process clients. */
-  fetch: typeof fetch;
-  readonly runtime: MockRuntime;
-  /** Replaces the whole state. */
-  loadState(json: MockStateJson): void;
-  /** The whole state as JSON. */
-  exportState(): MockStateJson;
-  /** Stops timers; pending callbacks and jobs stay queued but never run. */
-  close(): void;
 }
 
 let requestCounter = 0;

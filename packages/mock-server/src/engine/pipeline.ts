@@ -5,7 +5,7 @@ import { JsonText, type HandlerContext, type HandlerResult } from './handler.js'
 import { HttpError, assertDocumentedResponse, errorObject, fromIssues, methodNotAllowed } from './http-error.js';
 import { formToObject, readBody, type ParsedBody } from './request-body.js';
 import type { MockConfig, MockRuntime } from './runtime.js';
-import type { EngineRoute, MockEngine } from './engine.js';
+import type { EngineRoute, MockEngine } from './mock-engine.js';
 
 /**
  * One OpenAPI document the engine answers, with its handlers: the service API (main and carrier
