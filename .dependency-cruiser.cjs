@@ -46,24 +46,12 @@ module.exports = {
       '^(packages/mock-server|contract-tests|examples|docs)/',
     ),
     layer('contract-tests-below-examples', '^contract-tests/', '^(examples|docs)/'),
-    // The mock's target is @restoapi/openapi only. Known exception (issue 14): the mock takes the API's types
-    // from @restoapi/sdk, until a later step of issue 14 moves them to @restoapi/openapi and deletes the two
-    // `mock-server-*` exceptions below. Only type-only imports of the SDK's entry point are excused.
+    // The mock takes the API's types from @restoapi/openapi, never from the SDK.
     layer(
       'mock-server-uses-openapi',
       '^packages/mock-server/',
-      '^(packages/carrier-kit|contract-tests|examples|docs)/',
+      '^(packages/sdk|packages/carrier-kit|contract-tests|examples|docs)/',
     ),
-    {
-      ...layer('mock-server-no-runtime-sdk', '^packages/mock-server/', '^packages/sdk/'),
-      comment: 'the mock may not use the SDK at run time (issue 14: types come from @restoapi/openapi)',
-      to: { path: '^packages/sdk/', dependencyTypesNot: ['type-only'] },
-    },
-    {
-      ...layer('mock-server-sdk-types-only-from-its-entry', '^packages/mock-server/', '^packages/sdk/'),
-      comment: 'known exception of issue 14: type-only imports of @restoapi/sdk itself, nothing deeper',
-      to: { path: '^packages/sdk/', pathNot: '^packages/sdk/src/index\\.ts$' },
-    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -3,7 +3,8 @@
  * @restoapi/openapi: the bundles (generated/openapi.{json,yaml} from the
  * multi-file openapi.yaml, generated/control.{json,yaml} from
  * control/control.yaml), the document as a TS module, the standalone schemas'
- * TypeScript types and DECISIONS.md. The bundles are made by `redocly bundle`.
+ * TypeScript types, the types of the main, carrier and control APIs
+ * (openapi-typescript, see api-types.ts) and DECISIONS.md. The bundles are made by `redocly bundle`.
  * CI runs it and fails when the committed output differs.
  */
 import { execFileSync } from 'node:child_process';
@@ -15,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
 import YAML from 'yaml';
 import { listDecisions, type Decision } from '../src/decisions.js';
+import { apiTypes } from './api-types.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DO_NOT_EDIT =
@@ -128,13 +130,16 @@ async function redoclyBundle(source: string, name: string): Promise<Record<strin
 async function main(): Promise<void> {
   const document = await redoclyBundle('openapi.yaml', 'openapi');
   // The control API borrows schemas from the main bundle by URL, so it is bundled second.
-  await redoclyBundle('control/control.yaml', 'control');
+  const control = await redoclyBundle('control/control.yaml', 'control');
   const json = `${JSON.stringify(document, null, 2)}\n`;
   await writeGenerated(
     path.join(root, 'src/generated/document.ts'),
     `/* eslint-disable */\n// ${DO_NOT_EDIT}\n\n/** The bundled OpenAPI 3.1 document of the whole API. */\nexport const openapiDocument: Record<string, unknown> = ${json.trimEnd()};\n`,
   );
   await writeGenerated(path.join(root, 'src/generated/schemas.ts'), await schemaTypes());
+  for (const [file, types] of Object.entries(await apiTypes(document, control))) {
+    await writeGenerated(path.join(root, 'src/generated', file), `/* eslint-disable */\n// ${DO_NOT_EDIT}\n${types}`);
+  }
   const decisions = listDecisions(document);
   await writeGenerated(path.join(root, 'DECISIONS.md'), decisionsMarkdown(document, decisions));
   const paths = Object.keys((document.paths as object | undefined) ?? {}).length;

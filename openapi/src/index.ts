@@ -5,6 +5,16 @@
  */
 export { openapiDocument } from './generated/document.js';
 export type * from './generated/schemas.js';
+/** The main API's types (openapi-typescript): `paths`, `operations`, `components`. */
+export type { components, operations, paths } from './generated/main.js';
+/** The carrier API's types; its paths are relative to the carrier base `{base_url}/api-delivery`. */
+export type { operations as carrierOperations, paths as carrierPaths, webhooks } from './generated/carrier.js';
+/** The mock's control API (`/__mock`) types. */
+export type {
+  components as controlComponents,
+  operations as controlOperations,
+  paths as controlPaths,
+} from './generated/control.js';
 export { createAjv, describeAjvError } from './ajv.js';
 export { listDecisions, type Decision } from './decisions.js';
 export { fromBase64, signWebhook, webhookSecretKey } from './webhook-signature.js';

@@ -1,5 +1,5 @@
 import { openapiDocument } from '@restoapi/openapi';
-import type { components } from '@restoapi/sdk';
+import type { components } from '@restoapi/openapi';
 import { ok, type HandlerMap } from '../engine/handler.js';
 import { HttpError, conflict, errorObject } from '../engine/http-error.js';
 import type { MockRuntime } from '../engine/runtime.js';

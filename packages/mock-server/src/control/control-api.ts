@@ -7,7 +7,7 @@ import { HttpError, errorObject, notFound, unprocessable, type FieldProblem } fr
 import type { OperationSet } from '../engine/pipeline.js';
 import type { MockRuntime } from '../engine/runtime.js';
 import { controlDocument } from '../generated/control-document.js';
-import type { components, operations } from '../generated/control.js';
+import type { controlComponents as components, controlOperations as operations } from '@restoapi/openapi';
 import { dishView } from '../menu/menu-views.js';
 import { orderResponse } from '../orders/order-views.js';
 import { demoSeed } from '../seeds/demo-seed.js';

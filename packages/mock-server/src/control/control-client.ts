@@ -1,5 +1,5 @@
 import createClient, { type Client } from 'openapi-fetch';
-import type { paths } from '../generated/control.js';
+import type { controlPaths as paths } from '@restoapi/openapi';
 
 /** The typed openapi-fetch client of the mock's control API (`/__mock`). */
 export type ControlClient = Client<paths>;

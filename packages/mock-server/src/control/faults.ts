@@ -1,30 +1,11 @@
+import type { controlComponents } from '@restoapi/openapi';
 import { errorObject } from '../engine/http-error.js';
 
 /** A fault as the control API describes it (`Fault`). */
-export interface Fault {
-  id: number;
-  /** HTTP method, upper case, or `*`. */
-  method: string;
-  /** Exact path, or a glob where `*` stands for any characters. */
-  path: string;
-  status: number | null;
-  latencyMs: number;
-  /** `Retry-After` seconds of a 429 or 503 answer; null for other answers. */
-  retryAfter: number | null;
-  /** Matching requests still to be affected. */
-  remaining: number;
-  created_at: string;
-}
+export type Fault = controlComponents['schemas']['Fault'];
 
 /** What `POST /__mock/faults` takes (`FaultCreate`). */
-export interface FaultInput {
-  method: string;
-  path: string;
-  status?: number;
-  latencyMs?: number;
-  count?: number;
-  retryAfter?: number;
-}
+export type FaultInput = controlComponents['schemas']['FaultCreate'];
 
 /** Fault injection for one mock instance: plug {@link FaultInjector.beforeRequest} into the engine. */
 export interface FaultInjector {

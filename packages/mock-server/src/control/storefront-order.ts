@@ -1,4 +1,4 @@
-import type { components as SdkComponents } from '@restoapi/sdk';
+import type { components as ApiComponents, controlComponents as components } from '@restoapi/openapi';
 import { DateTime } from 'luxon';
 import { idleDelivery } from '../carrier/carrier-handlers.js';
 import { unprocessable, type FieldProblem } from '../engine/http-error.js';
@@ -7,14 +7,13 @@ import { Money } from '../orders/money.js';
 import { buildAddressText, orderLinks, orderNumber } from '../orders/order-views.js';
 import { priceLine, priceOrder, type ConfiguratorGroup, type LinePrice } from '../orders/pricing.js';
 import type { ClientRecord, DraftDishRecord, OrderRecord, PublishedMenuRecord } from '../state/mock-state.js';
-import type { components } from '../generated/control.js';
 import { nextOpening } from '../zones/timetable.js';
 import { findZonesForPoint, isDeliveryZoneOpen, type DeliveryZone } from '../zones/zone-lookup.js';
 import { formatPoint } from '../zones/polygon-area.js';
 
 /** The body of `POST /__mock/orders`. */
 export type StorefrontOrder = components['schemas']['StorefrontOrder'];
-type OrderItem = SdkComponents['schemas']['OrderItem'];
+type OrderItem = ApiComponents['schemas']['OrderItem'];
 
 /** How long the courier needs from the restaurant, in minutes; the rest of the zone's delivery time is cooking. */
 const TRANSPORTATION_MINUTES = 15;

@@ -1,4 +1,4 @@
-import type { components } from '@restoapi/sdk';
+import type { components } from '@restoapi/openapi';
 import { ok, type HandlerMap } from '../engine/handler.js';
 import { notFound } from '../engine/http-error.js';
 import { seesOrganization, type Actor } from '../session/actor.js';

@@ -1,5 +1,5 @@
 import type { OperationInfo } from '@restoapi/openapi';
-import type { carrierOperations, operations as mainOperations } from '@restoapi/sdk';
+import type { carrierOperations, operations as mainOperations } from '@restoapi/openapi';
 import type { Actor } from '../session/actor.js';
 import type { MockRuntime } from './runtime.js';
 

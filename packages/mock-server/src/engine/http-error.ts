@@ -1,4 +1,4 @@
-import type { components } from '@restoapi/sdk';
+import type { components } from '@restoapi/openapi';
 import type { ApiDescription, ValidationIssue } from '@restoapi/openapi';
 
 /** One error object of the API's error body. */

@@ -1,24 +1,9 @@
-import type { ApiDescription } from '@restoapi/openapi';
+import type { ApiDescription, controlComponents } from '@restoapi/openapi';
 import type { MockStateTables, NotificationRecord, OrderRecord } from '../state/mock-state.js';
 import type { VirtualClock } from './clock.js';
 
-/** Settings of a mock instance that tests and the control API may change. */
-export interface MockConfig {
-  /** How long a menu or client import job runs, in virtual milliseconds (0: done at once). */
-  importDurationMs: number;
-  /** Idle time after which a session token expires (the decided 30 days, sliding). */
-  tokenTtlMs: number;
-  /** Largest request body accepted, in bytes (the decided 10 MiB). */
-  maxBodyBytes: number;
-  /** Largest photo accepted, in bytes (the decided 10 MiB). */
-  maxPhotoBytes: number;
-  /** Largest number of records in one import request (the decided 10,000). */
-  maxImportRecords: number;
-  /** How long the mock waits for a carrier to answer a callback. */
-  callbackTimeoutMs: number;
-  /** Check every answer against the document and fail loudly on drift. */
-  validateResponses: boolean;
-}
+/** Settings of a mock instance that tests and the control API may change (the control API's `Config`). */
+export type MockConfig = controlComponents['schemas']['Config'];
 
 /** The defaults: the decisions of openapi/DECISIONS.md. */
 export const DEFAULT_CONFIG: MockConfig = {

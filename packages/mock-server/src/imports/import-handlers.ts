@@ -1,4 +1,4 @@
-import type { components } from '@restoapi/sdk';
+import type { components } from '@restoapi/openapi';
 import { fetchRemotePhotos } from './remote-photos.js';
 import { accepted, ok, type HandlerMap } from '../engine/handler.js';
 import { unprocessable } from '../engine/http-error.js';

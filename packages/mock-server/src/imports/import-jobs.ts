@@ -1,4 +1,4 @@
-import type { components } from '@restoapi/sdk';
+import type { components } from '@restoapi/openapi';
 import { HttpError, errorObject } from '../engine/http-error.js';
 import type { MockRuntime } from '../engine/runtime.js';
 import type { ImportJobRecord } from '../state/mock-state.js';

@@ -1,4 +1,4 @@
-import type { components } from '@restoapi/sdk';
+import type { components } from '@restoapi/openapi';
 import { tooLarge, type FieldProblem } from '../engine/http-error.js';
 import type { MockRuntime } from '../engine/runtime.js';
 import { configuratorProblems, normalizePrice, normalizeWeight } from '../menu/menu-values.js';

@@ -1,4 +1,4 @@
-import type { components } from '@restoapi/sdk';
+import type { components } from '@restoapi/openapi';
 import { idleDelivery } from '../carrier/carrier-handlers.js';
 import { errorObject, type ApiErrorObject, type FieldProblem } from '../engine/http-error.js';
 import type { MockRuntime } from '../engine/runtime.js';

@@ -1,4 +1,4 @@
-import type { components } from '@restoapi/sdk';
+import type { components } from '@restoapi/openapi';
 import type { DraftCategoryRecord, DraftDishRecord, MockStateTables } from '../state/mock-state.js';
 
 type S = components['schemas'];

@@ -1,4 +1,4 @@
-import type { components } from '@restoapi/sdk';
+import type { components } from '@restoapi/openapi';
 import { seesCourier } from '../couriers/courier-handlers.js';
 import { JsonText, ok, type HandlerMap } from '../engine/handler.js';
 import { conflict, forbidden, unprocessable, type FieldProblem } from '../engine/http-error.js';

@@ -1,4 +1,4 @@
-import type { components, operations } from '@restoapi/sdk';
+import type { components, operations } from '@restoapi/openapi';
 import type { OrderRecord } from '../state/mock-state.js';
 
 type OrderStatus = components['schemas']['OrderStatus'];

@@ -1,4 +1,4 @@
-import type { components } from '@restoapi/sdk';
+import type { components } from '@restoapi/openapi';
 import { ok, type HandlerMap } from '../engine/handler.js';
 import { notFound, unprocessable } from '../engine/http-error.js';
 import { publishOrganizationMenu } from '../menu/publish.js';

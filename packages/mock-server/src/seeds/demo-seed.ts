@@ -1,4 +1,4 @@
-import type { components } from '@restoapi/sdk';
+import type { components } from '@restoapi/openapi';
 import { idleDelivery } from '../carrier/carrier-handlers.js';
 import { orderLinks } from '../orders/order-views.js';
 import type {

@@ -1,4 +1,4 @@
-import type { components } from '@restoapi/sdk';
+import type { components } from '@restoapi/openapi';
 import type { HeaderReader } from '../engine/engine-request.js';
 import { forbidden, notFound, unauthenticated } from '../engine/http-error.js';
 import type { MockRuntime } from '../engine/runtime.js';

@@ -1,4 +1,4 @@
-import type { components } from '@restoapi/sdk';
+import type { components } from '@restoapi/openapi';
 import { created, noContent, ok, type HandlerMap } from '../engine/handler.js';
 import { forbidden, notFound, unprocessable, type FieldProblem } from '../engine/http-error.js';
 import type { MockRuntime } from '../engine/runtime.js';

@@ -1,4 +1,4 @@
-import type { components } from '@restoapi/sdk';
+import type { components } from '@restoapi/openapi';
 import type { MockRuntime } from '../engine/runtime.js';
 import { parseZoneArea, type ZoneAreaResult } from './polygon-area.js';
 import { isZoneOpen } from './timetable.js';
