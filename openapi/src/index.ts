@@ -20,6 +20,7 @@ export { listDecisions, type Decision } from './decisions.js';
 export { fromBase64, signWebhook, webhookSecretKey } from './webhook-signature.js';
 export { backoffDelayMs, type Backoff } from './backoff.js';
 export { mediaTypeOf } from './media-type.js';
+export { createControlClient, type ControlClient, type ControlClientOptions } from './control-client.js';
 export {
   CARRIER_PATH_PREFIX,
   HTTP_METHODS,

@@ -66,7 +66,7 @@ async function preflight(fetchImpl: typeof fetch, baseUrl: string, control: Cont
   if (!control) return;
   let status: number | undefined;
   try {
-    status = (await control.call('GET', '/config')).status;
+    status = (await control.typed.GET('/__mock/config')).response.status;
   } catch {
     // reported below
   }

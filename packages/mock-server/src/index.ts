@@ -37,7 +37,8 @@ export {
 } from './state/fixture.js';
 export { handlers } from './handlers.js';
 export { DEMO_LOGINS, demoSeed } from './seeds/demo-seed.js';
-export { createControlClient, type ControlClient, type ControlClientOptions } from './control/control-client.js';
+/** The typed control-API client lives in @restoapi/openapi; re-exported where it was first published. */
+export { createControlClient, type ControlClient, type ControlClientOptions } from '@restoapi/openapi';
 export { createFaultInjector, type Fault, type FaultInjector, type FaultInput } from './control/faults.js';
 export { attachCallbackDispatcher, type CallbackDispatcher } from './callbacks/callback-dispatcher.js';
 

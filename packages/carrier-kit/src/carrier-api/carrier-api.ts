@@ -1,10 +1,5 @@
-import {
-  createCarrierClient,
-  isRetryableStatus,
-  parseRetryAfter,
-  type components,
-  type FetchLike,
-} from '@restoapi/sdk';
+import { createCarrierClient, isRetryableStatus, parseRetryAfter, type FetchLike } from '@restoapi/sdk';
+import type { components } from '@restoapi/openapi';
 
 type Schemas = components['schemas'];
 /** The order as the carrier sees it (`GET /orders/{secure_id}`), typed from the document. */

@@ -1,33 +1,15 @@
+import { createControlClient, type controlComponents } from '@restoapi/openapi';
+
+type C = controlComponents['schemas'];
+
 /** Chaos options the mock server applies to a carrier's callbacks (its control API's `CarrierChaos`). */
-export interface CarrierChaos {
-  /** Probability that a callback is sent twice. */
-  duplicate?: number;
-  /** Virtual milliseconds every callback waits before its first attempt. */
-  delayMs?: number;
-  /** Swap consecutive callbacks. */
-  reorder?: boolean;
-  /** Seed of the chance decisions. */
-  seed?: number;
-}
+export type CarrierChaos = C['CarrierChaos'];
 
-/** A carrier registration (`POST /__mock/carriers` of the mock's control API). */
-export interface CarrierRegistration {
-  callback_url: string;
-  name?: string;
-  /** Restaurants whose delivery orders go to the carrier; `null` for all. */
-  restaurant_ids?: number[] | null;
-  /** `whsec_…`: the mock then signs its callbacks. */
-  secret?: string | null;
-  chaos?: CarrierChaos | null;
-}
+/** A carrier registration (`POST /__mock/carriers` of the mock's control API: `CarrierCreate`). */
+export type CarrierRegistration = C['CarrierCreate'];
 
-/** A carrier as the mock lists it (`GET /__mock/carriers`). */
-export interface RegisteredCarrier {
-  id: number;
-  name: string;
-  callback_url: string;
-  restaurant_ids: number[] | null;
-}
+/** A carrier as the mock lists it (`GET /__mock/carriers`: `Carrier`). */
+export type RegisteredCarrier = C['Carrier'];
 
 /** The service (or its control API) did not answer at all: nothing listens there, or the host is unknown. */
 export class ServiceUnreachableError extends Error {
@@ -55,7 +37,8 @@ export interface MockControl {
 }
 
 /**
- * A minimal client of the mock server's control API (`/__mock`), as `openapi/control/control.yaml` describes it.
+ * The few calls the simulator needs, over the typed control-API client of @restoapi/openapi
+ * (`openapi/control/control.yaml`).
  * @example
  * const control = createMockControl('http://127.0.0.1:4010');
  * const id = await control.registerCarrier({ callback_url: 'http://127.0.0.1:4020/callbacks' });
@@ -65,14 +48,16 @@ export function createMockControl(
   fetchImpl: typeof fetch = (input, init) => fetch(input, init),
 ): MockControl {
   const base = controlUrl.replace(/\/+$/, '');
-  // fetch says only "fetch failed" when nothing answers; the address is what a user needs to see.
-  const call = (path: string, init?: RequestInit): Promise<Response> =>
-    fetchImpl(`${base}${path}`, init).catch((error: unknown) => {
-      throw new ServiceUnreachableError(`${base}${path}`, error);
-    });
-  const fail = async (response: Response, what: string): Promise<never> => {
-    const body = (await response.json().catch(() => undefined)) as
-      { errors?: { detail?: string; source?: { pointer?: string } }[] } | undefined;
+  const client = createControlClient({
+    baseUrl: base,
+    // fetch says only "fetch failed" when nothing answers; the address is what a user needs to see.
+    fetch: (request) =>
+      fetchImpl(request).catch((error: unknown) => {
+        throw new ServiceUnreachableError(request.url, error);
+      }),
+  });
+  const fail = (response: Response, error: unknown, what: string): never => {
+    const body = error as { errors?: { detail?: string; source?: { pointer?: string } }[] } | undefined;
     const details = body?.errors
       ?.map((e) => `${e.source?.pointer ? `${e.source.pointer}: ` : ''}${e.detail ?? ''}`)
       .join('; ');
@@ -82,24 +67,18 @@ export function createMockControl(
   };
   return {
     async registerCarrier(registration) {
-      const response = await call('/__mock/carriers', {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify(registration),
-      });
-      if (response.status !== 201) return fail(response, 'registering the carrier');
-      const { carrier } = (await response.json()) as { carrier: { id: number } };
-      return carrier.id;
+      const { data, error, response } = await client.POST('/__mock/carriers', { body: registration });
+      if (response.status !== 201 || !data) return fail(response, error, 'registering the carrier');
+      return data.carrier.id;
     },
     async listCarriers() {
-      const response = await call('/__mock/carriers');
-      if (response.status !== 200) return fail(response, 'listing the carriers');
-      const { carriers } = (await response.json()) as { carriers: RegisteredCarrier[] };
-      return carriers.sort((a, b) => a.id - b.id);
+      const { data, error, response } = await client.GET('/__mock/carriers');
+      if (response.status !== 200 || !data) return fail(response, error, 'listing the carriers');
+      return data.carriers.sort((a, b) => a.id - b.id);
     },
     async deleteCarrier(id) {
-      const response = await call(`/__mock/carriers/${id}`, { method: 'DELETE' });
-      if (response.status !== 204 && response.status !== 404) await fail(response, 'removing the carrier');
+      const { error, response } = await client.DELETE('/__mock/carriers/{id}', { params: { path: { id } } });
+      if (response.status !== 204 && response.status !== 404) fail(response, error, 'removing the carrier');
     },
   };
 }

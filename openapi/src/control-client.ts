@@ -1,5 +1,5 @@
 import createClient, { type Client } from 'openapi-fetch';
-import type { controlPaths as paths } from '@restoapi/openapi';
+import type { paths } from './generated/control.js';
 
 /** The typed openapi-fetch client of the mock's control API (`/__mock`). */
 export type ControlClient = Client<paths>;
