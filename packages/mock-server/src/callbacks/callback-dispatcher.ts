@@ -1,7 +1,7 @@
 import { backoffDelayMs } from '@restoapi/openapi';
-import { idleDelivery } from '../carrier/carrier-handlers.js';
+import { idleDelivery } from '../model/delivery.js';
 import type { MockEngine } from '../engine/engine.js';
-import { isTerminal } from '../orders/order-status.js';
+import { isTerminal } from '../model/order-status.js';
 import type { OrderEvent } from '../engine/runtime.js';
 import type {
   CallbackAttempt,

@@ -3,25 +3,19 @@ import type { components } from '@restoapi/openapi';
 import { ok, type HandlerMap } from '../engine/handler.js';
 import { HttpError, conflict, errorObject } from '../engine/http-error.js';
 import type { MockRuntime } from '../engine/runtime.js';
-import { canTransition, changeOrderStatus, type OrderStatus } from '../orders/order-status.js';
-import { storedMoney } from '../orders/order-views.js';
+import { canTransition, changeOrderStatus, type OrderStatus } from '../model/order-status.js';
+import { storedMoney } from '../model/money.js';
+import {
+  DELIVERY_STATE_MACHINE,
+  idleDelivery,
+  type DeliveryStateMachine,
+  type DeliveryStatus,
+} from '../model/delivery.js';
 import type { OrderRecord } from '../state/mock-state.js';
 
 type S = components['schemas'];
 /** The order as the carrier sees it. */
 export type CarrierOrder = S['CarrierOrder'];
-/** A delivery status of the carrier's delivery block. */
-export type DeliveryStatus = S['DeliveryStatus'];
-
-/** The delivery state machine as the document writes it (`x-state-machine` on `DeliveryStatus`). */
-export interface DeliveryStateMachine {
-  initial: DeliveryStatus;
-  terminal: DeliveryStatus[];
-  /** Allowed moves; `setsOrderStatus` is the main order status the move sets. */
-  transitions: { from: DeliveryStatus; to: DeliveryStatus; actors?: string[]; setsOrderStatus?: OrderStatus }[];
-  /** Main order statuses in which the delivery block no longer changes (409). */
-  lockedByOrderStatus: OrderStatus[];
-}
 
 const schemas = (openapiDocument.components as { schemas: Record<string, Record<string, unknown>> }).schemas;
 
@@ -30,22 +24,6 @@ export const CARRIER_STATUS_MAP = schemas.CarrierOrderStatus!['x-status-map'] as
   OrderStatus,
   CarrierOrder['order_status']
 >;
-
-/** The delivery transitions, their effects on the order and the order statuses that freeze the delivery, from the document. */
-export const DELIVERY_STATE_MACHINE = schemas.DeliveryStatus!['x-state-machine'] as DeliveryStateMachine;
-
-/** The delivery block of an order just handed to a carrier: `idle`, every other field unknown (`null`). */
-export function idleDelivery(): S['Delivery'] {
-  return {
-    status: DELIVERY_STATE_MACHINE.initial,
-    message: null,
-    courier_name: null,
-    courier_phone: null,
-    courier_external_id: null,
-    lat: null,
-    lon: null,
-  };
-}
 
 /** The order handed to a carrier under this `secure_id`; 404 for any other token, whatever the reason, so tokens cannot be probed. */
 export function carrierOrderRecord(runtime: MockRuntime, secureId: string): OrderRecord {

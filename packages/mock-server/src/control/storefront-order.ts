@@ -1,11 +1,12 @@
 import type { components as ApiComponents, controlComponents as components } from '@restoapi/openapi';
 import { DateTime } from 'luxon';
-import { idleDelivery } from '../carrier/carrier-handlers.js';
+import { idleDelivery } from '../model/delivery.js';
 import { unprocessable, type FieldProblem } from '../engine/http-error.js';
 import type { MockRuntime } from '../engine/runtime.js';
-import { Money } from '../orders/money.js';
-import { buildAddressText, orderLinks, orderNumber } from '../orders/order-views.js';
-import { priceLine, priceOrder, type ConfiguratorGroup, type LinePrice } from '../orders/pricing.js';
+import { Money } from '../model/money.js';
+import { orderLinks } from '../orders/order-views.js';
+import { buildAddressText, orderNumber } from '../model/order.js';
+import { priceLine, priceOrder, type ConfiguratorGroup, type LinePrice } from '../model/pricing.js';
 import type { ClientRecord, DraftDishRecord, OrderRecord, PublishedMenuRecord } from '../state/mock-state.js';
 import { nextOpening } from '../zones/timetable.js';
 import { findZonesForPoint, isDeliveryZoneOpen, type DeliveryZone } from '../zones/zone-lookup.js';

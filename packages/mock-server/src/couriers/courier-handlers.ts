@@ -1,20 +1,7 @@
-import type { components } from '@restoapi/openapi';
 import { ok, type HandlerMap } from '../engine/handler.js';
 import { notFound } from '../engine/http-error.js';
-import { seesOrganization, type Actor } from '../session/actor.js';
+import { seesCourier } from '../model/access.js';
 
-type Courier = components['schemas']['Courier'];
-
-/**
- * Whether the account may see a courier: a dispatcher every courier, a staff
- * member the couriers of its organization, a courier only its own record.
- */
-export function seesCourier(actor: Actor, courier: Courier): boolean {
-  if (actor.type === 'courier') return actor.courierId === courier.id;
-  return seesOrganization(actor, courier.organization_id);
-}
-
-/** `GET /api/couriers` and `GET /api/couriers/{id}`: read-only, as decided. */
 export const courierHandlers: HandlerMap = {
   listCouriers({ runtime, actor, query }) {
     const couriers = runtime.state.couriers

@@ -4,7 +4,7 @@ import type { MockRuntime } from '../engine/runtime.js';
 import { configuratorProblems, normalizePrice, normalizeWeight } from '../menu/menu-values.js';
 import { categoryPhoto, dishPhoto, releasePhoto } from '../menu/photos.js';
 import { publishOrganizationMenu } from '../menu/publish.js';
-import type { ConfiguratorGroup } from '../orders/pricing.js';
+import type { ConfiguratorGroup } from '../model/pricing.js';
 import type { DraftCategoryRecord, DraftDishRecord, ImportJobRecord, MockStateTables } from '../state/mock-state.js';
 import { registerImportKind } from './import-jobs.js';
 import { remotePhotoUrls } from './remote-photos.js';

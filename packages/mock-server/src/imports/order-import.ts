@@ -1,8 +1,9 @@
 import type { components } from '@restoapi/openapi';
-import { idleDelivery } from '../carrier/carrier-handlers.js';
+import { idleDelivery } from '../model/delivery.js';
 import { errorObject, type ApiErrorObject, type FieldProblem } from '../engine/http-error.js';
 import type { MockRuntime } from '../engine/runtime.js';
-import { buildAddressText, orderLinks, orderNumber } from '../orders/order-views.js';
+import { orderLinks } from '../orders/order-views.js';
+import { buildAddressText, orderNumber } from '../model/order.js';
 import { formatPoint } from '../zones/polygon-area.js';
 import { zoneCentre, zoneIndexFor, type DeliveryZone } from '../zones/zone-lookup.js';
 import { seesRestaurant, type Actor } from '../session/actor.js';

@@ -1,7 +1,7 @@
 import type { components } from '@restoapi/openapi';
 import { created, noContent, ok, type HandlerMap } from '../engine/handler.js';
 import { forbidden, notFound, unprocessable } from '../engine/http-error.js';
-import { notEditableProblems, sameJson } from '../organizations/not-editable.js';
+import { notEditableProblems, sameJson } from '../model/editability.js';
 import { requireStaffOf, seesOrganization, type Actor } from '../session/actor.js';
 import type { DraftCategoryRecord, MockStateTables } from '../state/mock-state.js';
 import { categoryView, compareCategories } from './menu-views.js';

@@ -1,8 +1,8 @@
 import type { components } from '@restoapi/openapi';
 import { created, noContent, ok, type HandlerMap } from '../engine/handler.js';
 import { forbidden, notFound, unprocessable, type FieldProblem } from '../engine/http-error.js';
-import { notEditableProblems } from '../organizations/not-editable.js';
-import type { ConfiguratorGroup } from '../orders/pricing.js';
+import { notEditableProblems } from '../model/editability.js';
+import type { ConfiguratorGroup } from '../model/pricing.js';
 import { requireStaffOf, seesOrganization, type Actor } from '../session/actor.js';
 import type { DraftDishRecord, MockStateTables } from '../state/mock-state.js';
 import type { Table } from '../state/table.js';

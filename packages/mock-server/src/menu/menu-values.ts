@@ -1,6 +1,6 @@
 import type { FieldProblem } from '../engine/http-error.js';
-import { Money } from '../orders/money.js';
-import { configuratorErrors, type ConfiguratorGroup } from '../orders/pricing.js';
+import { Money } from '../model/money.js';
+import { configuratorErrors, type ConfiguratorGroup } from '../model/pricing.js';
 
 /**
  * A dish price as stored and returned: a decimal string with exactly two

@@ -1,23 +1,16 @@
 import type { components } from '@restoapi/openapi';
-import { seesCourier } from '../couriers/courier-handlers.js';
 import { JsonText, ok, type HandlerMap } from '../engine/handler.js';
 import { conflict, forbidden, unprocessable, type FieldProblem } from '../engine/http-error.js';
-import { notEditableProblems, sameJson } from '../organizations/not-editable.js';
+import { notEditableProblems, sameJson } from '../model/editability.js';
 import type { Actor } from '../session/actor.js';
 import type { OrderRecord } from '../state/mock-state.js';
-import { Money } from './money.js';
+import { Money } from '../model/money.js';
 import { listOrderPage } from './order-list.js';
 import { receiptFor } from './order-receipts.js';
-import { canTransition, changeOrderStatus, isTerminal, type OrderStatus } from './order-status.js';
-import {
-  ORDER_FIELDS,
-  orderJson,
-  orderResponseJson,
-  publicOrder,
-  seesOrder,
-  storedMoney,
-  visibleOrder,
-} from './order-views.js';
+import { canTransition, changeOrderStatus, isTerminal, type OrderStatus } from '../model/order-status.js';
+import { ORDER_FIELDS, orderJson, orderResponseJson, publicOrder, visibleOrder } from './order-views.js';
+import { seesCourier, seesOrder } from '../model/access.js';
+import { storedMoney } from '../model/money.js';
 import { renderReceiptHtml, renderReceiptPdf } from './receipt.js';
 
 type OrderUpdateFields = components['schemas']['OrderUpdate']['order'];

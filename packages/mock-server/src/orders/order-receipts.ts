@@ -1,6 +1,6 @@
 import type { MockRuntime } from '../engine/runtime.js';
 import type { OrderRecord } from '../state/mock-state.js';
-import { storedMoney } from './order-views.js';
+import { storedMoney } from '../model/money.js';
 import type { Receipt } from './receipt.js';
 
 /**

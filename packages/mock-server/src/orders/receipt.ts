@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import { Money } from './money.js';
+import { Money } from '../model/money.js';
 import type PDFKitDocument from 'pdfkit';
 
 /** One dish line of a receipt. */

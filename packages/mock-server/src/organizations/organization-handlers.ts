@@ -4,7 +4,7 @@ import { notFound, unprocessable } from '../engine/http-error.js';
 import { publishOrganizationMenu } from '../menu/publish.js';
 import { requireStaffOf, seesOrganization, type Actor } from '../session/actor.js';
 import type { MockStateTables } from '../state/mock-state.js';
-import { notEditableProblems } from './not-editable.js';
+import { notEditableProblems } from '../model/editability.js';
 
 type Organization = components['schemas']['Organization'];
 

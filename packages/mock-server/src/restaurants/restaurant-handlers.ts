@@ -1,7 +1,7 @@
 import type { components } from '@restoapi/openapi';
 import { ok, type HandlerMap } from '../engine/handler.js';
 import { forbidden, notFound, unprocessable } from '../engine/http-error.js';
-import { notEditableProblems } from '../organizations/not-editable.js';
+import { notEditableProblems } from '../model/editability.js';
 import { seesRestaurant, type Actor } from '../session/actor.js';
 import type { MockStateTables } from '../state/mock-state.js';
 

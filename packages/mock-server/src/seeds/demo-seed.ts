@@ -1,5 +1,5 @@
 import type { components } from '@restoapi/openapi';
-import { idleDelivery } from '../carrier/carrier-handlers.js';
+import { idleDelivery } from '../model/delivery.js';
 import { orderLinks } from '../orders/order-views.js';
 import type {
   ApiUserRecord,

@@ -147,3 +147,11 @@ export class Money {
     return this.toString();
   }
 }
+
+/**
+ * Reads a stored amount (number or decimal string) as money. Stored JSON numbers may carry float noise
+ * (24.400000000000002) from older writers; that is rounded to cents instead of failing the request.
+ */
+export function storedMoney(value: number | string): Money {
+  return Money.parse(value) ?? Money.fromMinorUnits(Math.round(Number(value) * 100));
+}

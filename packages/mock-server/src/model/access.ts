@@ -1,0 +1,26 @@
+import type { components } from '@restoapi/openapi';
+import { seesOrganization, seesRestaurant, type Actor } from '../session/actor.js';
+import type { OrderRecord } from '../state/mock-state.js';
+
+type Courier = components['schemas']['Courier'];
+
+/**
+ * Whether the account may see an order: a dispatcher every order, a staff member the orders of the
+ * restaurants it handles, a courier only the orders assigned to it (Authentication 5).
+ */
+export function seesOrder(actor: Actor, order: OrderRecord): boolean {
+  if (actor.type === 'dispatcher') return true;
+  if (actor.type === 'courier') return order.courier_id !== null && order.courier_id === actor.courierId;
+  return seesRestaurant(actor, order.restaurant_id);
+}
+
+/**
+ * Whether the account may see a courier: a dispatcher every courier, a staff
+ * member the couriers of its organization, a courier only its own record.
+ */
+export function seesCourier(actor: Actor, courier: Courier): boolean {
+  if (actor.type === 'courier') return actor.courierId === courier.id;
+  return seesOrganization(actor, courier.organization_id);
+}
+
+/** `GET /api/couriers` and `GET /api/couriers/{id}`: read-only, as decided. */
