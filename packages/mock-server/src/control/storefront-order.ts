@@ -4,20 +4,15 @@ import { idleDelivery } from '../model/delivery.js';
 import { unprocessable, type FieldProblem } from '../engine/http-error.js';
 import type { MockRuntime } from '../engine/runtime.js';
 import { Money } from '../model/money.js';
-import { orderLinks } from '../orders/order-views.js';
-import { buildAddressText, orderNumber } from '../model/order.js';
+import { buildAddressText, orderRecord } from '../model/order.js';
 import { priceLine, priceOrder, type ConfiguratorGroup, type LinePrice } from '../model/pricing.js';
 import type { ClientRecord, DraftDishRecord, OrderRecord, PublishedMenuRecord } from '../state/mock-state.js';
 import { nextOpening } from '../zones/timetable.js';
 import { findZonesForPoint, isDeliveryZoneOpen, type DeliveryZone } from '../zones/zone-lookup.js';
-import { formatPoint } from '../zones/polygon-area.js';
 
 /** The body of `POST /__mock/orders`. */
 export type StorefrontOrder = components['schemas']['StorefrontOrder'];
 type OrderItem = ApiComponents['schemas']['OrderItem'];
-
-/** How long the courier needs from the restaurant, in minutes; the rest of the zone's delivery time is cooking. */
-const TRANSPORTATION_MINUTES = 15;
 
 /** The published menu of an organization (one per organization, stored under its id). */
 export function publishedMenuOf(runtime: MockRuntime, organizationId: number): PublishedMenuRecord | undefined {
@@ -209,8 +204,6 @@ export function placeStorefrontOrder(runtime: MockRuntime, body: StorefrontOrder
   const restaurant = state.restaurants.get(zone.restaurant_id);
   const nowIso = now.toISOString();
   const id = state.orders.peekNextId();
-  const number = orderNumber(organization.name, id);
-  const transportation = Math.min(TRANSPORTATION_MINUTES, zone.delivery_time);
   const deliverBy = deliveryAt ?? new Date(now.getTime() + zone.delivery_time * 60_000);
   const address = {
     address: body.address,
@@ -249,12 +242,10 @@ export function placeStorefrontOrder(runtime: MockRuntime, body: StorefrontOrder
     buddy.item_ids.push(state.orderItems.insert(item).id);
   }
 
-  const order: OrderRecord = {
+  const order = orderRecord({
     id,
-    number,
+    organizationName: organization.name,
     delivery_time: zone.delivery_time,
-    transportation_time: transportation,
-    cooking_time: zone.delivery_time - transportation,
     contact_phone: body.contact_phone,
     contact_name: body.contact_name,
     description: body.description ?? '',
@@ -265,21 +256,15 @@ export function placeStorefrontOrder(runtime: MockRuntime, body: StorefrontOrder
     restaurant_confirmed_at: null,
     delivery_asap: asap,
     delivery_at: deliverBy.toISOString(),
-    coordinates: formatPoint(body.longitude, body.latitude),
-    latitude: body.latitude,
-    longitude: body.longitude,
-    ...address,
-    address_text: buildAddressText(address),
-    pick_up_at: new Date(deliverBy.getTime() - transportation * 60_000).toISOString(),
+    point: { lon: body.longitude, lat: body.latitude },
+    address,
     payment_source: body.payment_source,
-    final_sum: Money.of(totals.finalSum).toNumber(),
-    delivery_price: totals.deliveryPrice,
-    total: totals.itemsTotal,
+    totalCents: Money.of(totals.itemsTotal).toMinorUnits(),
+    deliveryPriceCents: Money.of(totals.deliveryPrice).toMinorUnits(),
     restaurant_id: zone.restaurant_id,
     client_id: client.id,
     courier_id: null,
     payment_id: payment?.id ?? null,
-    links: orderLinks(id),
     organization_id: organization.id,
     delivery_zone_id: zone.id,
     secure_id: null,
@@ -290,14 +275,14 @@ export function placeStorefrontOrder(runtime: MockRuntime, body: StorefrontOrder
     takeaway: false,
     used_bonuses: '0.00',
     status_changed_at: nowIso,
-  };
+  });
   state.orders.put(order);
 
   runtime.notify({
     channel: 'sms',
     to: order.contact_phone,
     subject: null,
-    text: `Order ${number}: we have received your order.`,
+    text: `Order ${order.number}: we have received your order.`,
     order_id: id,
     reason: 'order_created',
   });
@@ -305,8 +290,8 @@ export function placeStorefrontOrder(runtime: MockRuntime, body: StorefrontOrder
     runtime.notify({
       channel: 'email',
       to: client.email,
-      subject: `Your order ${number} at ${organization.name}`,
-      text: `Hello ${order.contact_name}, we have received your order ${number} from ${restaurant?.name ?? organization.name} (${order.total} + delivery ${order.delivery_price}) and will deliver it to ${order.address_text}.`,
+      subject: `Your order ${order.number} at ${organization.name}`,
+      text: `Hello ${order.contact_name}, we have received your order ${order.number} from ${restaurant?.name ?? organization.name} (${order.total} + delivery ${order.delivery_price}) and will deliver it to ${order.address_text}.`,
       order_id: id,
       reason: 'order_created',
     });

@@ -2,9 +2,7 @@ import type { components } from '@restoapi/openapi';
 import { idleDelivery } from '../model/delivery.js';
 import { errorObject, type ApiErrorObject, type FieldProblem } from '../engine/http-error.js';
 import type { MockRuntime } from '../engine/runtime.js';
-import { orderLinks } from '../orders/order-views.js';
-import { buildAddressText, orderNumber } from '../model/order.js';
-import { formatPoint } from '../zones/polygon-area.js';
+import { buildAddressText, orderRecord, TRANSPORTATION_MINUTES } from '../model/order.js';
 import { zoneCentre, zoneIndexFor, type DeliveryZone } from '../zones/zone-lookup.js';
 import { seesRestaurant, type Actor } from '../session/actor.js';
 import type { ClientRecord, OrderRecord } from '../state/mock-state.js';
@@ -22,8 +20,6 @@ type Organization = S['Organization'];
 
 /** Minutes an imported takeaway order takes when no zone says otherwise (cooking only, no transport). */
 export const TAKEAWAY_COOKING_MINUTES = 20;
-/** Minutes of a delivery spent on the road, the rest of the zone's `delivery_time` being cooking. */
-export const TRANSPORTATION_MINUTES = 15;
 /** Delivery time of a zone-less delivery order (the zone default of `POST /api/delivery_zones`). */
 const DEFAULT_DELIVERY_MINUTES = 60;
 
@@ -404,18 +400,13 @@ class OrderImport {
     const createdAt = input.published_at ?? known?.created_at ?? now;
     const deliveryAt = input.delivery_at ?? new Date(Date.parse(createdAt) + deliveryTime * 60_000).toISOString();
     const point = this.pointOf(input, zone, restaurant);
-    const address = input.address ?? '';
-    const city = input.city ?? '';
-    const addressText =
-      buildAddressText({ address, city }) || (takeaway ? `Takeaway: ${restaurant.name}, ${restaurant.address}` : '');
-
     const id = known?.id ?? state.orders.peekNextId();
-    const record: OrderRecord = {
+    const record = orderRecord({
       id,
-      number: known?.number ?? orderNumber(this.organization.name, id),
+      organizationName: this.organization.name,
+      ...(known ? { number: known.number } : {}),
       delivery_time: deliveryTime,
       transportation_time: transportationTime,
-      cooking_time: deliveryTime - transportationTime,
       contact_phone: input.contact_phone ?? client.phone_numbers[0] ?? '',
       contact_name: input.contact_name ?? client.name,
       description: input.comment ?? '',
@@ -426,26 +417,16 @@ class OrderImport {
       restaurant_confirmed_at: known?.restaurant_confirmed_at ?? null,
       delivery_asap: input.delivery_asap ?? input.delivery_at === undefined,
       delivery_at: deliveryAt,
-      coordinates: formatPoint(point.lon, point.lat),
-      latitude: point.lat,
-      longitude: point.lon,
-      city,
-      address,
-      apartment: '',
-      staircase: '',
-      floor: '',
-      doorphone: '',
-      address_text: addressText,
-      pick_up_at: new Date(Date.parse(deliveryAt) - transportationTime * 60_000).toISOString(),
+      point,
+      address: { address: input.address ?? '', city: input.city ?? '' },
+      ...(takeaway ? { addressFallback: `Takeaway: ${restaurant.name}, ${restaurant.address}` } : {}),
       payment_source: input.payment_source ?? 'cash',
-      final_sum: (total + deliveryPrice) / 100,
-      delivery_price: centsText(deliveryPrice),
-      total: centsText(total),
+      totalCents: total,
+      deliveryPriceCents: deliveryPrice,
       restaurant_id: restaurant.id,
       client_id: client.id,
       courier_id: known?.courier_id ?? null,
       payment_id: known?.payment_id ?? null,
-      links: orderLinks(id),
       organization_id: this.organization.id,
       delivery_zone_id: zone?.id ?? null,
       secure_id: known?.secure_id ?? null,
@@ -457,7 +438,7 @@ class OrderImport {
       used_bonuses: centsText(toCents(input.used_bonuses ?? 0)),
       // Re-importing changes the status without the state machine or notifications (OrderImportStatus).
       status_changed_at: known && known.status === input.status ? known.status_changed_at : now,
-    };
+    });
     if (known) this.removeContents(known.id);
     state.orders.put(record);
     this.storeContents(record, input, lines);

@@ -5,6 +5,7 @@ import { notFound } from '../engine/http-error.js';
 import type { MockRuntime } from '../engine/runtime.js';
 import type { Actor } from '../session/actor.js';
 import { seesOrder } from '../model/access.js';
+import { orderLinks } from '../model/order.js';
 import type { OrderRecord } from '../state/mock-state.js';
 
 type S = components['schemas'];
@@ -21,11 +22,6 @@ export const ORDER_FIELDS = Object.keys(
   (openapiDocument.components as { schemas: Record<string, { properties: Record<string, unknown> }> }).schemas.Order!
     .properties,
 ) as (keyof Order)[];
-
-/** The `links` of an order: its participants and items (paths under `/api/orders/<id>/`). */
-export function orderLinks(id: number): Order['links'] {
-  return { buddies: `/api/orders/${id}/buddies`, items: `/api/orders/${id}/items` };
-}
 
 /**
  * Copies the `Order` fields of a record into a new object, in the document's order, with the given links.

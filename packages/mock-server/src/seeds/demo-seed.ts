@@ -1,6 +1,6 @@
 import type { components } from '@restoapi/openapi';
 import { idleDelivery } from '../model/delivery.js';
-import { orderLinks } from '../orders/order-views.js';
+import { orderRecord } from '../model/order.js';
 import type {
   ApiUserRecord,
   ClientRecord,
@@ -585,54 +585,43 @@ export function demoSeed(now: Date = new Date()): MockStateJson {
     }
     const [street, apartment, floor] = seed.address;
     const confirmed = seed.status !== 'pending' && seed.status !== 'cancelled';
-    orders.push({
-      id: seed.id,
-      number: `${seed.prefix}-${seed.id}`,
-      delivery_time: zoneRecord.delivery_time,
-      transportation_time: 15,
-      cooking_time: zoneRecord.delivery_time - 15,
-      contact_phone: seed.contact[1],
-      contact_name: seed.contact[0],
-      description: '',
-      change: seed.change ?? 0,
-      status: seed.status,
-      created_at: created,
-      courier_confirmed_at:
-        seed.courierId && ['delivery', 'complete'].includes(seed.status) ? at(seed.minutesAgo - 10) : null,
-      restaurant_confirmed_at: confirmed ? at(seed.minutesAgo - 2) : null,
-      delivery_asap: true,
-      delivery_at: at(seed.minutesAgo - zoneRecord.delivery_time),
-      coordinates: `POINT(${seed.point[0]} ${seed.point[1]})`,
-      latitude: seed.point[1],
-      longitude: seed.point[0],
-      city: 'Berlin',
-      address: street,
-      apartment,
-      staircase: '',
-      floor,
-      doorphone: '',
-      address_text: `${street}, apartment ${apartment}, floor ${floor}, Berlin`,
-      pick_up_at: at(seed.minutesAgo - (zoneRecord.delivery_time - 15)),
-      payment_source: seed.payment,
-      final_sum: finalCents / 100,
-      delivery_price: seed.deliveryPrice,
-      total: money(totalCents),
-      restaurant_id: seed.restaurantId,
-      client_id: seed.clientId,
-      courier_id: seed.courierId,
-      payment_id: paymentId,
-      links: orderLinks(seed.id),
-      organization_id: seed.organizationId,
-      delivery_zone_id: seed.zoneId,
-      secure_id: null,
-      carrier_id: null,
-      delivery: idleDelivery(),
-      external_id: null,
-      source: 'storefront',
-      takeaway: false,
-      used_bonuses: '0.00',
-      status_changed_at: created,
-    });
+    orders.push(
+      orderRecord({
+        id: seed.id,
+        organizationName: organizations.find((organization) => organization.id === seed.organizationId)!.name,
+        delivery_time: zoneRecord.delivery_time,
+        contact_phone: seed.contact[1],
+        contact_name: seed.contact[0],
+        description: '',
+        change: seed.change ?? 0,
+        status: seed.status,
+        created_at: created,
+        courier_confirmed_at:
+          seed.courierId && ['delivery', 'complete'].includes(seed.status) ? at(seed.minutesAgo - 10) : null,
+        restaurant_confirmed_at: confirmed ? at(seed.minutesAgo - 2) : null,
+        delivery_asap: true,
+        delivery_at: at(seed.minutesAgo - zoneRecord.delivery_time),
+        point: { lon: seed.point[0], lat: seed.point[1] },
+        address: { city: 'Berlin', address: street, apartment, floor },
+        payment_source: seed.payment,
+        totalCents,
+        deliveryPriceCents: cents(seed.deliveryPrice),
+        restaurant_id: seed.restaurantId,
+        client_id: seed.clientId,
+        courier_id: seed.courierId,
+        payment_id: paymentId,
+        organization_id: seed.organizationId,
+        delivery_zone_id: seed.zoneId,
+        secure_id: null,
+        carrier_id: null,
+        delivery: idleDelivery(),
+        external_id: null,
+        source: 'storefront',
+        takeaway: false,
+        used_bonuses: '0.00',
+        status_changed_at: created,
+      }),
+    );
   }
 
   const table = <T>(rows: T[]): { rows: T[] } => ({ rows });
