@@ -1,10 +1,9 @@
 import type { components as ApiComponents, controlComponents as components } from '@restoapi/openapi';
 import { DateTime } from 'luxon';
-import { idleDelivery } from '../model/delivery.js';
 import { unprocessable, type FieldProblem } from '../engine/http-error.js';
 import type { MockRuntime } from '../engine/runtime.js';
 import { Money } from '../model/money.js';
-import { buildAddressText, orderRecord } from '../model/order.js';
+import { buildAddressText, orderRecord, storefrontOrigin } from '../model/order.js';
 import { priceLine, priceOrder, type ConfiguratorGroup, type LinePrice } from '../model/pricing.js';
 import type { ClientRecord, DraftDishRecord, OrderRecord, PublishedMenuRecord } from '../state/mock-state.js';
 import { nextOpening } from '../zones/timetable.js';
@@ -267,13 +266,7 @@ export function placeStorefrontOrder(runtime: MockRuntime, body: StorefrontOrder
     payment_id: payment?.id ?? null,
     organization_id: organization.id,
     delivery_zone_id: zone.id,
-    secure_id: null,
-    carrier_id: null,
-    delivery: idleDelivery(),
-    external_id: null,
-    source: 'storefront',
-    takeaway: false,
-    used_bonuses: '0.00',
+    ...storefrontOrigin(),
     status_changed_at: nowIso,
   });
   state.orders.put(order);

@@ -3,6 +3,8 @@ import { idleDelivery } from '../model/delivery.js';
 import { errorObject, type ApiErrorObject, type FieldProblem } from '../engine/http-error.js';
 import type { MockRuntime } from '../engine/runtime.js';
 import { buildAddressText, orderRecord, TRANSPORTATION_MINUTES } from '../model/order.js';
+import { centsText, toCents } from '../model/money.js';
+import { deliveryPriceCents, termsInCents, type DeliveryTermsInCents } from '../model/pricing.js';
 import { zoneCentre, zoneIndexFor, type DeliveryZone } from '../zones/zone-lookup.js';
 import { seesRestaurant, type Actor } from '../session/actor.js';
 import type { ClientRecord, OrderRecord } from '../state/mock-state.js';
@@ -53,35 +55,6 @@ export function orderImportProblems(orders: readonly ImportOrder[]): FieldProble
   return problems;
 }
 
-// Amounts are handled as integer cents here rather than with Money (big.js): a 10,000-order import does
-// a dozen sums per order, and cents keep that exact and cheap. More than two decimals are rounded, as
-// order contents are not validated (Order import rules 1).
-function toCents(value: number | string): number {
-  const amount = typeof value === 'number' ? value : Number(value);
-  return Number.isFinite(amount) ? Math.round(amount * 100) : 0;
-}
-
-/** Cents as the API's decimal string with two decimals: 1750 → "17.50". */
-function centsText(cents: number): string {
-  const abs = Math.abs(cents);
-  return `${cents < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
-}
-
-/** A zone's delivery terms in cents, read once per import. */
-interface ZoneTerms {
-  price: number;
-  freePrice: number | null;
-  freeCount: number | null;
-}
-
-/** The delivery price of an order in a zone: free from `free_delivery_count` dishes or `free_delivery_price`, as `priceOrder` rules. */
-function deliveryCents(terms: ZoneTerms, totalCents: number, dishCount: number): number {
-  const free =
-    (terms.freeCount !== null && dishCount >= terms.freeCount) ||
-    (terms.freePrice !== null && totalCents >= terms.freePrice);
-  return free ? 0 : terms.price;
-}
-
 function problem(pointer: string, code: string, title: string, detail: string, status = 422): ApiErrorObject {
   return errorObject(status, code, title, detail, { pointer });
 }
@@ -127,7 +100,7 @@ class OrderImport {
   private readonly zoneIndex;
   private readonly restaurants = new Map<number, Restaurant>();
   private readonly zones = new Map<number, DeliveryZone>();
-  private readonly zoneTerms = new Map<number, ZoneTerms>();
+  private readonly zoneTerms = new Map<number, DeliveryTermsInCents>();
   /** One timestamp for the whole request: every order of it is imported at the same moment. */
   private readonly now: string;
   private readonly ordersByExternalId = new Map<string, OrderRecord>();
@@ -150,11 +123,7 @@ class OrderImport {
       this.restaurants.set(restaurant.id, restaurant);
     for (const zone of state.deliveryZones.filter((z) => z.organization_id === orgId)) {
       this.zones.set(zone.id, zone);
-      this.zoneTerms.set(zone.id, {
-        price: toCents(zone.price),
-        freePrice: zone.free_delivery_price === null ? null : toCents(zone.free_delivery_price),
-        freeCount: zone.free_delivery_count,
-      });
+      this.zoneTerms.set(zone.id, termsInCents(zone));
     }
     for (const order of state.orders.filter((o) => o.organization_id === orgId && o.external_id !== null)) {
       this.ordersByExternalId.set(order.external_id as string, order);
@@ -392,7 +361,7 @@ class OrderImport {
     // The imported total is kept as sent (prices are not recomputed); the lines only stand in when it is absent.
     const total = input.total !== undefined ? toCents(input.total) : itemsTotal;
     const terms = zone ? this.zoneTerms.get(zone.id) : undefined;
-    const deliveryPrice = takeaway || !terms ? 0 : deliveryCents(terms, total, dishCount);
+    const deliveryPrice = takeaway || !terms ? 0 : deliveryPriceCents(terms, total, dishCount);
 
     const deliveryTime = takeaway ? TAKEAWAY_COOKING_MINUTES : (zone?.delivery_time ?? DEFAULT_DELIVERY_MINUTES);
     const transportationTime = takeaway ? 0 : Math.min(TRANSPORTATION_MINUTES, deliveryTime);

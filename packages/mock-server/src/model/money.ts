@@ -155,3 +155,18 @@ export class Money {
 export function storedMoney(value: number | string): Money {
   return Money.parse(value) ?? Money.fromMinorUnits(Math.round(Number(value) * 100));
 }
+
+// Bulk paths (a 10,000-order import does a dozen sums per order) use integer cents rather than Money
+// (big.js): exact for two decimals and cheap.
+
+/** Lenient cents of an amount (number or decimal text): more than two decimals are rounded; 0 for what is not a number. */
+export function toCents(value: number | string): number {
+  const amount = typeof value === 'number' ? value : Number(value);
+  return Number.isFinite(amount) ? Math.round(amount * 100) : 0;
+}
+
+/** Cents as the API's decimal string with two decimals: 1750 → "17.50". */
+export function centsText(cents: number): string {
+  const abs = Math.abs(cents);
+  return `${cents < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}

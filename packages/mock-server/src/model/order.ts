@@ -1,7 +1,8 @@
 import type { components } from '@restoapi/openapi';
 import type { OrderRecord } from '../state/mock-state.js';
 import { formatPoint } from '../zones/polygon-area.js';
-import { Money } from './money.js';
+import { idleDelivery } from './delivery.js';
+import { centsText } from './money.js';
 
 /** Minutes from restaurant to customer the mock assumes for a delivery (never more than the delivery time). */
 export const TRANSPORTATION_MINUTES = 15;
@@ -54,6 +55,22 @@ export function orderNumberPrefix(organizationName: string): string {
 /** The human-readable number of an order: organization initials and the order id, `PP-5001`. */
 export function orderNumber(organizationName: string, id: number): string {
   return `${orderNumberPrefix(organizationName)}-${id}`;
+}
+
+/**
+ * The fields of an order placed through the storefront: not imported, no bonuses, not yet handed to a
+ * carrier (its delivery block idle). A function: each order gets its own delivery block.
+ */
+export function storefrontOrigin() {
+  return {
+    secure_id: null,
+    carrier_id: null,
+    delivery: idleDelivery(),
+    external_id: null,
+    source: 'storefront',
+    takeaway: false,
+    used_bonuses: '0.00',
+  } as const satisfies Partial<OrderRecord>;
 }
 
 /** The fields an order record derives from others; {@link orderRecord} works them out. */
@@ -144,8 +161,8 @@ export function orderRecord(facts: OrderFacts): OrderRecord {
     pick_up_at: new Date(Date.parse(rest.delivery_at) - transportation * 60_000).toISOString(),
     payment_source: rest.payment_source,
     final_sum: (totalCents + deliveryPriceCents) / 100,
-    delivery_price: Money.fromMinorUnits(deliveryPriceCents).toString(),
-    total: Money.fromMinorUnits(totalCents).toString(),
+    delivery_price: centsText(deliveryPriceCents),
+    total: centsText(totalCents),
     restaurant_id: rest.restaurant_id,
     client_id: rest.client_id,
     courier_id: rest.courier_id,

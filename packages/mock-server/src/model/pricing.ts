@@ -1,4 +1,4 @@
-import { Money } from './money.js';
+import { Money, toCents } from './money.js';
 
 /** One add-on of a configurator group; `price` is the extra over the dish price. */
 export interface ConfiguratorItem {
@@ -56,6 +56,42 @@ export interface DeliveryTerms {
   free_delivery_count?: number | string | null;
   free_delivery_price?: number | string | null;
   minimal_order_price?: number | string | null;
+}
+
+/** A zone's delivery terms in cents, for pricing many orders at once (imports). */
+export interface DeliveryTermsInCents {
+  price: number;
+  freePrice: number | null;
+  freeCount: number | null;
+}
+
+/** The terms of a zone in cents (a `null` price counts as free). */
+export function termsInCents(zone: DeliveryTerms): DeliveryTermsInCents {
+  return {
+    price: zone.price === null ? 0 : toCents(zone.price),
+    freePrice: zone.free_delivery_price == null ? null : toCents(zone.free_delivery_price),
+    freeCount: zone.free_delivery_count == null ? null : Number(zone.free_delivery_count),
+  };
+}
+
+/**
+ * The free-delivery rule of a zone: free once the dish count reaches `freeCount` or the items total
+ * reaches `freePrice` (in cents), each only when set.
+ */
+export function deliversFree(
+  dishCount: number,
+  itemsCents: number,
+  terms: Pick<DeliveryTermsInCents, 'freeCount' | 'freePrice'>,
+): boolean {
+  return (
+    (terms.freeCount !== null && dishCount >= terms.freeCount) ||
+    (terms.freePrice !== null && itemsCents >= terms.freePrice)
+  );
+}
+
+/** The delivery price of an order in a zone, in cents: the zone's price unless {@link deliversFree}. */
+export function deliveryPriceCents(terms: DeliveryTermsInCents, itemsCents: number, dishCount: number): number {
+  return deliversFree(dishCount, itemsCents, terms) ? 0 : terms.price;
 }
 
 /** A line as {@link priceOrder} needs it: the amount and the priced line total. */
@@ -275,8 +311,10 @@ export function priceOrder(lines: readonly PricedLine[], zone: DeliveryTerms): O
   const minimal = optionalMoney(zone.minimal_order_price);
   const price = optionalMoney(zone.price) ?? Money.ZERO;
 
-  const freeDelivery =
-    (freeCount !== null && dishCount >= freeCount) || (freePrice !== null && itemsTotal.atLeast(freePrice));
+  const freeDelivery = deliversFree(dishCount, itemsTotal.toMinorUnits(), {
+    freeCount,
+    freePrice: freePrice === null ? null : freePrice.toMinorUnits(),
+  });
   const deliveryPrice = freeDelivery ? Money.ZERO : price;
   const totals: OrderTotals = {
     itemsTotal: itemsTotal.toString(),

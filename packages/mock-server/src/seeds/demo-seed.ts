@@ -1,6 +1,5 @@
 import type { components } from '@restoapi/openapi';
-import { idleDelivery } from '../model/delivery.js';
-import { orderRecord } from '../model/order.js';
+import { orderRecord, storefrontOrigin } from '../model/order.js';
 import type {
   ApiUserRecord,
   ClientRecord,
@@ -612,13 +611,7 @@ export function demoSeed(now: Date = new Date()): MockStateJson {
         payment_id: paymentId,
         organization_id: seed.organizationId,
         delivery_zone_id: seed.zoneId,
-        secure_id: null,
-        carrier_id: null,
-        delivery: idleDelivery(),
-        external_id: null,
-        source: 'storefront',
-        takeaway: false,
-        used_bonuses: '0.00',
+        ...storefrontOrigin(),
         status_changed_at: created,
       }),
     );
