@@ -1,5 +1,14 @@
 import { expect, test } from 'vitest';
-import { configuratorErrors, priceLine, priceOrder, type ConfiguratorGroup, type PricedDish } from './pricing.js';
+import {
+  configuratorErrors,
+  deliveryPriceCents,
+  deliversFree,
+  priceLine,
+  priceOrder,
+  termsInCents,
+  type ConfiguratorGroup,
+  type PricedDish,
+} from './pricing.js';
 
 /** Draft dish 10001 of the example world. */
 const MARGHERITA: PricedDish = {
@@ -361,4 +370,14 @@ test('malformed zone amounts throw', () => {
   expect(() => priceOrder([{ amount: 1, linePrice: '1.00' }], { price: 1, free_delivery_count: -1 })).toThrow(
     RangeError,
   );
+});
+
+test('imports price delivery in cents by the same free-delivery rule as priceOrder', () => {
+  const terms = termsInCents({ price: '2.50', free_delivery_count: 5, free_delivery_price: '30.00' });
+  expect(terms).toEqual({ price: 250, freePrice: 3000, freeCount: 5 });
+  expect(deliveryPriceCents(terms, 2999, 4)).toBe(250);
+  expect(deliveryPriceCents(terms, 3000, 4)).toBe(0);
+  expect(deliveryPriceCents(terms, 100, 5)).toBe(0);
+  expect(deliversFree(9, 100_000, { freeCount: null, freePrice: null })).toBe(false);
+  expect(termsInCents({ price: null, free_delivery_count: null, free_delivery_price: null }).price).toBe(0);
 });
