@@ -11,6 +11,14 @@ export { fromBase64, signWebhook, webhookSecretKey } from './webhook-signature.j
 export { backoffDelayMs, type Backoff } from './backoff.js';
 export { mediaTypeOf } from './media-type.js';
 export {
+  decodeStrict,
+  nonCanonical,
+  parameterSyntax,
+  parseQueryStrict,
+  type ParameterSyntax,
+  type StrictQuery,
+} from './strict-parameters.js';
+export {
   CARRIER_PATH_PREFIX,
   HTTP_METHODS,
   Router,

@@ -336,7 +336,8 @@ export function createControlRoute(options: ControlRouteOptions): EngineRoute {
     const body = await readBody(fromFetchRequest(request, url), op, limit);
     const validated = api.validateRequest(op.operationId, {
       params: match.params,
-      query: url.searchParams,
+      malformed: match.malformed,
+      query: url.search,
       headers: request.headers,
       contentType: body.kind === 'none' ? undefined : body.kind === 'json' ? 'application/json' : body.mediaType,
       body: body.kind === 'json' ? body.value : undefined,

@@ -208,8 +208,9 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
     const body = read instanceof Promise ? await read : read;
     const validated = api.validateRequest(op.operationId, {
       params: match.params,
-      // No query: no URLSearchParams to build (an absent query reads as an empty one).
-      query: url.search === '' ? undefined : url.searchParams,
+      malformed: match.malformed,
+      // The raw query, which the validator decodes strictly (an absent query reads as an empty one).
+      query: url.search === '' ? undefined : url.search,
       headers: request.headers,
       contentType: body.kind === 'none' ? undefined : body.kind === 'json' ? 'application/json' : body.mediaType,
       body: bodyForValidation(body),
