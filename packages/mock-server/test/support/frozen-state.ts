@@ -24,3 +24,14 @@ export function changedParts(before: Record<string, unknown>, after: Record<stri
   const names = new Set([...Object.keys(before), ...Object.keys(after)]);
   return [...names].filter((name) => JSON.stringify(before[name]) !== JSON.stringify(after[name]));
 }
+
+/** The rows of one table that differ between two state exports, before and after (for a failure message). */
+export function changedRows(before: Record<string, unknown>, after: Record<string, unknown>, table: string): string {
+  const rows = (state: Record<string, unknown>): unknown[] =>
+    (state[table] as { rows?: unknown[] } | undefined)?.rows ?? [];
+  const old = new Set(rows(before).map((row) => JSON.stringify(row)));
+  const now = new Set(rows(after).map((row) => JSON.stringify(row)));
+  const gone = [...old].filter((row) => !now.has(row));
+  const added = [...now].filter((row) => !old.has(row));
+  return `${table}: before ${gone.join(' ') || '(none)'} after ${added.join(' ') || '(none)'}`;
+}
