@@ -85,3 +85,26 @@ test('query integers are canonical too, array filters item by item', async () =>
     await server.close();
   }
 });
+
+test('a form body that is not UTF-8, or holds a malformed escape, is 400 and signs nobody in', async () => {
+  const server = await createMockServer({ port: 0 });
+  try {
+    await freezeClock(server.url);
+    const before = await stateOf(server.url);
+    for (const body of [
+      Buffer.concat([Buffer.from('login=admin@pizza.demo&password=demo&x='), Buffer.from([0xff])]),
+      Buffer.from('login=admin@pizza.demo&password=demo&note=%E0'),
+    ]) {
+      const res = await fetch(`${server.url}/api/session`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body,
+      });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { errors: { code: string }[] }).errors[0]?.code).toBe('invalid_body');
+    }
+    expect(changedParts(before, await stateOf(server.url))).toEqual([]);
+  } finally {
+    await server.close();
+  }
+});
