@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { expect, test } from 'vitest';
 import { createMockServer } from '../../src/node.js';
 import { changedParts, freezeClock, stateOf } from '../support/frozen-state.js';
@@ -104,6 +105,29 @@ test('a form body that is not UTF-8, or holds a malformed escape, is 400 and sig
       expect(((await res.json()) as { errors: { code: string }[] }).errors[0]?.code).toBe('invalid_body');
     }
     expect(changedParts(before, await stateOf(server.url))).toEqual([]);
+  } finally {
+    await server.close();
+  }
+});
+
+test('a request target that is no URL at all (`*`, a broken absolute form) is 400 invalid_url, not a 500', async () => {
+  const server = await createMockServer({ port: 0 });
+  try {
+    const { port } = new URL(server.url);
+    for (const target of ['*', 'http://[::1/api/orders']) {
+      const head = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () =>
+          socket.write(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`),
+        );
+        let text = '';
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        socket.on('end', () => resolve(text));
+        socket.on('error', reject);
+      });
+      expect(head, target).toMatch(/^HTTP\/1\.1 400 /);
+      expect(head, target).toContain('"code":"invalid_url"');
+    }
+    expect((await fetch(`${server.url}/api/session`)).status).toBe(401);
   } finally {
     await server.close();
   }
