@@ -22,6 +22,14 @@ export { backoffDelayMs, type Backoff } from './backoff.js';
 export { mediaTypeOf } from './media-type.js';
 export { createControlClient, type ControlClient, type ControlClientOptions } from './control-client.js';
 export {
+  decodeStrict,
+  nonCanonical,
+  parameterSyntax,
+  parseQueryStrict,
+  type ParameterSyntax,
+  type StrictQuery,
+} from './strict-parameters.js';
+export {
   CARRIER_PATH_PREFIX,
   HTTP_METHODS,
   Router,

@@ -1,3 +1,5 @@
+import { decodeStrict } from './strict-parameters.js';
+
 /** HTTP methods an OpenAPI path item can hold. */
 export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
 /** One of {@link HTTP_METHODS}. */
@@ -190,6 +192,11 @@ export interface RouteMatch {
   operation: OperationInfo;
   /** Raw (still string) path parameters, decoded. */
   params: Record<string, string>;
+  /**
+   * Path parameters whose percent-encoding is malformed (`%E0`, a lone `%`): their text in `params` is left
+   * as sent. Pass this list to `validateRequest` (as `malformed`), which refuses each one by name.
+   */
+  malformed?: string[];
 }
 
 interface CompiledRoute {
@@ -274,10 +281,14 @@ export class Router {
       const found = route.regex.exec(pathname);
       if (!found) continue;
       const params: Record<string, string> = {};
+      let malformed: string[] | undefined;
       route.names.forEach((name, index) => {
-        params[name] = decodeURIComponent(found[index + 1] ?? '');
+        const raw = found[index + 1] ?? '';
+        const decoded = decodeStrict(raw);
+        if (decoded === undefined) (malformed ??= []).push(name);
+        params[name] = decoded ?? raw;
       });
-      return { operation: route.operation, params };
+      return malformed ? { operation: route.operation, params, malformed } : { operation: route.operation, params };
     }
     return undefined;
   }

@@ -182,3 +182,53 @@ test('the former name createApiValidator still makes the same description (depre
     api.match('GET', '/api/orders/5')?.operation.operationId,
   );
 });
+
+test('a non-canonical integer in a path is refused by name, whatever the router decoded', () => {
+  for (const id of ['0x1', '+1', '01', ' 1', '1 ', '1e3', '1.0', '-0', '9007199254740992']) {
+    const result = api.validateRequest('publishMenu', { params: { id } });
+    expect(result, id).toMatchObject({ valid: false, issues: [{ in: 'path', name: 'id', keyword: 'type' }] });
+  }
+  expect(api.validateRequest('publishMenu', { params: { id: '1' } })).toMatchObject({
+    valid: true,
+    value: { params: { id: 1 } },
+  });
+  // Canonical, so the schema's minimum decides.
+  expect(api.validateRequest('publishMenu', { params: { id: '-1' } })).toMatchObject({
+    valid: false,
+    issues: [{ name: 'id', keyword: 'minimum' }],
+  });
+});
+
+test('a path parameter with a malformed percent-encoding is refused by name', () => {
+  const match = api.match('GET', '/api/orders/%E0');
+  expect(match).toMatchObject({ operation: { operationId: 'getOrder' }, params: { id: '%E0' }, malformed: ['id'] });
+  const result = api.validateRequest('getOrder', { params: match!.params, malformed: match!.malformed });
+  expect(result).toMatchObject({
+    valid: false,
+    issues: [{ in: 'path', name: 'id', keyword: 'encoding', message: 'id is not valid percent-encoded UTF-8' }],
+  });
+  expect(api.match('GET', '/api-delivery/orders/%')).toMatchObject({ malformed: ['secure_id'] });
+  expect(api.match('GET', '/api/orders/5%30')).toMatchObject({ params: { id: '50' } });
+  expect(api.match('GET', '/api/orders/50')).not.toHaveProperty('malformed');
+});
+
+test('query integers, array items included, must be canonical; a raw query string is decoded strictly', () => {
+  const listOrders = (query: string) => api.validateRequest('listOrders', { query });
+  expect(listOrders('?per_page=1e1')).toMatchObject({ valid: false, issues: [{ in: 'query', name: 'per_page' }] });
+  expect(listOrders('restaurant_id=11&restaurant_id=0x1')).toMatchObject({
+    valid: false,
+    issues: [{ in: 'query', name: 'restaurant_id', keyword: 'type' }],
+  });
+  expect(listOrders('page=%E0')).toMatchObject({
+    valid: false,
+    issues: [{ in: 'query', name: 'page', keyword: 'encoding' }],
+  });
+  expect(listOrders('?page=2&restaurant_id=11,12&status=pending')).toMatchObject({
+    valid: true,
+    value: { query: { page: 2, restaurant_id: [11, 12], status: ['pending'] } },
+  });
+  expect(api.validateRequest('listOrders', { query: new URLSearchParams('page=01') })).toMatchObject({
+    valid: false,
+    issues: [{ name: 'page', keyword: 'type' }],
+  });
+});

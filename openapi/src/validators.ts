@@ -11,6 +11,7 @@ import {
   type ParameterInfo,
   type RouteMatch,
 } from './operations.js';
+import { nonCanonical, parameterSyntax, parseQueryStrict, type ParameterSyntax } from './strict-parameters.js';
 
 const DOCUMENT_ID = 'openapi.json';
 
@@ -38,7 +39,13 @@ export type ValidationResult<T = undefined> = { valid: true; value: T } | { vali
 /** A request as seen by the validator. Body must already be parsed (JSON) or be a FormData/Blob. */
 export interface RequestInput {
   params?: Record<string, string>;
-  query?: URLSearchParams | Record<string, string | string[] | undefined>;
+  /** Path parameters whose percent-encoding is malformed ({@link RouteMatch}'s `malformed`): each is refused by name. */
+  malformed?: readonly string[];
+  /**
+   * The query: parsed, or the raw query string (`url.search`), which is decoded strictly so that a malformed
+   * percent-encoding is refused by name instead of read as U+FFFD.
+   */
+  query?: string | URLSearchParams | Record<string, string | string[] | undefined>;
   /** `Headers`, anything with its `get` (case-insensitive lookup), or a plain record. */
   headers?: Headers | { get(name: string): string | null } | Record<string, string | undefined>;
   /** The request's media type (`Content-Type` without parameters); absent when there is no body. */
@@ -159,6 +166,29 @@ export function issuesOf(errors: ErrorObject[] | null | undefined, location: Iss
   return specific.length > 0 ? specific : issues;
 }
 
+function parameterIssue(location: 'path' | 'query', name: string, keyword: string, problem: string): ValidationIssue {
+  return { in: location, pointer: `/${escapePointer(name)}`, name, keyword, message: `${name} ${problem}` };
+}
+
+/** Refuses a parameter (each item of an array one) not written in the canonical form of its type. */
+function checkSyntax(
+  location: 'path' | 'query',
+  name: string,
+  syntax: ParameterSyntax,
+  value: unknown,
+  issues: ValidationIssue[],
+  refused: Set<string>,
+): void {
+  if (syntax === 'text' || value === undefined || refused.has(name)) return;
+  for (const text of Array.isArray(value) ? value : [value]) {
+    const problem = typeof text === 'string' ? nonCanonical(syntax, text) : undefined;
+    if (problem === undefined) continue;
+    refused.add(name);
+    issues.push(parameterIssue(location, name, 'type', problem));
+    return;
+  }
+}
+
 function matchMedia<T>(content: Record<string, T>, mediaType: string | undefined): [string, T] | undefined {
   if (!mediaType) return undefined;
   for (const [key, value] of Object.entries(content)) {
@@ -231,8 +261,10 @@ export function createApiDescription(options: ApiDescriptionOptions = {}): ApiDe
   interface RequestPlan {
     pathCheck: ValidateFunction;
     queryCheck: ValidateFunction;
+    /** Declared path parameters that must be written as canonical numbers. */
+    pathSyntax: { name: string; syntax: ParameterSyntax }[];
     /** Declared query parameters, in order. */
-    query: { name: string; array: boolean }[];
+    query: { name: string; array: boolean; syntax: ParameterSyntax }[];
     /** Query key → the parameters it feeds (index in `query`, and whether as `name[]`); a key can feed two. */
     queryKeys: Map<string, { index: number; bracketed: boolean }[]>;
     headers: ParameterInfo[];
@@ -242,7 +274,16 @@ export function createApiDescription(options: ApiDescriptionOptions = {}): ApiDe
     const known = plans.get(op.operationId);
     if (known) return known;
     const pathCheck = parameterValidator(op, 'path');
-    const query = op.parameters.filter((p) => p.in === 'query').map((p) => ({ name: p.name, array: isArrayParam(p) }));
+    const resolve = (ref: string): unknown => getAtPointer(document, ref.replace(/^#/, ''));
+    const syntaxOf = (p: ParameterInfo): ParameterSyntax =>
+      parameterSyntax(getAtPointer(document, p.schemaPointer), resolve);
+    const pathSyntax = op.parameters
+      .filter((p) => p.in === 'path')
+      .map((p) => ({ name: p.name, syntax: syntaxOf(p) }))
+      .filter((p) => p.syntax !== 'text');
+    const query = op.parameters
+      .filter((p) => p.in === 'query')
+      .map((p) => ({ name: p.name, array: isArrayParam(p), syntax: syntaxOf(p) }));
     const queryKeys = new Map<string, { index: number; bracketed: boolean }[]>();
     const feed = (key: string, index: number, bracketed: boolean): void => {
       const targets = queryKeys.get(key) ?? [];
@@ -255,6 +296,7 @@ export function createApiDescription(options: ApiDescriptionOptions = {}): ApiDe
     });
     const plan: RequestPlan = {
       pathCheck,
+      pathSyntax,
       queryCheck: parameterValidator(op, 'query'),
       query,
       queryKeys,
@@ -264,8 +306,22 @@ export function createApiDescription(options: ApiDescriptionOptions = {}): ApiDe
     return plan;
   };
 
-  const readQuery = (plan: RequestPlan, query: RequestInput['query']): Record<string, unknown> => {
+  const readQuery = (
+    plan: RequestPlan,
+    given: RequestInput['query'],
+    issues: ValidationIssue[],
+    refused: Set<string>,
+  ): Record<string, unknown> => {
     const out: Record<string, unknown> = {};
+    let query = given;
+    if (typeof query === 'string') {
+      const strict = parseQueryStrict(query);
+      for (const name of strict.malformed) {
+        refused.add(name);
+        issues.push(parameterIssue('query', name, 'encoding', 'is not valid percent-encoded UTF-8'));
+      }
+      query = strict.params;
+    }
     if (!query || plan.query.length === 0) return out;
     if (query instanceof URLSearchParams) {
       // One pass over the query: each declared parameter takes its `name` values, then its `name[]` values.
@@ -304,9 +360,17 @@ export function createApiDescription(options: ApiDescriptionOptions = {}): ApiDe
       const issues: ValidationIssue[] = [];
       const params: Record<string, unknown> = { ...(request.params ?? {}) };
       const { pathCheck, queryCheck } = plan;
-      if (!pathCheck(params)) issues.push(...issuesOf(pathCheck.errors, 'path'));
-      const query = readQuery(plan, request.query);
-      if (!queryCheck(query)) issues.push(...issuesOf(queryCheck.errors, 'query'));
+      // Parameters refused here are left out of the schema checks, which would only repeat the refusal.
+      const refused = new Set<string>();
+      for (const name of request.malformed ?? []) {
+        refused.add(name);
+        issues.push(parameterIssue('path', name, 'encoding', 'is not valid percent-encoded UTF-8'));
+      }
+      for (const { name, syntax } of plan.pathSyntax) checkSyntax('path', name, syntax, params[name], issues, refused);
+      if (!pathCheck(params)) issues.push(...issuesOf(pathCheck.errors, 'path').filter((i) => !refused.has(i.name!)));
+      const query = readQuery(plan, request.query, issues, refused);
+      for (const { name, syntax } of plan.query) checkSyntax('query', name, syntax, query[name], issues, refused);
+      if (!queryCheck(query)) issues.push(...issuesOf(queryCheck.errors, 'query').filter((i) => !refused.has(i.name!)));
       for (const header of plan.headers) {
         const value = headerValue(request.headers, header.name);
         if (value === undefined) {

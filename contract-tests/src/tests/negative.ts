@@ -32,6 +32,8 @@ export interface Mutation {
   /** What was changed, for the failure message. */
   label: string;
   params?: Record<string, string>;
+  /** Path parameters written into the path as they are (a malformed percent-encoding), not encoded. */
+  rawParams?: Record<string, string>;
   query?: Record<string, unknown>;
   body?: unknown;
   /** A raw body (malformed JSON). */
@@ -197,6 +199,14 @@ function setAt(root: unknown, path: (string | number)[], value: unknown, remove 
 }
 
 const pointer = (path: (string | number)[]): string => (path.length ? `/${path.join('/')}` : '(root)');
+
+/**
+ * Integers written any way but the canonical one, and malformed percent-encodings of a path segment: the
+ * document decides (`x-decision` on `Id` and `BadRequest`) that each is a 400 naming the parameter, never
+ * read as another id (`0x1` as 1).
+ */
+const NON_CANONICAL_INTEGERS = ['0x1', '+1', '01', ' 1', '1 ', '1e3', '1.0', '-0', '99999999999999999999'];
+const MALFORMED_SEGMENTS = ['%E0', '%', '%C3%28'];
 const REPLACEMENTS: unknown[] = [42, 1.5, 'text', true, null, [], {}];
 
 /** Every invalid variant of a valid request, checked invalid against the document. */
@@ -294,6 +304,29 @@ export function mutationsFor(
         query,
         ...(base.body !== undefined ? { body: base.body } : {}),
         ...(typeOnly ? {} : { decidedOnly: true }),
+      });
+    }
+    const integer = flat.types?.has('integer') && !flat.types.has('string');
+    for (const value of integer ? NON_CANONICAL_INTEGERS : []) {
+      const params = param.in === 'path' ? { ...base.params, [param.name]: value } : base.params;
+      const query = param.in === 'query' ? { ...base.query, [param.name]: value } : base.query;
+      if (!invalid(base.body, params, query)) continue;
+      out.push({
+        kind: param.in === 'path' ? 'pathParam' : 'queryParam',
+        label: `${param.in} ${param.name}=${JSON.stringify(value)} (not a canonical integer)`,
+        params,
+        query,
+        ...(base.body !== undefined ? { body: base.body } : {}),
+        decidedOnly: true,
+      });
+    }
+    for (const segment of param.in === 'path' ? MALFORMED_SEGMENTS : []) {
+      out.push({
+        kind: 'pathParam',
+        label: `path ${param.name}=${segment} (malformed percent-encoding)`,
+        rawParams: { [param.name]: segment },
+        ...(base.body !== undefined ? { body: base.body } : {}),
+        decidedOnly: true,
       });
     }
   }
@@ -511,7 +544,10 @@ async function send(op: OperationInfo, base: Base, mutation: Mutation): Promise<
   const params = mutation.params ?? base.params;
   // The carrier client's base is `{base_url}/api-delivery`, so its paths are relative to it.
   const template = op.api === 'carrier' ? op.path.slice(CARRIER_PATH_PREFIX.length) : op.routes[0]!;
-  const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+  const path = template.replace(
+    /\{(\w+)\}/g,
+    (_, name: string) => mutation.rawParams?.[name] ?? encodeURIComponent(params[name] ?? ''),
+  );
   const query = (mutation.query ?? base.query) as Record<string, string>;
   const method = op.method.toUpperCase();
   if (mutation.raw !== undefined)

@@ -6233,7 +6233,7 @@ export const openapiDocument: Record<string, unknown> = {
             }
           }
         },
-        "x-decision": "HTTP status codes for errors are not shown. 400 is for requests that cannot be read at all (malformed JSON, broken multipart, an invalid query or path parameter), as RFC 9110 §15.5.1 defines it."
+        "x-decision": "HTTP status codes for errors are not shown. 400 is for requests that cannot be read at all (malformed JSON, broken multipart, an invalid query or path parameter), as RFC 9110 §15.5.1 defines it. Parameters are read strictly, never repaired: a malformed percent-encoding (`%E0`, a lone `%`) in a path segment or a query pair is 400 naming the parameter, and an integer parameter (ids, `page`, `per_page`) must be written as a JSON integer (digits, a `-` only where the schema's minimum allows negatives; no `+`, leading zero, space, fraction or exponent), a number parameter as a JSON number."
       },
       "CallbackAcknowledged": {
         "description": "Any 2xx status acknowledges the callback; the body of the answer is ignored. Answer quickly (within 10 s) and do the work afterwards.",
@@ -8593,7 +8593,8 @@ export const openapiDocument: Record<string, unknown> = {
         "type": "integer",
         "format": "int64",
         "minimum": 1,
-        "description": "Identifier of a record."
+        "description": "Identifier of a record.",
+        "x-decision": "How an id is written in a path or query string is not shown. Only the canonical decimal form is an id: digits without sign, leading zero, space, fraction or exponent, from 1 up to 9007199254740991 (2^53 − 1, the largest integer every JSON client holds exactly). `0x1`, `+1`, `01`, `%201`, `1e3`, `1.0` and `-0` are 400 `invalid_parameter` naming the parameter, never read as another id, so a request cannot act on a record it did not name."
       },
       "ImportJobBusy": {
         "description": "Another import of the same kind is running: `status: busy` with the running job's data, plus the `errors` array of every error answer.",

@@ -12,7 +12,8 @@ import standaloneModule from 'ajv/dist/standalone/index.js';
 import { format } from 'prettier';
 import { createAjv } from '../../../openapi/src/ajv.js';
 import { openapiDocument } from '../../../openapi/src/generated/document.js';
-import { listOperations } from '../../../openapi/src/operations.js';
+import { getAtPointer, listOperations } from '../../../openapi/src/operations.js';
+import { parameterSyntax } from '../../../openapi/src/strict-parameters.js';
 import { parameterSchema } from '../../../openapi/src/validators.js';
 
 // ajv ships CJS with a default export; under NodeNext the namespace object is what we get.
@@ -29,7 +30,10 @@ ajv.addSchema(openapiDocument as object, DOCUMENT_ID);
 const webhooks = (openapiDocument as { webhooks?: Record<string, { post?: { operationId?: string } }> }).webhooks ?? {};
 const operations = new Map(listOperations(openapiDocument).map((op) => [op.operationId, op]));
 const exportsByName: Record<string, string> = {};
-const callbackTypes: Record<string, { operationId: string; exportName: string; parameters: string[] }> = {};
+const callbackTypes: Record<
+  string,
+  { operationId: string; exportName: string; parameters: string[]; syntax: Record<string, string> }
+> = {};
 for (const [type, item] of Object.entries(webhooks)) {
   const operationId = item.post?.operationId;
   const op = operationId ? operations.get(operationId) : undefined;
@@ -44,7 +48,19 @@ for (const [type, item] of Object.entries(webhooks)) {
   const exportName = `check_${operationId}`;
   ajv.addSchema({ $id: `callback-query-${type}`, ...schema });
   exportsByName[exportName] = `callback-query-${type}`;
-  callbackTypes[type] = { operationId: op.operationId, exportName, parameters: Object.keys(schema.properties) };
+  // The syntax strict reading asks of each number parameter (validateRequest's canonical-number rule).
+  const syntax = Object.fromEntries(
+    op.parameters
+      .filter((p) => p.in === 'query')
+      .map((p) => [
+        p.name,
+        parameterSyntax(getAtPointer(openapiDocument, p.schemaPointer), (ref) =>
+          getAtPointer(openapiDocument, ref.replace(/^#/, '')),
+        ),
+      ])
+      .filter(([, kind]) => kind !== 'text'),
+  );
+  callbackTypes[type] = { operationId: op.operationId, exportName, parameters: Object.keys(schema.properties), syntax };
 }
 
 // ajv's standalone ES module still `require`s its string-length helper (code points), which no ES module
@@ -58,7 +74,7 @@ if (/\brequire\(/.test(code))
 const table = Object.entries(callbackTypes)
   .map(
     ([type, entry]) =>
-      `  ${JSON.stringify(type)}: { operationId: ${JSON.stringify(entry.operationId)}, parameters: ${JSON.stringify(entry.parameters)}, check: ${entry.exportName} },`,
+      `  ${JSON.stringify(type)}: { operationId: ${JSON.stringify(entry.operationId)}, parameters: ${JSON.stringify(entry.parameters)}, syntax: ${JSON.stringify(entry.syntax)}, check: ${entry.exportName} },`,
   )
   .join('\n');
 const text = `// @ts-nocheck
@@ -67,7 +83,7 @@ const text = `// @ts-nocheck
 // runtimes that refuse \`eval\` (workerd).
 ${code.replace(/^"use strict";/, '')}
 
-/** Each callback type's operation, query parameters and compiled check. */
+/** Each callback type's operation, query parameters, the syntax of its number parameters and compiled check. */
 export const CALLBACK_CHECKS = {
 ${table}
 };

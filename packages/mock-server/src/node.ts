@@ -4,7 +4,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
-import { fetchResponseOf } from './engine/engine.js';
+import { fetchResponseOf, requestId } from './engine/engine.js';
+import { badRequest } from './engine/http-error.js';
 import { EngineResponse, headerValue, type EngineRequest, type HeaderReader } from './engine/engine-request.js';
 import { createCorsPolicy, type CorsOption } from './cors/cors-policy.js';
 import { createMock, type MockOptions, type MockEngine } from './index.js';
@@ -227,8 +228,16 @@ export async function createMockServer(options: MockServerOptions = {}): Promise
         // Set before the answer is written: node merges them into its header block, error answers included.
         for (const name in decision.headers) res.setHeader(name, decision.headers[name]!);
         if (!request) {
-          // Unreadable URL: the fetch path, which fails (500) the way it always has.
-          await writeFetchResponse(await mock.handle(toFetchRequest(req, origin)), res);
+          // An unreadable request target (`*`, a malformed absolute form): the 400 `handle` gives an unparsable URL.
+          const refusal = badRequest('invalid_url', 'The request URL cannot be parsed.');
+          writeEngineResponse(
+            new EngineResponse(
+              refusal.status,
+              { 'Content-Type': 'application/json; charset=utf-8', 'X-Request-Id': requestId() },
+              JSON.stringify(refusal.body()),
+            ),
+            res,
+          );
           return;
         }
         const answer = await mock.answer(request);

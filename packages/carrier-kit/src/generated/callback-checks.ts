@@ -641,16 +641,18 @@ validate29.evaluated = {
   dynamicItems: false,
 };
 
-/** Each callback type's operation, query parameters and compiled check. */
+/** Each callback type's operation, query parameters, the syntax of its number parameters and compiled check. */
 export const CALLBACK_CHECKS = {
   order_created: {
     operationId: 'orderCreatedCallback',
     parameters: ['type', 'order_id', 'order_secure_id'],
+    syntax: { order_id: 'integer' },
     check: check_orderCreatedCallback,
   },
   order_status_changed: {
     operationId: 'orderStatusChangedCallback',
     parameters: ['type', 'order_id', 'order_secure_id', 'status'],
+    syntax: { order_id: 'integer' },
     check: check_orderStatusChangedCallback,
   },
 };

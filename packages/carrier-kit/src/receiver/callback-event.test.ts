@@ -7,6 +7,8 @@ const queries = [
   'type=order_status_changed&order_id=5001&order_secure_id=c9f3b2a4&status=complete&extra=ignored',
   'type=order_status_changed&order_id=5001&order_secure_id=c9f3b2a4&status=lost',
   'type=order_created&order_id=zero&order_secure_id=',
+  'type=order_created&order_id=0x1&order_secure_id=',
+  'type=order_status_changed&order_id=%2B5001&order_secure_id=c9f3b2a4&status=complete',
   'type=order_created&order_id[]=7&order_secure_id=x',
   'type=order_created',
   'type=refund_issued&order_id=1',
@@ -42,5 +44,14 @@ test('the default parser compiles nothing at run time (Workers refuse eval)', ()
     expect(parseCallback(new URLSearchParams(queries[3])).kind).toBe('invalid');
   } finally {
     globalThis.Function = original;
+  }
+});
+
+test('an order id not written canonically is refused by name, never read as another order', () => {
+  for (const id of ['0x1', '%2B5001', '05001', '5001%20', '5e3', '5001.0']) {
+    const parsed = parseCallback(new URLSearchParams(`type=order_created&order_id=${id}&order_secure_id=c9f3`));
+    expect(parsed.kind === 'invalid' && parsed.issues.map((issue) => [issue.name, issue.keyword]), id).toEqual([
+      ['order_id', 'type'],
+    ]);
   }
 });

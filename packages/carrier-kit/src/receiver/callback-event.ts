@@ -1,6 +1,8 @@
 import {
   createApiDescription,
   issuesOf,
+  nonCanonical,
+  type ParameterSyntax,
   type ApiDescription,
   type CallbackEvent,
   type ValidationIssue,
@@ -48,6 +50,8 @@ const operationsCache = new WeakMap<ApiDescription, Map<string, string>>();
 interface CompiledCallbackCheck {
   operationId: string;
   parameters: readonly string[];
+  /** Number parameters and the syntax they must be written in (`order_id: 'integer'`). */
+  syntax: Readonly<Record<string, ParameterSyntax>>;
   check: ((value: unknown) => boolean) & { errors?: Parameters<typeof issuesOf>[0] };
 }
 const compiledChecks = CALLBACK_CHECKS as Readonly<Record<string, CompiledCallbackCheck | undefined>>;
@@ -78,7 +82,20 @@ export function parseCallback(query: URLSearchParams, validator?: ApiDescription
       const given = query.get(name) ?? query.get(`${name}[]`);
       if (given !== null) value[name] = given;
     }
-    if (!compiled.check(value)) return { kind: 'invalid', issues: issuesOf(compiled.check.errors, 'query') };
+    // As validateRequest reads numbers: written canonically or refused (ajv's coercion takes `0x1` as 1).
+    const refused: ValidationIssue[] = [];
+    for (const [name, syntax] of Object.entries(compiled.syntax)) {
+      const problem = value[name] === undefined ? undefined : nonCanonical(syntax, value[name]);
+      if (problem)
+        refused.push({ in: 'query', pointer: `/${name}`, name, keyword: 'type', message: `${name} ${problem}` });
+    }
+    const issues = compiled.check(value)
+      ? refused
+      : [
+          ...refused,
+          ...issuesOf(compiled.check.errors, 'query').filter((i) => !refused.some((r) => r.name === i.name)),
+        ];
+    if (issues.length > 0) return { kind: 'invalid', issues };
     return { kind: 'event', event: value as unknown as CallbackEvent };
   }
   const operationId = webhookOperations(validator).get(type);

@@ -42,7 +42,7 @@ describe('callback receiver', () => {
     [
       'order_id not an integer',
       `type=order_created&order_id=abc&order_secure_id=${SECURE}`,
-      'order_id must be integer',
+      'order_id must be a decimal integer',
     ],
     ['order_id below 1', `type=order_created&order_id=0&order_secure_id=${SECURE}`, 'order_id must be >= 1'],
     ['no secure id', 'type=order_created&order_id=5001', 'order_secure_id is required'],

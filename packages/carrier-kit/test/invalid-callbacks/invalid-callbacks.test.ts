@@ -17,7 +17,7 @@ test('invalid callbacks are refused with 400 and the reason, over real HTTP, and
   const cases: [string, string][] = [
     ['', 'type is required'],
     [`type=order_created&order_secure_id=${secure}`, 'order_id is required'],
-    [`type=order_created&order_id=PP-5001&order_secure_id=${secure}`, 'order_id must be integer'],
+    [`type=order_created&order_id=PP-5001&order_secure_id=${secure}`, 'order_id must be a decimal integer'],
     [`type=order_created&order_id=-3&order_secure_id=${secure}`, 'order_id must be >= 1'],
     ['type=order_created&order_id=5001&order_secure_id=', 'order_secure_id must NOT have fewer than 1 characters'],
     [`type=order_status_changed&order_id=5001&order_secure_id=${secure}`, 'status is required'],

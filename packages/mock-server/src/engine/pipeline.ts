@@ -34,6 +34,8 @@ interface Routed {
   set: OperationSet<unknown>;
   operation: OperationInfo;
   params: RouteMatch['params'];
+  /** Path parameters whose percent-encoding is broken: the validate step answers 400 naming them. */
+  malformed: RouteMatch['malformed'];
 }
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
@@ -176,8 +178,9 @@ export class RequestPipeline {
   ): { params: Record<string, unknown>; query: Record<string, unknown> } {
     const validated = routed.set.description.validateRequest(routed.operation.operationId, {
       params: routed.params,
-      // No query: no URLSearchParams to build (an absent query reads as an empty one).
-      query: url.search === '' ? undefined : url.searchParams,
+      malformed: routed.malformed,
+      // The raw query, which the validator decodes strictly (an absent query reads as an empty one).
+      query: url.search === '' ? undefined : url.search,
       headers: request.headers,
       contentType: body.kind === 'none' ? undefined : body.kind === 'json' ? 'application/json' : body.mediaType,
       body: bodyForValidation(body),
@@ -272,7 +275,7 @@ function isRouted(value: Routed | EngineAnswer): value is Routed {
 /** The operation of a set at a method and path; a 405 when the path is served with other methods. */
 function matchIn(set: OperationSet<unknown>, method: string, pathname: string): Routed | undefined {
   const match = set.description.match(method, pathname);
-  if (match) return { set, operation: match.operation, params: match.params };
+  if (match) return { set, operation: match.operation, params: match.params, malformed: match.malformed };
   const allowed = set.description.allowedMethods(pathname);
   if (allowed.length > 0) throw methodNotAllowed(method, pathname, allowed);
   return undefined;

@@ -1,4 +1,4 @@
-import { mediaTypeOf, type OperationInfo } from '@restoapi/openapi';
+import { escapePointer, mediaTypeOf, parseQueryStrict, type OperationInfo } from '@restoapi/openapi';
 import type { EngineRequest } from './engine-request.js';
 import { badRequest, tooLarge, unsupportedMediaType } from './http-error.js';
 
@@ -54,7 +54,19 @@ async function readSentBody(request: EngineRequest, op: OperationInfo, maxBytes:
     }
   }
   if (mediaType === 'application/x-www-form-urlencoded') {
-    return { kind: 'form', mediaType, value: Object.fromEntries(new URLSearchParams(new TextDecoder().decode(bytes))) };
+    // Strict, as for JSON and the query: bytes that are not UTF-8 are refused, not read as U+FFFD.
+    let text: string;
+    try {
+      text = STRICT_UTF8.decode(bytes);
+    } catch {
+      throw badRequest('invalid_body', 'The form body is not valid UTF-8.', { pointer: '' });
+    }
+    const { params, malformed } = parseQueryStrict(text);
+    if (malformed.length > 0)
+      throw badRequest('invalid_body', `The form field ${malformed[0]} is not valid percent-encoded UTF-8.`, {
+        pointer: `/${escapePointer(malformed[0]!)}`,
+      });
+    return { kind: 'form', mediaType, value: Object.fromEntries(params) };
   }
   if (mediaType === 'multipart/form-data') {
     try {

@@ -1760,7 +1760,8 @@ export const fixtureSchema: Record<string, unknown> = {
       "type": "integer",
       "format": "int64",
       "minimum": 1,
-      "description": "Identifier of a record."
+      "description": "Identifier of a record.",
+      "x-decision": "How an id is written in a path or query string is not shown. Only the canonical decimal form is an id: digits without sign, leading zero, space, fraction or exponent, from 1 up to 9007199254740991 (2^53 − 1, the largest integer every JSON client holds exactly). `0x1`, `+1`, `01`, `%201`, `1e3`, `1.0` and `-0` are 400 `invalid_parameter` naming the parameter, never read as another id, so a request cannot act on a record it did not name."
     },
     "ImportJobRecord": {
       "type": "object",

@@ -231,7 +231,6 @@ const exchanges: Exchange[] = [
   },
   { method: 'GET', path: '/api/orders/5001', headers: [auth] },
   { method: 'GET', path: '/api/orders/5001', headers: [auth] },
-  { method: 'OPTIONS', path: '*' },
   { method: 'DELETE', path: '/api/session', headers: [auth] },
   { method: 'GET', path: '/api/session', headers: [auth] },
 ];
@@ -256,8 +255,10 @@ test('createMockServer puts the same bytes on the wire as the fetch-based adapte
     statuses.push(got.status);
     sizes.push(got.body.length);
   }
-  // The sequence reaches every kind of answer it is meant to.
-  expect(new Set(statuses)).toEqual(new Set([200, 201, 204, 400, 401, 404, 405, 409, 413, 415, 422, 500, 503]));
+  // The sequence reaches every kind of answer it is meant to. (A target that is no URL, `OPTIONS *`, left:
+  // the fetch path cannot even build its Request (a 500), so createMockServer answers it alone, with a 400;
+  // test/strict-input checks that answer.)
+  expect(new Set(statuses)).toEqual(new Set([200, 201, 204, 400, 401, 404, 405, 409, 413, 415, 422, 503]));
   // Small answers go out as strings, large ones as buffers: both kinds were compared.
   expect(sizes.some((size) => size < 16 * 1024) && sizes.some((size) => size > 64 * 1024)).toBe(true);
 });
