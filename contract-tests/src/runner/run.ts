@@ -4,6 +4,7 @@ import { ControlClient, ControlError } from '../control.js';
 import { CLAUSES } from '../generated/clauses.js';
 import { allTests } from '../tests/index.js';
 import { CheckFailure, SkipSignal, TestContext, type ContractTest, type SuiteRuntime } from './context.js';
+import { reproducers } from './curl.js';
 import { CheckingHttp, CoverageRecorder, NotImplementedSignal, type RequestSink } from './http.js';
 import type {
   ClauseCoverage,
@@ -12,6 +13,7 @@ import type {
   Profile,
   RunOptions,
   Selection,
+  Shard,
   SuiteResult,
   TestResult,
 } from './types.js';
@@ -43,6 +45,7 @@ export function selectTests(
   if (selection === 'behaviour')
     return inProfile.filter((test) => test.kind === 'behaviour' || test.kind === 'decision');
   if (selection === 'negative') return inProfile.filter((test) => test.kind === 'negative');
+  if (selection === 'stateful') return inProfile.filter((test) => test.kind === 'stateful');
   const ids = selection.ids?.map(wildcard);
   const clauses = selection.clauses?.map(wildcard);
   return inProfile.filter(
@@ -52,6 +55,22 @@ export function selectTests(
       (!selection.operations || test.operations.some((op) => selection.operations!.includes(op))) &&
       (!selection.kinds || selection.kinds.includes(test.kind)),
   );
+}
+
+/** Parses `k/n` (1 ≤ k ≤ n); the message names the option so a CLI can report a bad invocation. */
+export function parseShard(spec: string): Shard {
+  const match = /^(\d+)\/(\d+)$/.exec(spec.trim());
+  const index = Number(match?.[1]);
+  const total = Number(match?.[2]);
+  if (!match || total < 1 || index < 1 || index > total)
+    throw new Error(`--shard expects k/n with 1 ≤ k ≤ n (for example 2/4), not ${JSON.stringify(spec)}`);
+  return { index, total };
+}
+
+/** The k-th of n shares of the tests: every n-th test in registry order, so each share mixes fast and slow kinds. */
+export function shardOf<T>(tests: T[], shard: Shard | undefined): T[] {
+  if (!shard) return tests;
+  return tests.filter((_, i) => i % shard.total === shard.index - 1);
 }
 
 /** Fails fast (instead of skipping every test) when the target or its control API cannot be reached. */
@@ -142,14 +161,20 @@ export async function runContractSuite(options: RunOptions): Promise<SuiteResult
     validator,
     control: config.capabilities.controlApi ? new ControlClient(config.capabilities.controlApi, fetchImpl) : undefined,
     sessions: new Map(),
+    stateful: {
+      runs: options.stateful?.runs ?? config.stateful.runs,
+      maxCommands: options.stateful?.maxCommands ?? config.stateful.maxCommands,
+      ...(options.stateful?.replay ? { replay: options.stateful.replay } : {}),
+    },
   };
   await preflight(fetchImpl, baseUrl, runtime.control);
-  const tests = selectTests(profile, options.selection ?? 'all');
+  if (options.shard) parseShard(`${options.shard.index}/${options.shard.total}`);
+  const tests = shardOf(selectTests(profile, options.selection ?? 'all'), options.shard);
   const results: TestResult[] = [];
 
   for (const test of tests) {
     const testStarted = Date.now();
-    const sink: RequestSink = { violations: [], failures: [], warnings: [], requests: 0, log: [] };
+    const sink: RequestSink = { violations: [], failures: [], warnings: [], requests: 0, log: [], exchanges: [] };
     http.sink = sink;
     const result: TestResult = {
       id: test.id,
@@ -204,6 +229,7 @@ export async function runContractSuite(options: RunOptions): Promise<SuiteResult
               : `${(error as Error)?.stack ?? String(error)}`;
         result.failure = [message, ...problems.map((p) => `schema/server: ${p}`)].filter(Boolean).join('\n');
         if (sink.log.length) result.failure += `\nrequests:\n  ${sink.log.slice(-12).join('\n  ')}`;
+        result.reproducers = reproducers(sink.exchanges ?? [], options.showSecrets);
       }
     }
     http.sink = undefined;
@@ -219,6 +245,7 @@ export async function runContractSuite(options: RunOptions): Promise<SuiteResult
     profile,
     selection: selectionName(options.selection),
     seed,
+    ...(options.shard ? { shard: options.shard } : {}),
     started,
     results,
     coverage,
@@ -234,6 +261,7 @@ function summarize(input: {
   profile: Profile;
   selection: string;
   seed: number;
+  shard?: Shard;
   started: number;
   results: TestResult[];
   coverage: CoverageRecorder;
@@ -275,6 +303,7 @@ function summarize(input: {
     profile: input.profile,
     selection: input.selection,
     seed: input.seed,
+    ...(input.shard ? { shard: input.shard } : {}),
     startedAt: new Date(input.started).toISOString(),
     durationMs: Date.now() - input.started,
     results,

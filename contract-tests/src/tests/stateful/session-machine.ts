@@ -1,0 +1,79 @@
+import fc from 'fast-check';
+import type { Role } from '../../config.js';
+import type { SessionInfo, TestContext } from '../../runner/context.js';
+import { defineTest } from '../define.js';
+import { fresh, runMachine, type Machine, type Step } from './machine.js';
+
+interface SessionModel {
+  sessions: { role: Role; session: SessionInfo; alive: boolean }[];
+}
+
+const roles = fc.constantFrom<Role>('staffMember', 'dispatcher', 'courier');
+
+const sessionMachine: Machine<SessionModel> = {
+  async init(t) {
+    await fresh(t);
+    return { sessions: [] };
+  },
+  commands() {
+    const steps: fc.Arbitrary<Step<SessionModel>>[] = [
+      roles.map((role) => ({
+        label: `login(${role})`,
+        async run(m, tc) {
+          const session = await tc.login(role);
+          tc.check(
+            !m.sessions.some((s) => s.alive && s.session.token === session.token),
+            'a new session got the token of a live session',
+          );
+          m.sessions.push({ role, session, alive: true });
+          tc.cleanup(async () => void (await tc.withSession(session).delete('/api/session')));
+        },
+      })),
+      fc.tuple(fc.nat(), fc.constantFrom('/api/session', '/api/organizations')).map(([n, path]) => ({
+        label: `use(session pick ${n}, GET ${path})`,
+        applies: (m) => m.sessions.length > 0,
+        async run(m, tc) {
+          const s = m.sessions[n % m.sessions.length]!;
+          const response = await tc.withSession(s.session, s.role).get(path);
+          if (s.alive) tc.status(response, 200, `using the live session of ${s.role}`);
+          else tc.refused(response, 401, `using the ended session of ${s.role}`);
+          if (s.alive && path === '/api/session')
+            tc.equal(
+              String(response.body?.api_user?.account?.id),
+              String(s.session.accountId),
+              'the account of the session',
+            );
+        },
+      })),
+      fc.nat().map((n) => ({
+        label: `logout(session pick ${n})`,
+        applies: (m) => m.sessions.length > 0,
+        async run(m, tc) {
+          const s = m.sessions[n % m.sessions.length]!;
+          const response = await tc.withSession(s.session, s.role).delete('/api/session');
+          if (s.alive) tc.status(response, '2xx', `ending the session of ${s.role}`);
+          else tc.refused(response, 401, `ending the ended session of ${s.role}`);
+          s.alive = false;
+        },
+      })),
+    ];
+    return steps;
+  },
+};
+
+/** The session machine as a test (needs no mutations: it only logs in and out). */
+export const sessionMachineTest = defineTest({
+  id: 'stateful.sessions',
+  title:
+    'Endpoints > Session (model-based): random sequences of logins, uses and logouts; a token works until its own logout',
+  clauses: [
+    'Endpoints > Session: POST /api/session',
+    'Endpoints > Session: GET /api/session',
+    'Endpoints > Session: DELETE /api/session',
+    'Authentication 1',
+  ],
+  profile: 'spec',
+  kind: 'stateful',
+  operations: ['createSession', 'getSession', 'deleteSession', 'listOrganizations'],
+  run: (t) => runMachine(t, sessionMachine),
+});
