@@ -168,8 +168,9 @@ export class TestContext {
     this.cleanups.unshift(fn);
   }
 
+  /** Runs the cleanups registered so far, each once. */
   async runCleanups(): Promise<void> {
-    for (const fn of this.cleanups) {
+    for (const fn of this.cleanups.splice(0)) {
       try {
         await fn();
       } catch {

@@ -205,6 +205,8 @@ export async function runContractSuite(options: RunOptions): Promise<SuiteResult
       } catch (caught) {
         error = caught;
       }
+      // The reproducers are the test's own requests, not those of its cleanups.
+      const exchanges = [...(sink.exchanges ?? [])];
       await t.runCleanups();
       const problems = [
         ...sink.failures,
@@ -229,7 +231,7 @@ export async function runContractSuite(options: RunOptions): Promise<SuiteResult
               : `${(error as Error)?.stack ?? String(error)}`;
         result.failure = [message, ...problems.map((p) => `schema/server: ${p}`)].filter(Boolean).join('\n');
         if (sink.log.length) result.failure += `\nrequests:\n  ${sink.log.slice(-12).join('\n  ')}`;
-        result.reproducers = reproducers(sink.exchanges ?? [], options.showSecrets);
+        result.reproducers = reproducers(exchanges, options.showSecrets);
       }
     }
     http.sink = undefined;

@@ -76,10 +76,11 @@ export function formatSequence(trace: Trace, exchanges: Exchange[], failure: str
 }
 
 /** The property of one machine: a generated sequence, run from a fresh state, every answer checked. */
-function propertyOf<M extends object>(t: TestContext, machine: Machine<M>, trace: Trace) {
+function propertyOf<M extends object>(t: TestContext, machine: Machine<M>, trace: Trace, replayPath?: string) {
   const sink = t.runtime.http.sink;
   const commands = machine.commands(t).map((arb) => arb.map((step) => new FcStep(step, trace)));
-  return fc.asyncProperty(fc.commands(commands, { maxCommands: t.runtime.stateful.maxCommands }), async (cmds) => {
+  const constraints = { maxCommands: t.runtime.stateful.maxCommands, ...(replayPath ? { replayPath } : {}) };
+  return fc.asyncProperty(fc.commands(commands, constraints), async (cmds) => {
     // Each sequence starts afresh: its own trace, its own requests, and the problems of its own answers only.
     trace.steps = [];
     if (sink) {
@@ -98,24 +99,37 @@ function propertyOf<M extends object>(t: TestContext, machine: Machine<M>, trace
   });
 }
 
+/** `--replay id=PATH/COMMANDS`: fast-check's counterexample path, and the commands' replay path. */
+function parseReplay(text: string): { path: string; commands?: string } {
+  const [path, commands] = text.split('/');
+  return { path: path!, ...(commands ? { commands } : {}) };
+}
+
 /** Runs a machine: generated sequences, shrinking, and the printed shortest failing sequence with its replay. */
 export async function runMachine<M extends object>(t: TestContext, machine: Machine<M>): Promise<void> {
   const settings = t.runtime.stateful;
   const seed = seedFor(t.test.id, t.seed);
-  const replay = settings.replay?.testId === t.test.id ? settings.replay.path : undefined;
-  const details = await fc.check(propertyOf(t, machine, { steps: [] }), {
+  const replay = settings.replay?.testId === t.test.id ? parseReplay(settings.replay.path) : undefined;
+  const details = await fc.check(propertyOf(t, machine, { steps: [] }, replay?.commands), {
     seed,
     numRuns: replay ? 1 : settings.runs,
-    ...(replay ? { path: replay, endOnFailure: true } : {}),
+    ...(replay ? { path: replay.path, endOnFailure: true } : {}),
   });
   if (!details.failed) {
-    if (replay) t.warn(`replayed sequence ${replay}: it passes now`);
+    if (replay) t.warn(`replayed sequence ${settings.replay!.path}: it passes now`);
     return;
   }
+  // fast-check replays a sequence from the run's path and the commands' own replay path (which of them ran).
+  const commandsPath = /replayPath="([^"]*)"/.exec(String(details.counterexample?.[0] ?? ''))?.[1] ?? '';
+  const path = `${details.counterexamplePath ?? ''}${commandsPath ? `/${commandsPath}` : ''}`;
   // Run the shortest failing sequence once more, alone, so its trace and requests are exactly what is printed.
   const trace: Trace = { steps: [] };
-  const path = details.counterexamplePath ?? '';
-  const again = await fc.check(propertyOf(t, machine, trace), { seed, path, numRuns: 1, endOnFailure: true });
+  const again = await fc.check(propertyOf(t, machine, trace, commandsPath || undefined), {
+    seed,
+    path: details.counterexamplePath ?? '',
+    numRuns: 1,
+    endOnFailure: true,
+  });
   const error = (again.failed ? again.errorInstance : details.errorInstance) as Error | undefined;
   const message = (error?.message ?? String(error)).split('\n').slice(0, 3).join(' ');
   t.fail(
@@ -149,6 +163,11 @@ export async function fresh(t: TestContext): Promise<void> {
     await t.setup('a fresh demo world', () => t.control.reset());
     t.runtime.sessions.clear();
   }
+}
+
+/** Deletes what a sequence created, but only where no reset does it (a shared service). */
+export function undo(t: TestContext, fn: () => Promise<unknown>): void {
+  if (!(t.hasControl && t.config.capabilities.resetBetweenTests)) t.cleanup(async () => void (await fn()));
 }
 
 /** The records a sequence may change: all of them after a reset, else only those it created itself. */

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { TestContext } from '../../runner/context.js';
 import type { Rec } from '../../runner/fixtures.js';
 import { defineTest, opPointer } from '../define.js';
-import { editable, fresh, pick, runMachine, sameIds, type Machine, type Step } from './machine.js';
+import { editable, fresh, undo, pick, runMachine, sameIds, type Machine, type Step } from './machine.js';
 
 interface DishModel {
   name: string;
@@ -85,7 +85,7 @@ const menuMachine: Machine<MenuModel> = {
           tc.check(!m.categories.has(id), `a new category got the id ${id} of a category that exists`);
           m.categories.set(id, { name });
           m.oursCategories.add(id);
-          tc.cleanup(async () => void (await (await staff()).delete(`/api/draft_categories/${id}`)));
+          undo(tc, async () => (await staff()).delete(`/api/draft_categories/${id}`));
         },
       })),
       fc.tuple(fc.nat(), names).map(([n, name]) => ({
@@ -124,7 +124,7 @@ const menuMachine: Machine<MenuModel> = {
           tc.check(!m.dishes.has(dish.id as number), `a new dish got the id ${dish.id} of a dish that exists`);
           m.dishes.set(dish.id as number, expected);
           m.ours.add(dish.id as number);
-          tc.cleanup(async () => void (await (await staff()).delete(`/api/draft_dishes/${dish.id}`)));
+          undo(tc, async () => (await staff()).delete(`/api/draft_dishes/${dish.id}`));
         },
       })),
       fc.tuple(fc.nat(), names, prices).map(([n, name, price]) => ({
@@ -200,38 +200,41 @@ const menuMachine: Machine<MenuModel> = {
               categories: new Set(m.categories.keys()),
               dishes: new Map([...m.dishes].map(([id, d]) => [id, { ...d }])),
             };
+            await checkStorefront(m, tc);
           },
         }),
         fc.constant({
           label: 'readStorefront()',
-          async run(m, tc) {
-            const menu = await tc.setup('the published menu', () => tc.control.publishedMenu(org));
-            if (!m.published) {
-              tc.check(menu === undefined, 'a storefront menu exists although nothing was published');
-              return;
-            }
-            tc.check(menu !== undefined, 'the storefront has no menu after a publication');
-            const shown = [...m.published.dishes].filter(([, d]) => !d.hidden);
-            sameIds(
-              tc,
-              menu!.dishes.map((d) => d.id as number),
-              shown.map(([id]) => id),
-              'the storefront dishes',
-            );
-            for (const dish of menu!.dishes)
-              checkDish(tc, dish, m.published.dishes.get(dish.id as number)!, 'the storefront');
-            sameIds(
-              tc,
-              menu!.categories.map((c) => c.id as number),
-              m.published.categories,
-              'the storefront categories',
-            );
-          },
+          run: checkStorefront,
         }),
       );
     return steps;
   },
 };
+
+/** The storefront (read through the control API) is the model's last publication. */
+async function checkStorefront(m: MenuModel, tc: TestContext): Promise<void> {
+  const menu = await tc.setup('the published menu', () => tc.control.publishedMenu(tc.fixtures.orgId));
+  if (!m.published) {
+    tc.check(menu === undefined, 'a storefront menu exists although nothing was published');
+    return;
+  }
+  tc.check(menu !== undefined, 'the storefront has no menu after a publication');
+  const shown = [...m.published.dishes].filter(([, d]) => !d.hidden);
+  sameIds(
+    tc,
+    menu!.dishes.map((d) => d.id as number),
+    shown.map(([id]) => id),
+    'the storefront dishes',
+  );
+  for (const dish of menu!.dishes) checkDish(tc, dish, m.published.dishes.get(dish.id as number)!, 'the storefront');
+  sameIds(
+    tc,
+    menu!.categories.map((c) => c.id as number),
+    m.published.categories,
+    'the storefront categories',
+  );
+}
 
 function emptyCategories(t: TestContext, m: MenuModel): number[] {
   const used = new Set([...m.dishes.values()].map((d) => d.categoryId));

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { Role } from '../../config.js';
 import type { SessionInfo, TestContext } from '../../runner/context.js';
 import { defineTest } from '../define.js';
-import { fresh, runMachine, type Machine, type Step } from './machine.js';
+import { fresh, runMachine, undo, type Machine, type Step } from './machine.js';
 
 interface SessionModel {
   sessions: { role: Role; session: SessionInfo; alive: boolean }[];
@@ -16,24 +16,13 @@ const sessionMachine: Machine<SessionModel> = {
     return { sessions: [] };
   },
   commands() {
-    const steps: fc.Arbitrary<Step<SessionModel>>[] = [
-      roles.map((role) => ({
-        label: `login(${role})`,
-        async run(m, tc) {
-          const session = await tc.login(role);
-          tc.check(
-            !m.sessions.some((s) => s.alive && s.session.token === session.token),
-            'a new session got the token of a live session',
-          );
-          m.sessions.push({ role, session, alive: true });
-          tc.cleanup(async () => void (await tc.withSession(session).delete('/api/session')));
-        },
-      })),
-      fc.tuple(fc.nat(), fc.constantFrom('/api/session', '/api/organizations')).map(([n, path]) => ({
-        label: `use(session pick ${n}, GET ${path})`,
+    const use = fc
+      .tuple(fc.nat({ max: 3 }), fc.constantFrom('/api/session', '/api/organizations'))
+      .map(([n, path]): Step<SessionModel> => ({
+        label: `use(session ${n} from the newest, GET ${path})`,
         applies: (m) => m.sessions.length > 0,
         async run(m, tc) {
-          const s = m.sessions[n % m.sessions.length]!;
+          const s = m.sessions[Math.max(0, m.sessions.length - 1 - n)]!;
           const response = await tc.withSession(s.session, s.role).get(path);
           if (s.alive) tc.status(response, 200, `using the live session of ${s.role}`);
           else tc.refused(response, 401, `using the ended session of ${s.role}`);
@@ -44,12 +33,29 @@ const sessionMachine: Machine<SessionModel> = {
               'the account of the session',
             );
         },
+      }));
+    const steps: fc.Arbitrary<Step<SessionModel>>[] = [
+      roles.map((role) => ({
+        label: `login(${role})`,
+        async run(m, tc) {
+          const session = await tc.login(role);
+          tc.check(
+            !m.sessions.some((s) => s.alive && s.session.token === session.token),
+            'a new session got the token of a live session',
+          );
+          m.sessions.push({ role, session, alive: true });
+          undo(tc, async () => tc.withSession(session).delete('/api/session'));
+        },
       })),
-      fc.nat().map((n) => ({
-        label: `logout(session pick ${n})`,
+      // Uses are the common case of a session: they come three times as often as logins and logouts.
+      use,
+      use,
+      use,
+      fc.nat({ max: 3 }).map((n) => ({
+        label: `logout(session ${n} from the newest)`,
         applies: (m) => m.sessions.length > 0,
         async run(m, tc) {
-          const s = m.sessions[n % m.sessions.length]!;
+          const s = m.sessions[Math.max(0, m.sessions.length - 1 - n)]!;
           const response = await tc.withSession(s.session, s.role).delete('/api/session');
           if (s.alive) tc.status(response, '2xx', `ending the session of ${s.role}`);
           else tc.refused(response, 401, `ending the ended session of ${s.role}`);

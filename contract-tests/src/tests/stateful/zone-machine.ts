@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { TestContext } from '../../runner/context.js';
 import { VALID_AREA, type Rec } from '../../runner/fixtures.js';
 import { defineTest, opPointer } from '../define.js';
-import { editable, fresh, pick, runMachine, sameIds, type Machine, type Step } from './machine.js';
+import { editable, fresh, undo, pick, runMachine, sameIds, type Machine, type Step } from './machine.js';
 
 interface ZoneModel {
   zones: Map<number, { name: string; deliveryTime: number | undefined }>;
@@ -62,7 +62,7 @@ const zoneMachine: Machine<ZoneModel> = {
           m.zones.set(id, { name, deliveryTime });
           m.ours.add(id);
           checkZone(tc, response.body as Rec, m.zones.get(id)!, 'the answer to the create');
-          tc.cleanup(async () => void (await (await staff()).delete(`/api/delivery_zones/${id}`)));
+          undo(tc, async () => (await staff()).delete(`/api/delivery_zones/${id}`));
         },
       })),
       fc.tuple(fc.nat(), names, minutes).map(([n, name, deliveryTime]) => ({
