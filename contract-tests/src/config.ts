@@ -118,7 +118,7 @@ export function resolveConfig(config: ContractConfig, baseUrl: string): Resolved
       callbackMs: config.timeouts?.callbackMs ?? 5_000,
     },
     propertyRuns: config.propertyRuns ?? 16,
-    stateful: { runs: config.stateful?.runs ?? 12, maxCommands: config.stateful?.maxCommands ?? 14 },
+    stateful: { runs: config.stateful?.runs ?? 20, maxCommands: config.stateful?.maxCommands ?? 16 },
     outsideZones: config.locations?.outsideZones ?? { lat: 0, lon: 0 },
   };
 }

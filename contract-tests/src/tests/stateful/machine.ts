@@ -15,6 +15,8 @@ export interface Step<M> {
   /** Whether the command applies to this state of the model (default: always). */
   applies?(model: M): boolean;
   run(model: M, t: TestContext): Promise<void>;
+  /** A command that changes state: the machine's `observe` reads everything back after it. */
+  writes?: boolean;
 }
 
 /** A stateful test's machine: how to start a model from the implementation, and its command generators. */
@@ -22,12 +24,15 @@ export interface Machine<M extends object> {
   /** Brings the implementation to a known state (a reset when there is a control API) and reads the model off it. */
   init(t: TestContext): Promise<M>;
   commands(t: TestContext): fc.Arbitrary<Step<M>>[];
+  /** Reads the lists after every write and compares them with the model (a fault shows right where it starts). */
+  observe?(model: M, t: TestContext): Promise<void>;
 }
 
 class FcStep<M extends object> implements fc.AsyncCommand<M, TestContext> {
   constructor(
     readonly step: Step<M>,
     private readonly trace: Trace,
+    private readonly observe: Machine<M>['observe'],
   ) {}
 
   check(model: Readonly<M>): boolean {
@@ -37,6 +42,7 @@ class FcStep<M extends object> implements fc.AsyncCommand<M, TestContext> {
   async run(model: M, t: TestContext): Promise<void> {
     this.trace.steps.push({ label: this.step.label, from: t.runtime.http.sink?.exchanges?.length ?? 0 });
     await this.step.run(model, t);
+    if (this.step.writes && this.observe) await this.observe(model, t);
   }
 
   toString(): string {
@@ -78,8 +84,13 @@ export function formatSequence(trace: Trace, exchanges: Exchange[], failure: str
 /** The property of one machine: a generated sequence, run from a fresh state, every answer checked. */
 function propertyOf<M extends object>(t: TestContext, machine: Machine<M>, trace: Trace, replayPath?: string) {
   const sink = t.runtime.http.sink;
-  const commands = machine.commands(t).map((arb) => arb.map((step) => new FcStep(step, trace)));
-  const constraints = { maxCommands: t.runtime.stateful.maxCommands, ...(replayPath ? { replayPath } : {}) };
+  const commands = machine.commands(t).map((arb) => arb.map((step) => new FcStep(step, trace, machine.observe)));
+  // 'medium' sequences: fast-check's default size makes most sequences a handful of commands long.
+  const constraints = {
+    maxCommands: t.runtime.stateful.maxCommands,
+    size: 'medium' as const,
+    ...(replayPath ? { replayPath } : {}),
+  };
   return fc.asyncProperty(fc.commands(commands, constraints), async (cmds) => {
     // Each sequence starts afresh: its own trace, its own requests, and the problems of its own answers only.
     trace.steps = [];

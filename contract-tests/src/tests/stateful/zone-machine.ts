@@ -29,7 +29,19 @@ async function listZones(t: TestContext): Promise<Rec[]> {
   return ((response.body?.delivery_zones ?? []) as Rec[]).filter((z) => z.organization_id === t.fixtures.orgId);
 }
 
+async function checkZoneList(m: ZoneModel, tc: TestContext): Promise<void> {
+  const listed = await listZones(tc);
+  sameIds(
+    tc,
+    listed.map((z) => z.id as number),
+    m.zones.keys(),
+    'the delivery zones listed',
+  );
+  for (const zone of listed) checkZone(tc, zone, m.zones.get(zone.id as number)!, 'the list');
+}
+
 const zoneMachine: Machine<ZoneModel> = {
+  observe: checkZoneList,
   async init(t) {
     await fresh(t);
     const zones = await listZones(t);
@@ -45,6 +57,7 @@ const zoneMachine: Machine<ZoneModel> = {
     const steps: fc.Arbitrary<Step<ZoneModel>>[] = [
       fc.tuple(names, minutes).map(([name, deliveryTime]) => ({
         label: `createZone(${name}, ${deliveryTime} min)`,
+        writes: true,
         async run(m, tc) {
           const [restaurantId] = await tc.fixtures.restaurantIds();
           const response = await (
@@ -67,6 +80,7 @@ const zoneMachine: Machine<ZoneModel> = {
       })),
       fc.tuple(fc.nat(), names, minutes).map(([n, name, deliveryTime]) => ({
         label: `updateZone(pick ${n}, ${name}, ${deliveryTime} min)`,
+        writes: true,
         applies: (m) => editable(t, m.zones, m.ours).length > 0,
         async run(m, tc) {
           const id = pick(editable(tc, m.zones, m.ours), n)!;
@@ -79,6 +93,7 @@ const zoneMachine: Machine<ZoneModel> = {
       })),
       fc.nat().map((n) => ({
         label: `deleteZone(pick ${n})`,
+        writes: true,
         applies: (m) => editable(t, m.zones, m.ours).length > 0,
         async run(m, tc) {
           const id = pick(editable(tc, m.zones, m.ours), n)!;
@@ -97,19 +112,7 @@ const zoneMachine: Machine<ZoneModel> = {
           checkZone(tc, response.body as Rec, m.zones.get(id)!, 'GET by id');
         },
       })),
-      fc.constant({
-        label: 'listZones()',
-        async run(m, tc) {
-          const listed = await listZones(tc);
-          sameIds(
-            tc,
-            listed.map((z) => z.id as number),
-            m.zones.keys(),
-            'the delivery zones listed',
-          );
-          for (const zone of listed) checkZone(tc, zone, m.zones.get(zone.id as number)!, 'the list');
-        },
-      }),
+      fc.constant({ label: 'listZones()', run: checkZoneList }),
     ];
     return steps;
   },
