@@ -257,6 +257,44 @@ export async function runContractSuite(options: RunOptions): Promise<SuiteResult
   return suite;
 }
 
+/** Clause and decision coverage of a set of results (also of merged shards). */
+export function traceability(results: TestResult[]): { clauses: ClauseCoverage[]; decisions: DecisionCoverage[] } {
+  const clauses: ClauseCoverage[] = CLAUSES.map((clause) => {
+    const tests = results.filter((r) => r.clauses.includes(clause.id)).map((r) => ({ id: r.id, status: r.status }));
+    const state: ClauseCoverage['state'] =
+      tests.length === 0
+        ? 'uncovered'
+        : tests.some((x) => x.status === 'failed')
+          ? 'failed'
+          : tests.some((x) => x.status === 'passed')
+            ? 'covered'
+            : 'skipped';
+    return { id: clause.id, section: clause.section, text: clause.text, notShown: clause.notShown, tests, state };
+  });
+  const decisions: DecisionCoverage[] = listDecisions(openapiDocument).map((d) => ({
+    pointer: d.pointer,
+    where: d.where,
+    tests: results.filter((r) => r.decisions.includes(d.pointer)).map((r) => ({ id: r.id, status: r.status })),
+  }));
+  return { clauses, decisions };
+}
+
+/** Counts and verdict of a set of results. */
+export function tally(results: TestResult[]): Pick<SuiteResult, 'summary' | 'ok'> {
+  const count = (status: TestResult['status']): number => results.filter((r) => r.status === status).length;
+  return {
+    summary: {
+      total: results.length,
+      passed: count('passed'),
+      failed: count('failed'),
+      skipped: count('skipped'),
+      warnings: results.reduce((n, r) => n + r.warnings.length, 0),
+    },
+    // A run in which nothing passed proves nothing.
+    ok: count('failed') === 0 && count('passed') > 0,
+  };
+}
+
 function summarize(input: {
   baseUrl: string;
   carrierBaseUrl: string;
@@ -281,24 +319,7 @@ function summarize(input: {
       calls: seen?.calls ?? 0,
     };
   });
-  const clauses: ClauseCoverage[] = CLAUSES.map((clause) => {
-    const tests = results.filter((r) => r.clauses.includes(clause.id)).map((r) => ({ id: r.id, status: r.status }));
-    const state: ClauseCoverage['state'] =
-      tests.length === 0
-        ? 'uncovered'
-        : tests.some((x) => x.status === 'failed')
-          ? 'failed'
-          : tests.some((x) => x.status === 'passed')
-            ? 'covered'
-            : 'skipped';
-    return { id: clause.id, section: clause.section, text: clause.text, notShown: clause.notShown, tests, state };
-  });
-  const decisions: DecisionCoverage[] = listDecisions(openapiDocument).map((d) => ({
-    pointer: d.pointer,
-    where: d.where,
-    tests: results.filter((r) => r.decisions.includes(d.pointer)).map((r) => ({ id: r.id, status: r.status })),
-  }));
-  const count = (status: TestResult['status']): number => results.filter((r) => r.status === status).length;
+  const { clauses, decisions } = traceability(results);
   return {
     baseUrl: input.baseUrl,
     carrierBaseUrl: input.carrierBaseUrl,
@@ -309,17 +330,9 @@ function summarize(input: {
     startedAt: new Date(input.started).toISOString(),
     durationMs: Date.now() - input.started,
     results,
-    summary: {
-      total: results.length,
-      passed: count('passed'),
-      failed: count('failed'),
-      skipped: count('skipped'),
-      warnings: results.reduce((n, r) => n + r.warnings.length, 0),
-    },
+    ...tally(results),
     operations,
     clauses,
     decisions,
-    // A run in which nothing passed proves nothing.
-    ok: count('failed') === 0 && count('passed') > 0,
   };
 }
