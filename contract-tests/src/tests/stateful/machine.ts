@@ -26,6 +26,8 @@ export interface Machine<M extends object> {
   commands(t: TestContext): fc.Arbitrary<Step<M>>[];
   /** Reads the lists after every write and compares them with the model (a fault shows right where it starts). */
   observe?(model: M, t: TestContext): Promise<void>;
+  /** The commands left out under this configuration, said in the result's warnings. */
+  skipped?(t: TestContext): string[];
 }
 
 class FcStep<M extends object> implements fc.AsyncCommand<M, TestContext> {
@@ -119,6 +121,9 @@ function parseReplay(text: string): { path: string; commands?: string } {
 /** Runs a machine: generated sequences, shrinking, and the printed shortest failing sequence with its replay. */
 export async function runMachine<M extends object>(t: TestContext, machine: Machine<M>): Promise<void> {
   const settings = t.runtime.stateful;
+  if (!(t.hasControl && t.config.capabilities.resetBetweenTests))
+    t.warn('no reset between sequences (no control API): each sequence changes only the records it creates, and deletes them after');
+  for (const skipped of machine.skipped?.(t) ?? []) t.warn(`skipped: ${skipped}`);
   const seed = seedFor(t.test.id, t.seed);
   const replay = settings.replay?.testId === t.test.id ? parseReplay(settings.replay.path) : undefined;
   const details = await fc.check(propertyOf(t, machine, { steps: [] }, replay?.commands), {
