@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,12 +13,11 @@ import { MUTANTS } from '../mutants/mutants.js';
 
 // A faulty mock over HTTP: DELETE /api/session answers 204 but the token keeps working.
 let server: MockServer;
-let faulty: import('node:http').Server;
+let faulty: Server;
 let baseUrl: string;
 
 beforeAll(async () => {
   server = await createMockServer({ port: 0 });
-  const { createServer } = await import('node:http');
   const handle = MUTANTS.find((m) => m.id === 'token-valid-after-delete')!.wrap((request) => fetch(request));
   faulty = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -33,7 +34,7 @@ beforeAll(async () => {
     res.end(Buffer.from(await answer.arrayBuffer()));
   });
   await new Promise<void>((resolve) => faulty.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(faulty.address() as import('node:net').AddressInfo).port}`;
+  baseUrl = `http://127.0.0.1:${(faulty.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
   faulty?.close();

@@ -6,14 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createMock } from '@restoapi/mock-server';
 import { createMockServer, type MockServer } from '@restoapi/mock-server/node';
-import {
-  fileReporter,
-  mergeResults,
-  runContractSuite,
-  selectTests,
-  shardOf,
-  type SuiteResult,
-} from '../../src/index.js';
+import { mergeResults, runContractSuite, selectTests, shardOf, type SuiteResult } from '../../src/index.js';
 import { IN_PROCESS_URL, MOCK_CONFIG } from '../helpers.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));

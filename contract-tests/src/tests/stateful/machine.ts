@@ -122,7 +122,9 @@ function parseReplay(text: string): { path: string; commands?: string } {
 export async function runMachine<M extends object>(t: TestContext, machine: Machine<M>): Promise<void> {
   const settings = t.runtime.stateful;
   if (!(t.hasControl && t.config.capabilities.resetBetweenTests))
-    t.warn('no reset between sequences (no control API): each sequence changes only the records it creates, and deletes them after');
+    t.warn(
+      'no reset between sequences (no control API): each sequence changes only the records it creates, and deletes them after',
+    );
   for (const skipped of machine.skipped?.(t) ?? []) t.warn(`skipped: ${skipped}`);
   const seed = seedFor(t.test.id, t.seed);
   const replay = settings.replay?.testId === t.test.id ? parseReplay(settings.replay.path) : undefined;

@@ -54,7 +54,9 @@ async function checkCategoryList(m: MenuModel, tc: TestContext): Promise<void> {
 
 const menuMachine: Machine<MenuModel> = {
   skipped: (t) =>
-    t.hasControl ? [] : ['publish() and readStorefront(): only the control API shows the storefront (capabilities.controlApi)'],
+    t.hasControl
+      ? []
+      : ['publish() and readStorefront(): only the control API shows the storefront (capabilities.controlApi)'],
   async observe(m, tc) {
     await checkDishList(m, tc);
     await checkCategoryList(m, tc);

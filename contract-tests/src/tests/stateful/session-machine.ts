@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { Role } from '../../config.js';
-import type { SessionInfo, TestContext } from '../../runner/context.js';
+import type { SessionInfo } from '../../runner/context.js';
 import { defineTest } from '../define.js';
 import { fresh, runMachine, undo, type Machine, type Step } from './machine.js';
 
