@@ -28,10 +28,11 @@ const ORDERS = 2;
 
 /** The answer the decided state machine gives: 200 (and the next status) or the refusal. */
 function transition(from: Status, to: Status, role: Role): { status: number; next: Status } {
+  // A courier may set only delivery and complete, even the status the order has already (403 before anything else).
+  if (role === 'courier' && to !== 'delivery' && to !== 'complete') return { status: 403, next: from };
   if (from === to) return { status: 200, next: from };
   if (TERMINAL.has(from)) return { status: 409, next: from };
-  if (role === 'courier')
-    return to === 'delivery' || to === 'complete' ? { status: 200, next: to } : { status: 403, next: from };
+  if (role === 'courier') return { status: 200, next: to };
   if (to === 'cancelled' || FORWARD.indexOf(to) === FORWARD.indexOf(from) + 1) return { status: 200, next: to };
   return { status: 409, next: from };
 }
@@ -192,9 +193,15 @@ const orderMachine: Machine<OrdersModel> = {
         writes: true,
         async run(m, tc) {
           const id = pick(m.orders.keys(), n)!;
+          const order = m.orders.get(id)!;
           const response = await (await tc.as('staffMember')).put(`/api/orders/${id}/confirm`);
+          // A cancelled order can no longer be confirmed; a repeated confirmation keeps the first one.
+          if (order.status === 'cancelled' && !order.confirmed) {
+            tc.refused(response, 409, `confirming the cancelled order ${id}`);
+            return;
+          }
           tc.status(response, 200, `confirming order ${id}`);
-          m.orders.get(id)!.confirmed = true;
+          order.confirmed = true;
           checkOrder(tc, response.body.order as Rec, m.orders.get(id)!, 'the answer to the confirmation');
         },
       })),
