@@ -5,14 +5,38 @@
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { loadConfig } from './config.js';
+import { mergeResultDirs } from './reports/merge.js';
 import { consoleReporter, fileReporter } from './reports/reports.js';
-import { runContractSuite, selectTests } from './runner/run.js';
-import type { Profile, Reporter, Selection } from './runner/types.js';
+import { parseShard, runContractSuite, selectTests } from './runner/run.js';
+import type { Profile, Reporter, Selection, Shard } from './runner/types.js';
 
 function integer(value: string): number {
   const n = Number(value);
   if (value.trim() === '' || !Number.isInteger(n)) throw new InvalidArgumentError('expected a whole number');
   return n;
+}
+
+function positive(value: string): number {
+  const n = integer(value);
+  if (n < 1) throw new InvalidArgumentError('expected a whole number of at least 1');
+  return n;
+}
+
+function shard(value: string): Shard {
+  try {
+    return parseShard(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message.replace(/^--shard /, ''));
+  }
+}
+
+function replay(value: string): { testId: string; path: string } {
+  const match = /^(stateful\.[\w-]+)=([\d:]+(?:\/[\w:]*)?)$/.exec(value);
+  if (!match)
+    throw new InvalidArgumentError(
+      'expected TEST=PATH as printed by a failed stateful test, e.g. stateful.menu=3:1:0/CB:F',
+    );
+  return { testId: match[1]!, path: match[2]! };
 }
 
 function url(value: string): string {
@@ -47,7 +71,7 @@ const program = new Command('restoapi-contract')
   .option('--seed <n>', 'seed of the property-based tests (printed by every run)', integer)
   .addOption(
     new Option('--selection <name>', 'which tests to run')
-      .choices(['all', 'schema-only', 'behaviour', 'negative'])
+      .choices(['all', 'schema-only', 'behaviour', 'negative', 'stateful'])
       .default('all'),
   )
   .option('--grep <pattern...>', 'only tests whose id matches (wildcard *)')
@@ -56,6 +80,23 @@ const program = new Command('restoapi-contract')
     'treat 501 answers as "not implemented yet": skip the test instead of failing it',
     false,
   )
+  .option(
+    '--shard <k/n>',
+    'run only the k-th of n deterministic shares of the tests (merge the results with `merge`)',
+    shard,
+  )
+  .option('--runs <n>', 'sequences per stateful test (default: stateful.runs of the configuration, else 20)', positive)
+  .option(
+    '--sequence-length <n>',
+    'longest sequence of a stateful test (default: stateful.maxCommands, else 16)',
+    positive,
+  )
+  .option(
+    '--replay <test=path>',
+    'replay exactly the sequence a failed stateful test printed (with its --seed)',
+    replay,
+  )
+  .option('--show-secrets', 'show tokens and passwords in curl reproducers instead of placeholders', false)
   .option('--verbose', 'print every test as it ends', false)
   .showHelpAfterError()
   .exitOverride();
@@ -68,9 +109,14 @@ program.action(
     profile: Profile;
     report?: string;
     seed?: number;
-    selection: 'all' | 'schema-only' | 'behaviour' | 'negative';
+    selection: 'all' | 'schema-only' | 'behaviour' | 'negative' | 'stateful';
     grep?: string[];
     allowNotImplemented: boolean;
+    shard?: Shard;
+    runs?: number;
+    sequenceLength?: number;
+    replay?: { testId: string; path: string };
+    showSecrets: boolean;
     verbose: boolean;
   }) => {
     const config = await loadConfig(options.config);
@@ -94,13 +140,36 @@ program.action(
       reporters,
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
       notImplemented: options.allowNotImplemented ? 'skip' : 'fail',
+      ...(options.shard ? { shard: options.shard } : {}),
+      stateful: {
+        ...(options.runs ? { runs: options.runs } : {}),
+        ...(options.sequenceLength ? { maxCommands: options.sequenceLength } : {}),
+        ...(options.replay ? { replay: options.replay } : {}),
+      },
+      showSecrets: options.showSecrets,
     });
     if (options.report) console.log(`reports written to ${options.report}`);
     process.exitCode = result.ok ? 0 : 1;
   },
 );
 
-program.parseAsync().catch((error: unknown) => {
+const merge = new Command('restoapi-contract merge')
+  .description("Merges the result.json of a run's shards into one report (console summary, JUnit, HTML)")
+  .argument('<dir...>', 'directories with a result.json (the --report directories of the shards)')
+  .option('--report <dir>', 'write the merged junit.xml, traceability.md, traceability.html and result.json here')
+  .showHelpAfterError()
+  .exitOverride()
+  .action(async (dirs: string[], options: { report?: string }) => {
+    const result = await mergeResultDirs(dirs);
+    const reporters: Reporter[] = [consoleReporter()];
+    if (options.report) reporters.push(fileReporter(options.report));
+    for (const reporter of reporters) await reporter.onEnd?.(result);
+    console.log(`merged ${dirs.length} results${options.report ? `; reports written to ${options.report}` : ''}`);
+    process.exitCode = result.ok ? 0 : 1;
+  });
+
+const isMerge = process.argv[2] === 'merge';
+(isMerge ? merge.parseAsync(process.argv.slice(3), { from: 'user' }) : program.parseAsync()).catch((error: unknown) => {
   // Commander has printed its own message (and the help) already.
   if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
   console.error(`restoapi-contract: ${(error as Error).message}`);

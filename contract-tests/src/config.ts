@@ -39,6 +39,8 @@ export interface ContractConfig {
   locations?: { outsideZones?: Point };
   timeouts?: { testMs?: number; requestMs?: number; importMs?: number; callbackMs?: number };
   propertyRuns?: number;
+  /** Model-based stateful tests: sequences per test and the longest sequence. */
+  stateful?: { runs?: number; maxCommands?: number };
 }
 
 /** The configuration with every default filled in. */
@@ -52,6 +54,7 @@ export interface ResolvedConfig extends ContractConfig {
   };
   timeouts: { testMs: number; requestMs: number; importMs: number; callbackMs: number };
   propertyRuns: number;
+  stateful: { runs: number; maxCommands: number };
   outsideZones: Point;
 }
 
@@ -115,6 +118,7 @@ export function resolveConfig(config: ContractConfig, baseUrl: string): Resolved
       callbackMs: config.timeouts?.callbackMs ?? 5_000,
     },
     propertyRuns: config.propertyRuns ?? 16,
+    stateful: { runs: config.stateful?.runs ?? 20, maxCommands: config.stateful?.maxCommands ?? 16 },
     outsideZones: config.locations?.outsideZones ?? { lat: 0, lon: 0 },
   };
 }

@@ -3,7 +3,9 @@
  * of the Online Restaurant Ordering Service API can be checked against,
  * traceable to every clause of the written specification.
  */
-export { runContractSuite, selectTests, selectionName } from './runner/run.js';
+export { parseShard, runContractSuite, selectTests, selectionName, shardOf } from './runner/run.js';
+export { MergeError, mergeResultDirs, mergeResults } from './reports/merge.js';
+export { curlOf, TOKEN_PLACEHOLDER } from './runner/curl.js';
 export type {
   ClauseCoverage,
   DecisionCoverage,
@@ -13,6 +15,8 @@ export type {
   Reporter,
   RunOptions,
   Selection,
+  Shard,
+  StatefulOptions,
   SuiteResult,
   TestKind,
   TestResult,

@@ -5,7 +5,14 @@ import type { Reporter, SuiteResult, TestResult } from '../runner/types.js';
 const ICON: Record<TestResult['status'], string> = { passed: '✔', failed: '✘', skipped: '○' };
 
 /** Clause coverage figures: covered (a passing test and no failing one) out of all clauses. */
-export function clauseFigures(result: SuiteResult): { covered: number; total: number; testable: number; failed: number; skipped: number; uncovered: number } {
+export function clauseFigures(result: SuiteResult): {
+  covered: number;
+  total: number;
+  testable: number;
+  failed: number;
+  skipped: number;
+  uncovered: number;
+} {
   const count = (state: string): number => result.clauses.filter((c) => c.state === state).length;
   return {
     covered: count('covered'),
@@ -18,24 +25,39 @@ export function clauseFigures(result: SuiteResult): { covered: number; total: nu
 }
 
 /** Operations exercised, and documented statuses seen. */
-export function operationFigures(result: SuiteResult): { exercised: number; total: number; statusesSeen: number; statusesDocumented: number } {
+export function operationFigures(result: SuiteResult): {
+  exercised: number;
+  total: number;
+  statusesSeen: number;
+  statusesDocumented: number;
+} {
   const exercised = result.operations.filter((o) => o.calls > 0).length;
   let seen = 0;
   let documented = 0;
   for (const op of result.operations) {
     for (const status of op.documentedStatuses) {
       documented += 1;
-      if (Object.keys(op.seenStatuses).some((s) => s === status || (status.endsWith('XX') && s[0] === status[0]))) seen += 1;
+      if (Object.keys(op.seenStatuses).some((s) => s === status || (status.endsWith('XX') && s[0] === status[0])))
+        seen += 1;
     }
   }
   return { exercised, total: result.operations.length, statusesSeen: seen, statusesDocumented: documented };
+}
+
+/** The curl reproducers of a failed test as text (empty when it has none). */
+function reproducerText(r: TestResult, indent: string): string {
+  if (!r.reproducers?.length) return '';
+  return `\n${indent}reproduce with curl (RESTOAPI_TOKEN: a session token of the same role):\n${r.reproducers.map((c) => `${indent}  ${c}`).join('\n')}`;
 }
 
 /** The console summary (also what the CLI prints). */
 export function consoleSummary(result: SuiteResult): string {
   const lines: string[] = [];
   const failed = result.results.filter((r) => r.status === 'failed');
-  for (const r of failed) lines.push(`\n✘ ${r.id}: ${r.title}\n  clauses: ${r.clauses.slice(0, 6).join(' | ')}${r.clauses.length > 6 ? ' …' : ''}\n  ${(r.failure ?? '').split('\n').join('\n  ')}`);
+  for (const r of failed)
+    lines.push(
+      `\n✘ ${r.id}: ${r.title}\n  clauses: ${r.clauses.slice(0, 6).join(' | ')}${r.clauses.length > 6 ? ' …' : ''}\n  ${(r.failure ?? '').split('\n').join('\n  ')}${reproducerText(r, '  ')}`,
+    );
   const skipped = result.results.filter((r) => r.status === 'skipped');
   if (skipped.length) {
     lines.push('\nskipped:');
@@ -46,12 +68,14 @@ export function consoleSummary(result: SuiteResult): string {
   const decided = result.decisions.filter((d) => d.tests.some((t) => t.status === 'passed')).length;
   lines.push(
     '',
-    `RestoAPI contract suite: profile ${result.profile}, selection ${result.selection}, seed ${result.seed}`,
+    `RestoAPI contract suite: profile ${result.profile}, selection ${result.selection}, seed ${result.seed}${result.shard ? `, shard ${result.shard.index}/${result.shard.total}` : ''}`,
     `  target      ${result.baseUrl} (carrier API ${result.carrierBaseUrl})`,
     `  tests       ${result.summary.passed} passed, ${result.summary.failed} failed, ${result.summary.skipped} skipped of ${result.summary.total}${result.summary.warnings ? `, ${result.summary.warnings} warnings` : ''}`,
     `  clauses     ${clauses.covered}/${clauses.total} covered (${clauses.failed} failing, ${clauses.skipped} only skipped, ${clauses.uncovered} without a test; ${clauses.total - clauses.testable} say only "not shown")`,
     `  operations  ${ops.exercised}/${ops.total} exercised; ${ops.statusesSeen}/${ops.statusesDocumented} documented statuses seen`,
-    ...(result.profile === 'full' ? [`  decisions   ${decided}/${result.decisions.length} x-decision markers checked by a passing test`] : []),
+    ...(result.profile === 'full'
+      ? [`  decisions   ${decided}/${result.decisions.length} x-decision markers checked by a passing test`]
+      : []),
     `  time        ${(result.durationMs / 1000).toFixed(1)} s`,
     `  reproduce   --seed ${result.seed}`,
     result.ok ? 'RESULT: PASS' : 'RESULT: FAIL',
@@ -60,7 +84,9 @@ export function consoleSummary(result: SuiteResult): string {
 }
 
 function xml(text: string): string {
-  return text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+  return text
+    .replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!)
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 }
 
 /** JUnit XML: one testsuite per test kind, one testcase per test (clauses and profile as properties). */
@@ -69,10 +95,16 @@ export function junitXml(result: SuiteResult): string {
   const suites = kinds.map((kind) => {
     const tests = result.results.filter((r) => r.kind === kind);
     const cases = tests.map((r) => {
-      const props = [`<property name="profile" value="${r.profile}"/>`, ...r.clauses.map((c) => `<property name="clause" value="${xml(c)}"/>`), ...r.decisions.map((d) => `<property name="decision" value="${xml(d)}"/>`)];
+      const props = [
+        `<property name="profile" value="${r.profile}"/>`,
+        ...r.clauses.map((c) => `<property name="clause" value="${xml(c)}"/>`),
+        ...r.decisions.map((d) => `<property name="decision" value="${xml(d)}"/>`),
+      ];
       const inner = [
         `<properties>${props.join('')}</properties>`,
-        r.status === 'failed' ? `<failure message="${xml((r.failure ?? '').split('\n')[0] ?? '')}">${xml(r.failure ?? '')}</failure>` : '',
+        r.status === 'failed'
+          ? `<failure message="${xml((r.failure ?? '').split('\n')[0] ?? '')}">${xml(`${r.failure ?? ''}${reproducerText(r, '')}`)}</failure>`
+          : '',
         r.status === 'skipped' ? `<skipped message="${xml(r.skipReason ?? '')}"/>` : '',
         r.warnings.length ? `<system-out>${xml(r.warnings.join('\n'))}</system-out>` : '',
       ].join('');
@@ -86,7 +118,12 @@ export function junitXml(result: SuiteResult): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="restoapi-contract" tests="${result.summary.total}" failures="${result.summary.failed}" skipped="${result.summary.skipped}" time="${(result.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`;
 }
 
-const STATE_LABEL: Record<string, string> = { covered: '✔ covered', failed: '✘ failed', skipped: '○ skipped', uncovered: '— no test' };
+const STATE_LABEL: Record<string, string> = {
+  covered: '✔ covered',
+  failed: '✘ failed',
+  skipped: '○ skipped',
+  uncovered: '— no test',
+};
 
 function md(text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -112,27 +149,46 @@ export function matrixMarkdown(result: SuiteResult): string {
   ];
   for (const clause of result.clauses) {
     const tests = clause.tests.map((t) => `${ICON[t.status]} \`${t.id}\``).join('<br>');
-    out.push(`| **${md(clause.id)}**<br><small>${md(clause.text).slice(0, 160)}</small> | ${STATE_LABEL[clause.state]}${clause.notShown ? ' (not shown)' : ''} | ${tests || '—'} |`);
+    out.push(
+      `| **${md(clause.id)}**<br><small>${md(clause.text).slice(0, 160)}</small> | ${STATE_LABEL[clause.state]}${clause.notShown ? ' (not shown)' : ''} | ${tests || '—'} |`,
+    );
   }
   const uncovered = result.clauses.filter((c) => c.state === 'uncovered');
   out.push('', '## Uncovered clauses', '');
   if (uncovered.length === 0) out.push('None.');
-  for (const clause of uncovered) out.push(`- **${clause.id}**${clause.notShown ? ' (only says "not shown": nothing to test)' : ''}: ${clause.text}`);
-  out.push('', '## Operations and status codes', '', '| Operation | Route | Calls | Documented statuses (seen ✔) | Other statuses seen |', '|---|---|---|---|---|');
+  for (const clause of uncovered)
+    out.push(`- **${clause.id}**${clause.notShown ? ' (only says "not shown": nothing to test)' : ''}: ${clause.text}`);
+  out.push(
+    '',
+    '## Operations and status codes',
+    '',
+    '| Operation | Route | Calls | Documented statuses (seen ✔) | Other statuses seen |',
+    '|---|---|---|---|---|',
+  );
   for (const op of result.operations) {
     const documented = op.documentedStatuses.map((s) => {
       const seen = Object.keys(op.seenStatuses).some((x) => x === s || (s.endsWith('XX') && x[0] === s[0]));
       return seen ? `**${s}** ✔` : s;
     });
-    const other = Object.entries(op.seenStatuses).filter(([s]) => !op.documentedStatuses.some((d) => d === s || (d.endsWith('XX') && d[0] === s[0])));
-    out.push(`| \`${op.operationId}\` | ${op.method} \`${op.route}\` | ${op.calls} | ${documented.join(', ')} | ${other.map(([s, n]) => `${s}×${n}`).join(', ') || '—'} |`);
+    const other = Object.entries(op.seenStatuses).filter(
+      ([s]) => !op.documentedStatuses.some((d) => d === s || (d.endsWith('XX') && d[0] === s[0])),
+    );
+    out.push(
+      `| \`${op.operationId}\` | ${op.method} \`${op.route}\` | ${op.calls} | ${documented.join(', ')} | ${other.map(([s, n]) => `${s}×${n}`).join(', ') || '—'} |`,
+    );
   }
   if (result.profile === 'full') {
     out.push('', '## Decisions (x-decision markers)', '', '| Decision | Tests |', '|---|---|');
-    for (const d of result.decisions) out.push(`| ${md(d.where)} <small>\`${md(d.pointer)}\`</small> | ${d.tests.map((t) => `${ICON[t.status]} \`${t.id}\``).join('<br>') || '—'} |`);
+    for (const d of result.decisions)
+      out.push(
+        `| ${md(d.where)} <small>\`${md(d.pointer)}\`</small> | ${d.tests.map((t) => `${ICON[t.status]} \`${t.id}\``).join('<br>') || '—'} |`,
+      );
   }
   out.push('', '## Tests', '', '| Test | Profile | Result | Time |', '|---|---|---|---|');
-  for (const r of result.results) out.push(`| \`${r.id}\` ${md(r.title)} | ${r.profile} | ${ICON[r.status]} ${r.status}${r.skipReason ? `: ${md(r.skipReason)}` : ''}${r.failure ? `: ${md(r.failure.split('\n')[0] ?? '')}` : ''} | ${r.durationMs} ms |`);
+  for (const r of result.results)
+    out.push(
+      `| \`${r.id}\` ${md(r.title)} | ${r.profile} | ${ICON[r.status]} ${r.status}${r.skipReason ? `: ${md(r.skipReason)}` : ''}${r.failure ? `: ${md(r.failure.split('\n')[0] ?? '')}` : ''} | ${r.durationMs} ms |`,
+    );
   return `${out.join('\n')}\n`;
 }
 
@@ -153,13 +209,20 @@ export function matrixHtml(result: SuiteResult): string {
   const opRows = result.operations
     .map((op) => {
       const documented = op.documentedStatuses
-        .map((s) => (Object.keys(op.seenStatuses).some((x) => x === s || (s.endsWith('XX') && x[0] === s[0])) ? `<b class="passed">${s}</b>` : `<span class="missing">${s}</span>`))
+        .map((s) =>
+          Object.keys(op.seenStatuses).some((x) => x === s || (s.endsWith('XX') && x[0] === s[0]))
+            ? `<b class="passed">${s}</b>`
+            : `<span class="missing">${s}</span>`,
+        )
         .join(' ');
       return `<tr><td><code>${html(op.operationId)}</code></td><td>${op.method} <code>${html(op.route)}</code></td><td>${op.calls}</td><td>${documented}</td><td>${html(JSON.stringify(op.seenStatuses))}</td></tr>`;
     })
     .join('\n');
   const testRows = result.results
-    .map((r) => `<tr class="${r.status}"><td><code>${html(r.id)}</code><div class="text">${html(r.title)}</div></td><td>${r.profile}</td><td>${ICON[r.status]} ${r.status}<pre>${html(r.failure ?? r.skipReason ?? '')}</pre></td><td>${r.durationMs} ms</td></tr>`)
+    .map(
+      (r) =>
+        `<tr class="${r.status}"><td><code>${html(r.id)}</code><div class="text">${html(r.title)}</div></td><td>${r.profile}</td><td>${ICON[r.status]} ${r.status}<pre>${html(r.failure ?? r.skipReason ?? '')}</pre>${r.reproducers?.length ? `<div class="curl">reproduce with curl (RESTOAPI_TOKEN: a session token of the same role):<pre>${html(r.reproducers.join('\n'))}</pre></div>` : ''}</td><td>${r.durationMs} ms</td></tr>`,
+    )
     .join('\n');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>RestoAPI contract traceability matrix</title>
@@ -193,7 +256,8 @@ export function consoleReporter(options: { verbose?: boolean; write?: (text: str
   const write = options.write ?? ((text: string) => console.log(text));
   return {
     onTestEnd(r) {
-      if (options.verbose || r.status === 'failed') write(`${ICON[r.status]} ${r.id} (${r.durationMs} ms)${r.status === 'skipped' ? ` — ${r.skipReason}` : ''}`);
+      if (options.verbose || r.status === 'failed')
+        write(`${ICON[r.status]} ${r.id} (${r.durationMs} ms)${r.status === 'skipped' ? ` — ${r.skipReason}` : ''}`);
     },
     onEnd(result) {
       write(consoleSummary(result));

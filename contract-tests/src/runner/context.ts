@@ -6,7 +6,7 @@ import { Fixtures } from './fixtures.js';
 import type { ApiResponse, CheckingHttp, RequestSpec, StatusExpectation } from './http.js';
 
 export type { StatusExpectation } from './http.js';
-import type { Need, Profile, TestKind } from './types.js';
+import type { Need, Profile, StatefulOptions, TestKind } from './types.js';
 
 /** Thrown by `t.skip()`. */
 export class SkipSignal extends Error {
@@ -41,6 +41,8 @@ export interface SuiteRuntime {
   validator: ApiDescription;
   control: ControlClient | undefined;
   sessions: Map<Role, SessionInfo>;
+  /** Runs and sequence length of the stateful tests, and a sequence to replay. */
+  stateful: Required<Omit<StatefulOptions, 'replay'>> & Pick<StatefulOptions, 'replay'>;
 }
 
 function matches(status: number, expected: StatusExpectation): boolean {
@@ -166,8 +168,9 @@ export class TestContext {
     this.cleanups.unshift(fn);
   }
 
+  /** Runs the cleanups registered so far, each once. */
   async runCleanups(): Promise<void> {
-    for (const fn of this.cleanups) {
+    for (const fn of this.cleanups.splice(0)) {
       try {
         await fn();
       } catch {

@@ -57,6 +57,23 @@ export interface RequestSink {
   warnings: string[];
   requests: number;
   log: string[];
+  /** Every request and its answer, in order (for curl reproducers and printed sequences). */
+  exchanges?: Exchange[];
+}
+
+/** One request as sent and the answer as received (the answer's text cut to a readable length). */
+export interface Exchange {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  /** The body as text; binary parts are described, not included. */
+  body?: string;
+  /** Multipart fields: a string value or `@file` for an upload. */
+  form?: [string, string][];
+  status: number;
+  answer: string;
+  /** Whether the answer broke the document (schema, status) or was a 5xx. */
+  faulty: boolean;
 }
 
 /** Per-operation call and status counts. */
@@ -91,6 +108,21 @@ function mediaType(contentType: string | null): string | undefined {
 function hasDecidedSuccess(op: OperationInfo): boolean {
   if (op.decision) return true;
   return op.responses.some((r) => r.status.startsWith('2') && typeof r.raw['x-decision'] === 'string');
+}
+
+function describeBody(spec: RequestSpec): Pick<Exchange, 'body' | 'form'> {
+  if (spec.json !== undefined) return { body: JSON.stringify(spec.json) };
+  const body = spec.body;
+  if (body === undefined) return {};
+  if (typeof body === 'string') return { body };
+  if (body instanceof URLSearchParams) return { body: body.toString() };
+  if (body instanceof FormData)
+    return {
+      form: [...body.entries()].map(([key, value]) =>
+        typeof value === 'string' ? [key, value] : [key, `@${(value as File).name || 'upload.bin'}`],
+      ),
+    };
+  return { body: `<${body.byteLength} bytes>` };
 }
 
 /**
@@ -177,6 +209,17 @@ export class CheckingHttp {
     };
     const where = `${method} ${url.pathname}${url.search}`;
     sink?.log.push(`${where} → ${raw.status}`);
+    const exchange: Exchange = {
+      method,
+      url: url.toString(),
+      headers: Object.fromEntries(headers.entries()),
+      ...describeBody(spec),
+      status: raw.status,
+      answer: text.slice(0, 600),
+      faulty: false,
+    };
+    sink?.exchanges?.push(exchange);
+    const problemsBefore = sink ? sink.violations.length + sink.failures.length : 0;
     let parseProblem: string | undefined;
     if (type && (type === 'application/json' || type.endsWith('+json'))) {
       if (text.trim() !== '') {
@@ -194,6 +237,7 @@ export class CheckingHttp {
     if (raw.status === 501) {
       if (this.options.notImplemented === 'skip') throw new NotImplementedSignal(op.operationId);
       sink?.failures.push(`${where}: ${op.operationId} answered 501 Not Implemented`);
+      exchange.faulty = true;
       return response;
     }
     if (raw.status >= 500) {
@@ -237,6 +281,7 @@ export class CheckingHttp {
         sink.warnings.push(`${where} → ${raw.status}: ${issue.message} (deviates from a decision of the document)`);
       else sink.violations.push(violation);
     }
+    if (sink && sink.violations.length + sink.failures.length > problemsBefore) exchange.faulty = true;
     return response;
   }
 }

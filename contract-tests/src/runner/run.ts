@@ -4,6 +4,7 @@ import { ControlClient, ControlError } from '../control.js';
 import { CLAUSES } from '../generated/clauses.js';
 import { allTests } from '../tests/index.js';
 import { CheckFailure, SkipSignal, TestContext, type ContractTest, type SuiteRuntime } from './context.js';
+import { reproducers } from './curl.js';
 import { CheckingHttp, CoverageRecorder, NotImplementedSignal, type RequestSink } from './http.js';
 import type {
   ClauseCoverage,
@@ -12,6 +13,7 @@ import type {
   Profile,
   RunOptions,
   Selection,
+  Shard,
   SuiteResult,
   TestResult,
 } from './types.js';
@@ -43,6 +45,7 @@ export function selectTests(
   if (selection === 'behaviour')
     return inProfile.filter((test) => test.kind === 'behaviour' || test.kind === 'decision');
   if (selection === 'negative') return inProfile.filter((test) => test.kind === 'negative');
+  if (selection === 'stateful') return inProfile.filter((test) => test.kind === 'stateful');
   const ids = selection.ids?.map(wildcard);
   const clauses = selection.clauses?.map(wildcard);
   return inProfile.filter(
@@ -52,6 +55,22 @@ export function selectTests(
       (!selection.operations || test.operations.some((op) => selection.operations!.includes(op))) &&
       (!selection.kinds || selection.kinds.includes(test.kind)),
   );
+}
+
+/** Parses `k/n` (1 ≤ k ≤ n); the message names the option so a CLI can report a bad invocation. */
+export function parseShard(spec: string): Shard {
+  const match = /^(\d+)\/(\d+)$/.exec(spec.trim());
+  const index = Number(match?.[1]);
+  const total = Number(match?.[2]);
+  if (!match || total < 1 || index < 1 || index > total)
+    throw new Error(`--shard expects k/n with 1 ≤ k ≤ n (for example 2/4), not ${JSON.stringify(spec)}`);
+  return { index, total };
+}
+
+/** The k-th of n shares of the tests: every n-th test in registry order, so each share mixes fast and slow kinds. */
+export function shardOf<T>(tests: T[], shard: Shard | undefined): T[] {
+  if (!shard) return tests;
+  return tests.filter((_, i) => i % shard.total === shard.index - 1);
 }
 
 /** Fails fast (instead of skipping every test) when the target or its control API cannot be reached. */
@@ -142,14 +161,20 @@ export async function runContractSuite(options: RunOptions): Promise<SuiteResult
     validator,
     control: config.capabilities.controlApi ? new ControlClient(config.capabilities.controlApi, fetchImpl) : undefined,
     sessions: new Map(),
+    stateful: {
+      runs: options.stateful?.runs ?? config.stateful.runs,
+      maxCommands: options.stateful?.maxCommands ?? config.stateful.maxCommands,
+      ...(options.stateful?.replay ? { replay: options.stateful.replay } : {}),
+    },
   };
   await preflight(fetchImpl, baseUrl, runtime.control);
-  const tests = selectTests(profile, options.selection ?? 'all');
+  if (options.shard) parseShard(`${options.shard.index}/${options.shard.total}`);
+  const tests = shardOf(selectTests(profile, options.selection ?? 'all'), options.shard);
   const results: TestResult[] = [];
 
   for (const test of tests) {
     const testStarted = Date.now();
-    const sink: RequestSink = { violations: [], failures: [], warnings: [], requests: 0, log: [] };
+    const sink: RequestSink = { violations: [], failures: [], warnings: [], requests: 0, log: [], exchanges: [] };
     http.sink = sink;
     const result: TestResult = {
       id: test.id,
@@ -180,6 +205,8 @@ export async function runContractSuite(options: RunOptions): Promise<SuiteResult
       } catch (caught) {
         error = caught;
       }
+      // The reproducers are the test's own requests, not those of its cleanups.
+      const exchanges = [...(sink.exchanges ?? [])];
       await t.runCleanups();
       const problems = [
         ...sink.failures,
@@ -204,6 +231,7 @@ export async function runContractSuite(options: RunOptions): Promise<SuiteResult
               : `${(error as Error)?.stack ?? String(error)}`;
         result.failure = [message, ...problems.map((p) => `schema/server: ${p}`)].filter(Boolean).join('\n');
         if (sink.log.length) result.failure += `\nrequests:\n  ${sink.log.slice(-12).join('\n  ')}`;
+        result.reproducers = reproducers(exchanges, options.showSecrets);
       }
     }
     http.sink = undefined;
@@ -219,6 +247,7 @@ export async function runContractSuite(options: RunOptions): Promise<SuiteResult
     profile,
     selection: selectionName(options.selection),
     seed,
+    ...(options.shard ? { shard: options.shard } : {}),
     started,
     results,
     coverage,
@@ -228,29 +257,8 @@ export async function runContractSuite(options: RunOptions): Promise<SuiteResult
   return suite;
 }
 
-function summarize(input: {
-  baseUrl: string;
-  carrierBaseUrl: string;
-  profile: Profile;
-  selection: string;
-  seed: number;
-  started: number;
-  results: TestResult[];
-  coverage: CoverageRecorder;
-  validator: ReturnType<typeof createApiDescription>;
-}): SuiteResult {
-  const { results } = input;
-  const operations: OperationCoverage[] = input.validator.operations.map((op) => {
-    const seen = input.coverage.calls.get(op.operationId);
-    return {
-      operationId: op.operationId,
-      method: op.method.toUpperCase(),
-      route: op.kind === 'webhooks' ? `callback ${op.path}` : (op.routes[0] ?? op.path),
-      documentedStatuses: op.responses.map((r) => r.status),
-      seenStatuses: Object.fromEntries(seen?.statuses ?? []),
-      calls: seen?.calls ?? 0,
-    };
-  });
+/** Clause and decision coverage of a set of results (also of merged shards). */
+export function traceability(results: TestResult[]): { clauses: ClauseCoverage[]; decisions: DecisionCoverage[] } {
   const clauses: ClauseCoverage[] = CLAUSES.map((clause) => {
     const tests = results.filter((r) => r.clauses.includes(clause.id)).map((r) => ({ id: r.id, status: r.status }));
     const state: ClauseCoverage['state'] =
@@ -268,16 +276,13 @@ function summarize(input: {
     where: d.where,
     tests: results.filter((r) => r.decisions.includes(d.pointer)).map((r) => ({ id: r.id, status: r.status })),
   }));
+  return { clauses, decisions };
+}
+
+/** Counts and verdict of a set of results. */
+export function tally(results: TestResult[]): Pick<SuiteResult, 'summary' | 'ok'> {
   const count = (status: TestResult['status']): number => results.filter((r) => r.status === status).length;
   return {
-    baseUrl: input.baseUrl,
-    carrierBaseUrl: input.carrierBaseUrl,
-    profile: input.profile,
-    selection: input.selection,
-    seed: input.seed,
-    startedAt: new Date(input.started).toISOString(),
-    durationMs: Date.now() - input.started,
-    results,
     summary: {
       total: results.length,
       passed: count('passed'),
@@ -285,10 +290,49 @@ function summarize(input: {
       skipped: count('skipped'),
       warnings: results.reduce((n, r) => n + r.warnings.length, 0),
     },
+    // A run in which nothing passed proves nothing.
+    ok: count('failed') === 0 && count('passed') > 0,
+  };
+}
+
+function summarize(input: {
+  baseUrl: string;
+  carrierBaseUrl: string;
+  profile: Profile;
+  selection: string;
+  seed: number;
+  shard?: Shard;
+  started: number;
+  results: TestResult[];
+  coverage: CoverageRecorder;
+  validator: ReturnType<typeof createApiDescription>;
+}): SuiteResult {
+  const { results } = input;
+  const operations: OperationCoverage[] = input.validator.operations.map((op) => {
+    const seen = input.coverage.calls.get(op.operationId);
+    return {
+      operationId: op.operationId,
+      method: op.method.toUpperCase(),
+      route: op.kind === 'webhooks' ? `callback ${op.path}` : (op.routes[0] ?? op.path),
+      documentedStatuses: op.responses.map((r) => r.status),
+      seenStatuses: Object.fromEntries(seen?.statuses ?? []),
+      calls: seen?.calls ?? 0,
+    };
+  });
+  const { clauses, decisions } = traceability(results);
+  return {
+    baseUrl: input.baseUrl,
+    carrierBaseUrl: input.carrierBaseUrl,
+    profile: input.profile,
+    selection: input.selection,
+    seed: input.seed,
+    ...(input.shard ? { shard: input.shard } : {}),
+    startedAt: new Date(input.started).toISOString(),
+    durationMs: Date.now() - input.started,
+    results,
+    ...tally(results),
     operations,
     clauses,
     decisions,
-    // A run in which nothing passed proves nothing.
-    ok: count('failed') === 0 && count('passed') > 0,
   };
 }

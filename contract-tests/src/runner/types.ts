@@ -7,7 +7,7 @@ export type Profile = 'spec' | 'full';
 export type Need = 'controlApi' | 'mutations' | 'menuImport' | 'foreignOrganization' | 'carrierApi' | `role:${Role}`;
 
 /** Kinds of tests, used by selections and reports. */
-export type TestKind = 'conformance' | 'behaviour' | 'negative' | 'decision';
+export type TestKind = 'conformance' | 'behaviour' | 'negative' | 'decision' | 'stateful';
 
 /** How one test ended. */
 export type TestStatus = 'passed' | 'failed' | 'skipped';
@@ -41,6 +41,8 @@ export interface TestResult {
   warnings: string[];
   /** Requests made: `METHOD path → status`. */
   requests: number;
+  /** For a failed test: curl commands that send its failing requests again (secrets as placeholders). */
+  reproducers?: string[];
 }
 
 /** Calls and statuses seen per operation. */
@@ -76,6 +78,8 @@ export interface SuiteResult {
   profile: Profile;
   selection: string;
   seed: number;
+  /** The share of the tests this run made (`--shard k/n`), when it was one. */
+  shard?: Shard;
   startedAt: string;
   durationMs: number;
   results: TestResult[];
@@ -99,6 +103,7 @@ export type Selection =
   | 'schema-only'
   | 'behaviour'
   | 'negative'
+  | 'stateful'
   | {
       /** Test ids or patterns (`*` wildcard). */
       ids?: string[];
@@ -125,6 +130,28 @@ export interface RunOptions {
   seed?: number;
   /** What a 501 answer means: `fail` (default: the operation is missing) or `skip` the test. */
   notImplemented?: 'fail' | 'skip';
+  /** Run only the k-th of n deterministic shares of the selected tests. */
+  shard?: Shard;
+  /** Settings of the stateful tests; they override the configuration's `stateful`. */
+  stateful?: StatefulOptions;
+  /** Show tokens and passwords in curl reproducers instead of placeholders. */
+  showSecrets?: boolean;
+}
+
+/** One of n shares of the tests (1-based index). */
+export interface Shard {
+  index: number;
+  total: number;
+}
+
+/** Settings of the model-based stateful tests. */
+export interface StatefulOptions {
+  /** Command sequences generated per stateful test. */
+  runs?: number;
+  /** The longest sequence generated. */
+  maxCommands?: number;
+  /** Replays exactly one sequence: the id of the stateful test and the fast-check path it printed. */
+  replay?: { testId: string; path: string };
 }
 
 export type { ContractConfig, Role };

@@ -10,11 +10,12 @@ import { orderTests } from './orders.js';
 import { resourceTests } from './resources.js';
 import { scopeTests } from './scopes.js';
 import { sessionTests } from './session.js';
+import { statefulTests } from './stateful/index.js';
 import { zoneTests } from './zones.js';
 
 let cache: ContractTest[] | undefined;
 
-/** Every test of the suite, in run order: conformance first, then behaviour, then negative. */
+/** Every test of the suite, in run order: conformance first, then behaviour, then negative, then stateful. */
 export function allTests(): ContractTest[] {
   if (cache) return cache;
   const api = createApiDescription();
@@ -30,6 +31,7 @@ export function allTests(): ContractTest[] {
     ...carrierTests,
     ...formatTests,
     ...negativeTests(api.operations),
+    ...statefulTests,
   ];
   const ids = new Set<string>();
   for (const test of tests) {

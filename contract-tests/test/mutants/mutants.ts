@@ -14,6 +14,8 @@ export interface Mutant {
   description: string;
   /** The tests of the normal suite that should catch it (to keep the run short). */
   selection: Selection;
+  /** A fault that shows only in a sequence of calls: the fixed scenarios must pass and a stateful test must fail. */
+  sequenceOnly?: boolean;
   wrap(handle: Handle): Handle;
 }
 
@@ -338,6 +340,194 @@ export const MUTANTS: Mutant[] = [
             errors: failed.errors,
           }));
         return body;
+      },
+    ),
+  },
+];
+
+function isReset(request: Request): boolean {
+  return request.method === 'POST' && new URL(request.url).pathname === '/__mock/reset';
+}
+
+/** A wrapper with memory; the memory is forgotten when the control API resets the mock. */
+function stateful<S extends object>(
+  initial: () => S,
+  wrap: (handle: Handle, state: S) => Handle,
+): (handle: Handle) => Handle {
+  return (handle) => {
+    const state = initial();
+    const wrapped = wrap(handle, state);
+    return async (request) => {
+      if (isReset(request)) Object.assign(state as object, initial());
+      return wrapped(request);
+    };
+  };
+}
+
+async function jsonAnswer(body: unknown, status: number, like: Response): Promise<Response> {
+  const headers = new Headers(like.headers);
+  headers.delete('content-length');
+  return new Response(JSON.stringify(body), { status, headers });
+}
+
+/** Faults that only a sequence of calls shows (issue 16); the stateful tests must kill them. */
+export const SEQUENCE_MUTANTS: Mutant[] = [
+  {
+    id: 'deleted-dish-back-after-create',
+    description: 'a deleted draft dish comes back in the list once another dish is created',
+    selection: 'stateful',
+    sequenceOnly: true,
+    wrap: stateful(
+      () => ({ deleted: [] as any[], ghosts: [] as any[] }),
+      (handle, state) => async (request) => {
+        const url = new URL(request.url);
+        const dish = /^\/api\/draft_dishes\/(\d+)$/.exec(url.pathname);
+        if (request.method === 'DELETE' && dish) {
+          const before = await handle(new Request(request.url, { headers: request.headers }));
+          const response = await handle(request);
+          if (response.ok && before.ok) state.deleted.push(((await before.json()) as any).draft_dish);
+          return response;
+        }
+        const response = await handle(request);
+        if (request.method === 'POST' && /^\/api\/draft_dishes\/?$/.test(url.pathname) && response.ok) {
+          // The create revives what was deleted before it (a stale cache of the list, say).
+          state.ghosts.push(...state.deleted);
+          state.deleted = [];
+        }
+        if (
+          request.method === 'GET' &&
+          /^\/api\/draft_dishes\/?$/.test(url.pathname) &&
+          response.ok &&
+          state.ghosts.length
+        ) {
+          const body = (await response.json()) as any;
+          const org = url.searchParams.get('organization_id');
+          body.draft_dishes.push(...state.ghosts.filter((g: any) => !org || String(g.organization_id) === org));
+          return jsonAnswer(body, response.status, response);
+        }
+        return response;
+      },
+    ),
+  },
+  {
+    id: 'second-publication-changes-nothing',
+    description: 'a second publication changes nothing when only draft categories changed since the first',
+    selection: 'stateful',
+    sequenceOnly: true,
+    wrap: stateful(
+      () => ({ last: undefined as any, dishes: false, categories: false }),
+      (handle, state) => async (request) => {
+        const url = new URL(request.url);
+        const write = request.method !== 'GET';
+        if (write && /^\/api\/draft_dishes/.test(url.pathname)) state.dishes = true;
+        if (write && /^\/api\/draft_categories/.test(url.pathname)) state.categories = true;
+        if (request.method === 'POST' && /^\/api\/organizations\/\d+\/publish$/.test(url.pathname)) {
+          if (state.last && state.categories && !state.dishes) return jsonAnswer(state.last, 200, new Response());
+          const response = await handle(request);
+          if (response.ok) {
+            state.last = await response.clone().json();
+            state.dishes = false;
+            state.categories = false;
+          }
+          return response;
+        }
+        return handle(request);
+      },
+    ),
+  },
+  {
+    id: 'order-list-stale-after-update',
+    description: 'the order list shows an order as it was before an update of its contact name or comment',
+    selection: 'stateful',
+    sequenceOnly: true,
+    wrap: stateful(
+      () => ({ before: new Map<number, any>() }),
+      (handle, state) => async (request) => {
+        const url = new URL(request.url);
+        const order = /^\/(?:api\/)?orders\/(\d+)$/.exec(url.pathname);
+        if (request.method === 'PUT' && order) {
+          let sent: any = {};
+          try {
+            sent = JSON.parse(await request.clone().text()).order ?? {};
+          } catch {
+            // not JSON: the mock refuses it
+          }
+          if (
+            (sent.contact_name !== undefined || sent.description !== undefined) &&
+            !state.before.has(Number(order[1]))
+          ) {
+            const read = await handle(new Request(request.url, { headers: request.headers }));
+            if (read.ok) state.before.set(Number(order[1]), ((await read.json()) as any).order);
+          }
+          return handle(request);
+        }
+        const response = await handle(request);
+        if (request.method === 'GET' && /^\/(api\/)?orders$/.test(url.pathname) && response.ok && state.before.size) {
+          const body = (await response.json()) as any;
+          for (const row of body.orders) {
+            const old = state.before.get(row.id);
+            if (old) Object.assign(row, { contact_name: old.contact_name, description: old.description });
+          }
+          return jsonAnswer(body, response.status, response);
+        }
+        return response;
+      },
+    ),
+  },
+  {
+    id: 'status-change-applied-twice',
+    description: "an order's second status change is applied twice: the order moves one step further than asked",
+    selection: 'stateful',
+    sequenceOnly: true,
+    wrap: stateful(
+      () => ({ changes: new Map<number, number>() }),
+      (handle, state) => async (request) => {
+        const url = new URL(request.url);
+        const match = /^\/(?:api\/)?orders\/(\d+)\/status$/.exec(url.pathname);
+        if (request.method !== 'PUT' || !match) return handle(request);
+        const id = Number(match[1]);
+        const before = await handle(new Request(`${url.origin}/api/orders/${id}`, { headers: request.headers }));
+        const from = before.ok ? ((await before.json()) as any).order.status : undefined;
+        const response = await handle(request);
+        const to = url.searchParams.get('status');
+        if (!response.ok || !from || from === to) return response;
+        const count = (state.changes.get(id) ?? 0) + 1;
+        state.changes.set(id, count);
+        const chain = ['pending', 'accepted', 'cooking', 'ready', 'delivery', 'complete'];
+        const next = chain[chain.indexOf(to ?? '') + 1];
+        if (count >= 2 && next && chain.indexOf(to ?? '') >= 0) {
+          const again = new URL(url);
+          again.searchParams.set('status', next);
+          again.searchParams.set('send_sms', 'false');
+          await handle(new Request(again, { method: 'PUT', headers: request.headers }));
+        }
+        return response;
+      },
+    ),
+  },
+  {
+    id: 'token-dies-after-second-use',
+    description: 'a session token dies after its second use of GET /api/session',
+    selection: 'stateful',
+    sequenceOnly: true,
+    wrap: stateful(
+      () => ({ uses: new Map<string, number>() }),
+      (handle, state) => async (request) => {
+        const url = new URL(request.url);
+        const token = tokenOf(request, url);
+        if (!token || url.pathname.startsWith('/__mock')) return handle(request);
+        if ((state.uses.get(token) ?? 0) >= 2)
+          return new Response(
+            JSON.stringify({
+              errors: [
+                { status: '401', code: 'unauthorized', title: 'Unauthorized', detail: 'The session has ended.' },
+              ],
+            }),
+            { status: 401, headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'mutant' } },
+          );
+        if (request.method === 'GET' && url.pathname === '/api/session')
+          state.uses.set(token, (state.uses.get(token) ?? 0) + 1);
+        return handle(request);
       },
     ),
   },

@@ -1,0 +1,194 @@
+/**
+ * The engine of the model-based stateful tests: fast-check generates
+ * sequences of commands, each command calls the API and compares every answer
+ * with a small model of the state, and a failing sequence is shrunk to the
+ * shortest one and printed as numbered requests with their answers.
+ */
+import fc from 'fast-check';
+import { CheckFailure, type TestContext } from '../../runner/context.js';
+import type { Exchange } from '../../runner/http.js';
+
+/** A command of a machine: when it applies to the model, and what it does to the API and the model. */
+export interface Step<M> {
+  /** How the command prints in a sequence, e.g. `deleteDish(#2)`. */
+  label: string;
+  /** Whether the command applies to this state of the model (default: always). */
+  applies?(model: M): boolean;
+  run(model: M, t: TestContext): Promise<void>;
+  /** A command that changes state: the machine's `observe` reads everything back after it. */
+  writes?: boolean;
+}
+
+/** A stateful test's machine: how to start a model from the implementation, and its command generators. */
+export interface Machine<M extends object> {
+  /** Brings the implementation to a known state (a reset when there is a control API) and reads the model off it. */
+  init(t: TestContext): Promise<M>;
+  commands(t: TestContext): fc.Arbitrary<Step<M>>[];
+  /** Reads the lists after every write and compares them with the model (a fault shows right where it starts). */
+  observe?(model: M, t: TestContext): Promise<void>;
+  /** The commands left out under this configuration, said in the result's warnings. */
+  skipped?(t: TestContext): string[];
+}
+
+class FcStep<M extends object> implements fc.AsyncCommand<M, TestContext> {
+  constructor(
+    readonly step: Step<M>,
+    private readonly trace: Trace,
+    private readonly observe: Machine<M>['observe'],
+  ) {}
+
+  check(model: Readonly<M>): boolean {
+    return this.step.applies?.(model as M) ?? true;
+  }
+
+  async run(model: M, t: TestContext): Promise<void> {
+    this.trace.steps.push({ label: this.step.label, from: t.runtime.http.sink?.exchanges?.length ?? 0 });
+    await this.step.run(model, t);
+    if (this.step.writes && this.observe) await this.observe(model, t);
+  }
+
+  toString(): string {
+    return this.step.label;
+  }
+}
+
+interface Trace {
+  steps: { label: string; from: number }[];
+}
+
+/** A stable number per test id, mixed into the run's seed so each stateful test replays alone (and in any shard). */
+function seedFor(testId: string, seed: number): number {
+  let hash = seed | 0;
+  for (const char of testId) hash = (Math.imul(hash, 31) + char.charCodeAt(0)) | 0;
+  return hash;
+}
+
+function answerOf(exchange: Exchange): string {
+  const text = exchange.answer.replace(/\s+/g, ' ').trim();
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+/** The shrunk sequence as numbered commands, each with its requests and answers. */
+export function formatSequence(trace: Trace, exchanges: Exchange[], failure: string): string {
+  const lines: string[] = [];
+  trace.steps.forEach((step, i) => {
+    lines.push(`  ${i + 1}. ${step.label}`);
+    const end = trace.steps[i + 1]?.from ?? exchanges.length;
+    exchanges.slice(step.from, end).forEach((e, j) => {
+      const url = new URL(e.url);
+      lines.push(`     ${i + 1}.${j + 1} ${e.method} ${url.pathname}${url.search} → ${e.status} ${answerOf(e)}`);
+    });
+  });
+  lines.push(`  ✘ at step ${trace.steps.length}: ${failure}`);
+  return lines.join('\n');
+}
+
+/** The property of one machine: a generated sequence, run from a fresh state, every answer checked. */
+function propertyOf<M extends object>(t: TestContext, machine: Machine<M>, trace: Trace, replayPath?: string) {
+  const sink = t.runtime.http.sink;
+  const commands = machine.commands(t).map((arb) => arb.map((step) => new FcStep(step, trace, machine.observe)));
+  // 'medium' sequences: fast-check's default size makes most sequences a handful of commands long.
+  const constraints = {
+    maxCommands: t.runtime.stateful.maxCommands,
+    size: 'medium' as const,
+    ...(replayPath ? { replayPath } : {}),
+  };
+  return fc.asyncProperty(fc.commands(commands, constraints), async (cmds) => {
+    // Each sequence starts afresh: its own trace, its own requests, and the problems of its own answers only.
+    trace.steps = [];
+    if (sink) {
+      sink.violations.length = 0;
+      sink.failures.length = 0;
+      sink.exchanges = [];
+    }
+    await t.runCleanups();
+    const model = await machine.init(t);
+    await fc.asyncModelRun(() => ({ model, real: t }), cmds);
+    const problems = [
+      ...(sink?.failures ?? []),
+      ...(sink?.violations ?? []).map((v) => `${v.method} ${v.path} → ${v.status}: ${v.message}`),
+    ];
+    if (problems.length) throw new CheckFailure(problems.join('\n'));
+  });
+}
+
+/** `--replay id=PATH/COMMANDS`: fast-check's counterexample path, and the commands' replay path. */
+function parseReplay(text: string): { path: string; commands?: string } {
+  const [path, commands] = text.split('/');
+  return { path: path!, ...(commands ? { commands } : {}) };
+}
+
+/** Runs a machine: generated sequences, shrinking, and the printed shortest failing sequence with its replay. */
+export async function runMachine<M extends object>(t: TestContext, machine: Machine<M>): Promise<void> {
+  const settings = t.runtime.stateful;
+  if (!(t.hasControl && t.config.capabilities.resetBetweenTests))
+    t.warn(
+      'no reset between sequences (no control API): each sequence changes only the records it creates, and deletes them after',
+    );
+  for (const skipped of machine.skipped?.(t) ?? []) t.warn(`skipped: ${skipped}`);
+  const seed = seedFor(t.test.id, t.seed);
+  const replay = settings.replay?.testId === t.test.id ? parseReplay(settings.replay.path) : undefined;
+  const details = await fc.check(propertyOf(t, machine, { steps: [] }, replay?.commands), {
+    seed,
+    numRuns: replay ? 1 : settings.runs,
+    ...(replay ? { path: replay.path, endOnFailure: true } : {}),
+  });
+  if (!details.failed) {
+    if (replay) t.warn(`replayed sequence ${settings.replay!.path}: it passes now`);
+    return;
+  }
+  // fast-check replays a sequence from the run's path and the commands' own replay path (which of them ran).
+  const commandsPath = /replayPath="([^"]*)"/.exec(String(details.counterexample?.[0] ?? ''))?.[1] ?? '';
+  const path = `${details.counterexamplePath ?? ''}${commandsPath ? `/${commandsPath}` : ''}`;
+  // Run the shortest failing sequence once more, alone, so its trace and requests are exactly what is printed.
+  const trace: Trace = { steps: [] };
+  const again = await fc.check(propertyOf(t, machine, trace, commandsPath || undefined), {
+    seed,
+    path: details.counterexamplePath ?? '',
+    numRuns: 1,
+    endOnFailure: true,
+  });
+  const error = (again.failed ? again.errorInstance : details.errorInstance) as Error | undefined;
+  const message = (error?.message ?? String(error)).split('\n').slice(0, 3).join(' ');
+  t.fail(
+    `a sequence of ${trace.steps.length} commands breaks the model (shrunk in ${details.numShrinks} steps; run seed ${t.seed}):\n` +
+      `${formatSequence(trace, t.runtime.http.sink?.exchanges ?? [], message)}\n` +
+      `replay exactly: --seed ${t.seed} --replay ${t.test.id}=${path}`,
+  );
+}
+
+/** The n-th of some ids (wrapping), or undefined when there are none. */
+export function pick(ids: Iterable<number>, n: number): number | undefined {
+  const all = [...ids];
+  return all.length === 0 ? undefined : all[n % all.length];
+}
+
+/** Compares two sets of ids and names what is missing and what is extra. */
+export function sameIds(t: TestContext, actual: Iterable<number>, expected: Iterable<number>, what: string): void {
+  const a = new Set(actual);
+  const e = new Set(expected);
+  const missing = [...e].filter((id) => !a.has(id));
+  const extra = [...a].filter((id) => !e.has(id));
+  if (missing.length || extra.length)
+    t.fail(
+      `${what}: ${missing.length ? `missing ${missing.join(', ')}` : ''}${missing.length && extra.length ? '; ' : ''}${extra.length ? `not expected ${extra.join(', ')} (the model has no such record)` : ''}`,
+    );
+}
+
+/** A fresh demo world before a sequence when the control API can reset it. */
+export async function fresh(t: TestContext): Promise<void> {
+  if (t.hasControl && t.config.capabilities.resetBetweenTests) {
+    await t.setup('a fresh demo world', () => t.control.reset());
+    t.runtime.sessions.clear();
+  }
+}
+
+/** Deletes what a sequence created, but only where no reset does it (a shared service). */
+export function undo(t: TestContext, fn: () => Promise<unknown>): void {
+  if (!(t.hasControl && t.config.capabilities.resetBetweenTests)) t.cleanup(async () => void (await fn()));
+}
+
+/** The records a sequence may change: all of them after a reset, else only those it created itself. */
+export function editable<T>(t: TestContext, all: Map<number, T>, ours: Set<number>): number[] {
+  return [...all.keys()].filter((id) => (t.hasControl && t.config.capabilities.resetBetweenTests) || ours.has(id));
+}

@@ -1,0 +1,290 @@
+import fc from 'fast-check';
+import type { TestContext } from '../../runner/context.js';
+import type { Rec } from '../../runner/fixtures.js';
+import { defineTest, opPointer } from '../define.js';
+import { editable, fresh, undo, pick, runMachine, sameIds, type Machine, type Step } from './machine.js';
+
+interface DishModel {
+  name: string;
+  price: number;
+  categoryId: number;
+  hidden: boolean;
+}
+
+interface MenuModel {
+  categories: Map<number, { name: string }>;
+  dishes: Map<number, DishModel>;
+  /** The storefront as the last publication left it; undefined before the first one or without a control API. */
+  published: { categories: Map<number, string>; dishes: Map<number, DishModel> } | undefined;
+  /** Records a sequence may change: all with a reset between sequences, else only those it created. */
+  ours: Set<number>;
+  oursCategories: Set<number>;
+}
+
+const names = fc.constantFrom('Soup', 'Pasta', 'Salad', 'Pizza', 'Tart', 'Stew');
+const prices = fc.integer({ min: 100, max: 4000 }).map((cents) => cents / 100);
+
+function checkDish(t: TestContext, actual: Rec, expected: DishModel, what: string): void {
+  t.equal(actual.name, expected.name, `${what}: name of dish ${actual.id}`);
+  t.equal(Number(actual.price), expected.price, `${what}: price of dish ${actual.id}`);
+  t.equal(actual.draft_category_id, expected.categoryId, `${what}: category of dish ${actual.id}`);
+}
+
+async function checkDishList(m: MenuModel, tc: TestContext): Promise<void> {
+  const listed = await tc.fixtures.dishes();
+  sameIds(
+    tc,
+    listed.map((d) => d.id as number),
+    m.dishes.keys(),
+    'the draft dishes listed',
+  );
+  for (const dish of listed) checkDish(tc, dish, m.dishes.get(dish.id as number)!, 'the list');
+}
+
+async function checkCategoryList(m: MenuModel, tc: TestContext): Promise<void> {
+  const listed = await tc.fixtures.categories();
+  sameIds(
+    tc,
+    listed.map((c) => c.id as number),
+    m.categories.keys(),
+    'the draft categories listed',
+  );
+  for (const c of listed) tc.equal(c.name, m.categories.get(c.id as number)!.name, `name of category ${c.id}`);
+}
+
+const menuMachine: Machine<MenuModel> = {
+  skipped: (t) =>
+    t.hasControl
+      ? []
+      : ['publish() and readStorefront(): only the control API shows the storefront (capabilities.controlApi)'],
+  async observe(m, tc) {
+    await checkDishList(m, tc);
+    await checkCategoryList(m, tc);
+  },
+  async init(t) {
+    await fresh(t);
+    const org = t.fixtures.orgId;
+    const dishes = await t.fixtures.dishes();
+    const categories = await t.fixtures.categories();
+    const model: MenuModel = {
+      categories: new Map(categories.map((c) => [c.id as number, { name: c.name as string }])),
+      dishes: new Map(
+        dishes.map((d) => [
+          d.id as number,
+          {
+            name: d.name as string,
+            price: Number(d.price),
+            categoryId: d.draft_category_id as number,
+            hidden: d.is_hidden === true,
+          },
+        ]),
+      ),
+      published: undefined,
+      ours: new Set(),
+      oursCategories: new Set(),
+    };
+    if (t.hasControl) {
+      const menu = await t.setup('the published menu', () => t.control.publishedMenu(org));
+      if (menu)
+        model.published = {
+          categories: new Map(menu.categories.map((c) => [c.id as number, c.name as string])),
+          dishes: new Map(
+            menu.dishes.map((d) => [
+              d.id as number,
+              { name: d.name, price: Number(d.price), categoryId: d.draft_category_id, hidden: false },
+            ]),
+          ),
+        };
+    }
+    return model;
+  },
+  commands(t) {
+    const org = t.fixtures.orgId;
+    const staff = (): ReturnType<TestContext['as']> => t.as('staffMember');
+    const steps: fc.Arbitrary<Step<MenuModel>>[] = [
+      names.map((name) => ({
+        label: `createCategory(${name})`,
+        writes: true,
+        async run(m, tc) {
+          const response = await (
+            await staff()
+          ).post('/api/draft_categories', {
+            draft_category: { name, organization_id: org },
+          });
+          tc.status(response, '2xx', 'creating a draft category');
+          const id = response.body.draft_category.id as number;
+          tc.check(!m.categories.has(id), `a new category got the id ${id} of a category that exists`);
+          m.categories.set(id, { name });
+          m.oursCategories.add(id);
+          undo(tc, async () => (await staff()).delete(`/api/draft_categories/${id}`));
+        },
+      })),
+      fc.tuple(fc.nat(), names).map(([n, name]) => ({
+        label: `renameCategory(pick ${n}, ${name})`,
+        writes: true,
+        applies: (m) => editable(t, m.categories, m.oursCategories).length > 0,
+        async run(m, tc) {
+          const id = pick(editable(tc, m.categories, m.oursCategories), n)!;
+          const response = await (await staff()).put(`/api/draft_categories/${id}`, { draft_category: { name } });
+          tc.status(response, '2xx', `renaming category ${id}`);
+          m.categories.get(id)!.name = name;
+        },
+      })),
+      fc.nat().map((n) => ({
+        label: `deleteEmptyCategory(pick ${n})`,
+        writes: true,
+        applies: (m) => emptyCategories(t, m).length > 0,
+        async run(m, tc) {
+          const id = pick(emptyCategories(tc, m), n)!;
+          tc.status(await (await staff()).delete(`/api/draft_categories/${id}`), '2xx', `deleting category ${id}`);
+          m.categories.delete(id);
+        },
+      })),
+      fc.tuple(fc.nat(), names, prices).map(([n, name, price]) => ({
+        label: `createDish(category pick ${n}, ${name}, ${price.toFixed(2)})`,
+        writes: true,
+        applies: (m) => m.categories.size > 0,
+        async run(m, tc) {
+          const categoryId = pick(m.categories.keys(), n)!;
+          const response = await (
+            await staff()
+          ).post('/api/draft_dishes', {
+            draft_dish: { name, price: price.toFixed(2), draft_category_id: categoryId, organization_id: org },
+          });
+          tc.status(response, '2xx', 'creating a draft dish');
+          const dish = response.body.draft_dish as Rec;
+          const expected = { name, price, categoryId, hidden: false };
+          checkDish(tc, dish, expected, 'the answer to the create');
+          tc.check(!m.dishes.has(dish.id as number), `a new dish got the id ${dish.id} of a dish that exists`);
+          m.dishes.set(dish.id as number, expected);
+          m.ours.add(dish.id as number);
+          undo(tc, async () => (await staff()).delete(`/api/draft_dishes/${dish.id}`));
+        },
+      })),
+      fc.tuple(fc.nat(), names, prices).map(([n, name, price]) => ({
+        label: `updateDish(pick ${n}, ${name}, ${price.toFixed(2)})`,
+        writes: true,
+        applies: (m) => editable(t, m.dishes, m.ours).length > 0,
+        async run(m, tc) {
+          const id = pick(editable(tc, m.dishes, m.ours), n)!;
+          const response = await (
+            await staff()
+          ).put(`/api/draft_dishes/${id}`, {
+            draft_dish: { name, price: price.toFixed(2) },
+          });
+          tc.status(response, '2xx', `updating dish ${id}`);
+          const dish = m.dishes.get(id)!;
+          dish.name = name;
+          dish.price = price;
+          checkDish(tc, response.body.draft_dish as Rec, dish, 'the answer to the update');
+        },
+      })),
+      fc.nat().map((n) => ({
+        label: `deleteDish(pick ${n})`,
+        writes: true,
+        applies: (m) => editable(t, m.dishes, m.ours).length > 0,
+        async run(m, tc) {
+          const id = pick(editable(tc, m.dishes, m.ours), n)!;
+          tc.status(await (await staff()).delete(`/api/draft_dishes/${id}`), '2xx', `deleting dish ${id}`);
+          m.dishes.delete(id);
+        },
+      })),
+      fc.nat().map((n) => ({
+        label: `readDish(pick ${n})`,
+        applies: (m) => m.dishes.size > 0,
+        async run(m, tc) {
+          const id = pick(m.dishes.keys(), n)!;
+          const response = await (await staff()).get(`/api/draft_dishes/${id}`);
+          tc.status(response, 200, `reading dish ${id}`);
+          checkDish(tc, response.body.draft_dish as Rec, m.dishes.get(id)!, 'GET by id');
+        },
+      })),
+      fc.constant({ label: 'listDishes()', run: checkDishList }),
+      fc.constant({ label: 'listCategories()', run: checkCategoryList }),
+    ];
+    if (t.hasControl) {
+      const publish = fc.constant<Step<MenuModel>>({
+        label: 'publish()',
+        async run(m, tc) {
+          tc.status(await (await staff()).post(`/api/organizations/${org}/publish`), '2xx', 'publishing the menu');
+          m.published = {
+            categories: new Map([...m.categories].map(([id, c]) => [id, c.name])),
+            dishes: new Map([...m.dishes].map(([id, d]) => [id, { ...d }])),
+          };
+          await checkStorefront(m, tc);
+        },
+      });
+      // Publications come twice as often as other commands: faults of a re-publication need two of them.
+      steps.push(publish, publish, fc.constant({ label: 'readStorefront()', run: checkStorefront }));
+    }
+    return steps;
+  },
+};
+
+/** The storefront (read through the control API) is the model's last publication. */
+async function checkStorefront(m: MenuModel, tc: TestContext): Promise<void> {
+  const menu = await tc.setup('the published menu', () => tc.control.publishedMenu(tc.fixtures.orgId));
+  if (!m.published) {
+    tc.check(menu === undefined, 'a storefront menu exists although nothing was published');
+    return;
+  }
+  tc.check(menu !== undefined, 'the storefront has no menu after a publication');
+  const shown = [...m.published.dishes].filter(([, d]) => !d.hidden);
+  sameIds(
+    tc,
+    menu!.dishes.map((d) => d.id as number),
+    shown.map(([id]) => id),
+    'the storefront dishes',
+  );
+  for (const dish of menu!.dishes) checkDish(tc, dish, m.published.dishes.get(dish.id as number)!, 'the storefront');
+  sameIds(
+    tc,
+    menu!.categories.map((c) => c.id as number),
+    m.published.categories.keys(),
+    'the storefront categories',
+  );
+  for (const category of menu!.categories)
+    tc.equal(
+      category.name,
+      m.published.categories.get(category.id as number),
+      `storefront name of category ${category.id}`,
+    );
+}
+
+function emptyCategories(t: TestContext, m: MenuModel): number[] {
+  const used = new Set([...m.dishes.values()].map((d) => d.categoryId));
+  return editable(t, m.categories, m.oursCategories).filter((id) => !used.has(id));
+}
+
+/** The menu machine as a test: drafts, publication and the storefront against a model. */
+export const menuMachineTest = defineTest({
+  id: 'stateful.menu',
+  title:
+    'States and transitions row 4 (model-based): random sequences of draft category and dish changes, publications and reads agree with a model',
+  clauses: [
+    'States and transitions: row 4',
+    'Endpoints > Draft dishes: POST /api/draft_dishes/',
+    'Endpoints > Draft dishes: GET /api/draft_dishes/:id',
+    'Endpoints > Draft dishes: GET /api/draft_dishes',
+    'Endpoints > Draft dishes: PUT /api/draft_dishes/:id',
+    'Endpoints > Draft dishes: DELETE /api/draft_dishes/:id',
+    'Endpoints > Organizations: POST /api/organizations/:id/publish',
+  ],
+  profile: 'full',
+  decisions: [opPointer('/api/draft_categories', 'post')],
+  kind: 'stateful',
+  needs: ['mutations'],
+  operations: [
+    'createDraftCategory',
+    'updateDraftCategory',
+    'deleteDraftCategory',
+    'listDraftCategories',
+    'createDraftDish',
+    'getDraftDish',
+    'listDraftDishes',
+    'updateDraftDish',
+    'deleteDraftDish',
+    'publishMenu',
+  ],
+  run: (t) => runMachine(t, menuMachine),
+});

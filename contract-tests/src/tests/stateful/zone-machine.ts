@@ -1,0 +1,144 @@
+import fc from 'fast-check';
+import type { TestContext } from '../../runner/context.js';
+import { VALID_AREA, type Rec } from '../../runner/fixtures.js';
+import { defineTest, opPointer } from '../define.js';
+import { editable, fresh, undo, pick, runMachine, sameIds, type Machine, type Step } from './machine.js';
+
+interface ZoneModel {
+  zones: Map<number, { name: string; deliveryTime: number | undefined }>;
+  ours: Set<number>;
+}
+
+const names = fc.constantFrom('North', 'South', 'Centre', 'Harbour', 'Old town');
+const minutes = fc.integer({ min: 10, max: 90 });
+
+function checkZone(
+  t: TestContext,
+  zone: Rec,
+  expected: ZoneModel['zones'] extends Map<number, infer Z> ? Z : never,
+  what: string,
+): void {
+  t.equal(zone.name, expected.name, `${what}: name of zone ${zone.id}`);
+  if (expected.deliveryTime !== undefined)
+    t.equal(zone.delivery_time, expected.deliveryTime, `${what}: delivery_time of zone ${zone.id}`);
+}
+
+async function listZones(t: TestContext): Promise<Rec[]> {
+  const response = await (await t.as('staffMember')).get('/api/delivery_zones', { organization_id: t.fixtures.orgId });
+  t.status(response, 200, 'listing delivery zones');
+  return ((response.body?.delivery_zones ?? []) as Rec[]).filter((z) => z.organization_id === t.fixtures.orgId);
+}
+
+async function checkZoneList(m: ZoneModel, tc: TestContext): Promise<void> {
+  const listed = await listZones(tc);
+  sameIds(
+    tc,
+    listed.map((z) => z.id as number),
+    m.zones.keys(),
+    'the delivery zones listed',
+  );
+  for (const zone of listed) checkZone(tc, zone, m.zones.get(zone.id as number)!, 'the list');
+}
+
+const zoneMachine: Machine<ZoneModel> = {
+  observe: checkZoneList,
+  async init(t) {
+    await fresh(t);
+    const zones = await listZones(t);
+    return {
+      zones: new Map(
+        zones.map((z) => [z.id as number, { name: z.name as string, deliveryTime: z.delivery_time as number }]),
+      ),
+      ours: new Set(),
+    };
+  },
+  commands(t) {
+    const staff = (): ReturnType<TestContext['as']> => t.as('staffMember');
+    const steps: fc.Arbitrary<Step<ZoneModel>>[] = [
+      fc.tuple(names, minutes).map(([name, deliveryTime]) => ({
+        label: `createZone(${name}, ${deliveryTime} min)`,
+        writes: true,
+        async run(m, tc) {
+          const [restaurantId] = await tc.fixtures.restaurantIds();
+          const response = await (
+            await staff()
+          ).post('/api/delivery_zones', {
+            organization_id: tc.fixtures.orgId,
+            restaurant_id: restaurantId,
+            name,
+            area: VALID_AREA,
+            delivery_time: deliveryTime,
+          });
+          tc.status(response, '2xx', 'creating a delivery zone');
+          const id = response.body.id as number;
+          tc.check(!m.zones.has(id), `a new zone got the id ${id} of a zone that exists`);
+          m.zones.set(id, { name, deliveryTime });
+          m.ours.add(id);
+          checkZone(tc, response.body as Rec, m.zones.get(id)!, 'the answer to the create');
+          undo(tc, async () => (await staff()).delete(`/api/delivery_zones/${id}`));
+        },
+      })),
+      fc.tuple(fc.nat(), names, minutes).map(([n, name, deliveryTime]) => ({
+        label: `updateZone(pick ${n}, ${name}, ${deliveryTime} min)`,
+        writes: true,
+        applies: (m) => editable(t, m.zones, m.ours).length > 0,
+        async run(m, tc) {
+          const id = pick(editable(tc, m.zones, m.ours), n)!;
+          const response = await (
+            await staff()
+          ).put(`/api/delivery_zones/${id}`, { name, delivery_time: deliveryTime });
+          tc.status(response, '2xx', `updating zone ${id}`);
+          m.zones.set(id, { name, deliveryTime });
+        },
+      })),
+      fc.nat().map((n) => ({
+        label: `deleteZone(pick ${n})`,
+        writes: true,
+        applies: (m) => editable(t, m.zones, m.ours).length > 0,
+        async run(m, tc) {
+          const id = pick(editable(tc, m.zones, m.ours), n)!;
+          tc.status(await (await staff()).delete(`/api/delivery_zones/${id}`), '2xx', `deleting zone ${id}`);
+          m.zones.delete(id);
+          tc.status(await (await staff()).get(`/api/delivery_zones/${id}`), '4xx', `reading the deleted zone ${id}`);
+        },
+      })),
+      fc.nat().map((n) => ({
+        label: `readZone(pick ${n})`,
+        applies: (m) => m.zones.size > 0,
+        async run(m, tc) {
+          const id = pick(m.zones.keys(), n)!;
+          const response = await (await staff()).get(`/api/delivery_zones/${id}`);
+          tc.status(response, 200, `reading zone ${id}`);
+          checkZone(tc, response.body as Rec, m.zones.get(id)!, 'GET by id');
+        },
+      })),
+      fc.constant({ label: 'listZones()', run: checkZoneList }),
+    ];
+    return steps;
+  },
+};
+
+/** The delivery-zone machine as a test. */
+export const zoneMachineTest = defineTest({
+  id: 'stateful.zones',
+  title:
+    'Endpoints > Delivery zones (model-based): random sequences of creates, updates, deletes and reads agree with a model',
+  clauses: [
+    'Endpoints > Delivery zones: POST /api/delivery_zones',
+    'Endpoints > Delivery zones: GET /api/delivery_zones/:id',
+    'Endpoints > Delivery zones: GET /api/delivery_zones',
+    'Endpoints > Delivery zones: PUT /api/delivery_zones/:id',
+  ],
+  profile: 'full',
+  decisions: [opPointer('/api/delivery_zones/{id}', 'delete')],
+  kind: 'stateful',
+  needs: ['mutations'],
+  operations: [
+    'createDeliveryZone',
+    'updateDeliveryZone',
+    'deleteDeliveryZone',
+    'getDeliveryZone',
+    'listDeliveryZones',
+  ],
+  run: (t) => runMachine(t, zoneMachine),
+});

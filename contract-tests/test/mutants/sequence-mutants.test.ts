@@ -1,0 +1,69 @@
+import { afterAll, expect, test } from 'vitest';
+import { createMock } from '@restoapi/mock-server';
+import { runContractSuite, type SuiteResult } from '../../src/index.js';
+import { IN_PROCESS_URL, MOCK_CONFIG, fetchOf } from '../helpers.js';
+import { SEQUENCE_MUTANTS, type Mutant } from './mutants.js';
+
+const killedBy: string[] = [];
+const survived: string[] = [];
+let longest = 0;
+
+async function runAgainst(
+  mutant: Mutant,
+  selection: Parameters<typeof runContractSuite>[0]['selection'],
+): Promise<SuiteResult> {
+  const mock = createMock();
+  try {
+    return await runContractSuite({
+      baseUrl: IN_PROCESS_URL,
+      fetch: fetchOf(mutant.wrap(mock.handle)),
+      config: MOCK_CONFIG,
+      profile: 'full',
+      selection,
+      seed: 3,
+    });
+  } finally {
+    mock.close();
+  }
+}
+
+test('the issue names five sequence-only faults', () => {
+  expect(SEQUENCE_MUTANTS.map((m) => m.id)).toEqual([
+    'deleted-dish-back-after-create',
+    'second-publication-changes-nothing',
+    'order-list-stale-after-update',
+    'status-change-applied-twice',
+    'token-dies-after-second-use',
+  ]);
+});
+
+for (const mutant of SEQUENCE_MUTANTS) {
+  test(`sequence-only mutant ${mutant.id}: ${mutant.description}; the fixed tests pass, a stateful test kills it`, async () => {
+    // Every test but the stateful ones: the fault must slip through all of them.
+    const fixed = await runAgainst(mutant, { kinds: ['conformance', 'behaviour', 'decision', 'negative'] });
+    expect(
+      fixed.results.filter((r) => r.status !== 'passed').map((r) => `${r.id}: ${r.failure ?? r.skipReason}`),
+      'the fixed tests must not see a sequence-only fault',
+    ).toEqual([]);
+    const stateful = await runAgainst(mutant, 'stateful');
+    const killers = stateful.results.filter((r) => r.status === 'failed');
+    (killers.length ? killedBy : survived).push(
+      `${mutant.id}${killers.length ? ` by ${killers.map((r) => r.id).join(', ')}` : ''}`,
+    );
+    expect(killers.length, `mutant ${mutant.id} survived the stateful tests`).toBeGreaterThan(0);
+    for (const killer of killers) {
+      expect(killer.kind).toBe('stateful');
+      const shrunk = /a sequence of (\d+) commands/.exec(killer.failure ?? '');
+      expect(shrunk, `the failure of ${killer.id} prints the shrunk sequence`).not.toBeNull();
+      expect(killer.failure).toMatch(/replay exactly: --seed 3 --replay stateful\.\w+=[\d:]+/);
+      longest = Math.max(longest, Number(shrunk![1]));
+      console.log(`${mutant.id} killed by ${killer.id}:\n${killer.failure}`);
+    }
+  }, 120_000);
+}
+
+afterAll(() => {
+  console.log(
+    `sequence-only mutants killed: ${killedBy.length}/${SEQUENCE_MUTANTS.length} (${killedBy.join('; ')})${survived.length ? `; survived: ${survived.join(', ')}` : ''}; longest shrunk sequence: ${longest} commands`,
+  );
+});

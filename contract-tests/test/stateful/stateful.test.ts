@@ -1,0 +1,123 @@
+import { afterAll, expect, test } from 'vitest';
+import { createMock } from '@restoapi/mock-server';
+import { runContractSuite, type RunOptions, type TestResult } from '../../src/index.js';
+import { IN_PROCESS_URL, MOCK_CONFIG, fetchOf } from '../helpers.js';
+import { SEQUENCE_MUTANTS } from '../mutants/mutants.js';
+
+const mock = createMock();
+afterAll(() => mock.close());
+
+test('every stateful machine agrees with the mock under the full profile', async () => {
+  const started = Date.now();
+  const result = await runContractSuite({
+    baseUrl: IN_PROCESS_URL,
+    fetch: mock.fetch,
+    config: MOCK_CONFIG,
+    profile: 'full',
+    selection: 'stateful',
+    seed: 5,
+  });
+  console.log(
+    `stateful tests: ${result.results.map((r) => `${r.id} ${r.requests} requests ${r.durationMs} ms`).join(', ')} (${Date.now() - started} ms)`,
+  );
+  expect(result.results.map((r) => `${r.id}: ${r.status} ${r.failure ?? r.skipReason ?? ''}`)).toEqual(
+    result.results.map((r) => `${r.id}: passed `),
+  );
+  expect(result.results.map((r) => r.id)).toEqual([
+    'stateful.sessions',
+    'stateful.menu',
+    'stateful.zones',
+    'stateful.orders',
+  ]);
+}, 120_000);
+
+const tokenMutant = SEQUENCE_MUTANTS.find((m) => m.id === 'token-dies-after-second-use')!;
+
+async function sessionsAgainstMutant(options: Partial<RunOptions> = {}): Promise<TestResult> {
+  const faulty = createMock();
+  try {
+    const result = await runContractSuite({
+      baseUrl: IN_PROCESS_URL,
+      fetch: fetchOf(tokenMutant.wrap(faulty.handle)),
+      config: MOCK_CONFIG,
+      profile: 'spec',
+      selection: { ids: ['stateful.sessions'] },
+      seed: 21,
+      ...options,
+    });
+    return result.results[0]!;
+  } finally {
+    faulty.close();
+  }
+}
+
+test('a failing sequence is shrunk, printed as numbered requests and answers, and replayed exactly by its path', async () => {
+  const failed = await sessionsAgainstMutant();
+  expect(failed.status).toBe('failed');
+  const failure = failed.failure!;
+  // The shortest sequence that shows the fault: a login and three uses of its token.
+  expect(failure).toMatch(/^a sequence of 4 commands breaks the model/);
+  expect(failure).toMatch(/\n {2}1\. login\(\w+\)\n {5}1\.1 POST \/api\/session → 200 /);
+  expect(failure).toMatch(
+    /\n {2}4\. use\(session 0 from the newest, GET \/api\/session\)\n {5}4\.1 GET \/api\/session → 401 /,
+  );
+  expect(failure).toMatch(/✘ at step 4: using the live session of \w+: GET \/api\/session answered 401, expected 200/);
+  const replay = /replay exactly: --seed 21 --replay (stateful\.sessions)=(\S+)/.exec(failure)!;
+  const again = await sessionsAgainstMutant({ stateful: { replay: { testId: replay[1]!, path: replay[2]! } } });
+  // The replay runs the one sequence: the same commands, requests and answers (tokens differ per login).
+  const steps = (text: string): string[] => text.split('\n').filter((line) => /^ {2}\d+\. /.test(line));
+  expect(steps(again.failure!)).toEqual(steps(failure));
+  expect(again.requests).toBeLessThan(failed.requests);
+  // The replayed sequence against the correct mock passes, and says so.
+  const fixed = await runContractSuite({
+    baseUrl: IN_PROCESS_URL,
+    fetch: mock.fetch,
+    config: MOCK_CONFIG,
+    selection: { ids: ['stateful.sessions'] },
+    seed: 21,
+    stateful: { replay: { testId: replay[1]!, path: replay[2]! } },
+  });
+  expect(fixed.results[0]!.status).toBe('passed');
+  expect(fixed.results[0]!.warnings).toEqual([`replayed sequence ${replay[2]}: it passes now`]);
+}, 120_000);
+
+test('runs and sequence length are settings: sequences shorter than the fault never find it', async () => {
+  const short = await sessionsAgainstMutant({ stateful: { maxCommands: 3, runs: 30 } });
+  expect(short.status).toBe('passed');
+  const configured = await sessionsAgainstMutant({ config: { ...MOCK_CONFIG, stateful: { runs: 1, maxCommands: 1 } } });
+  expect(configured.status).toBe('passed');
+  expect(configured.requests).toBeLessThanOrEqual(4);
+}, 120_000);
+
+test('without a control API the machines change only their own records and say what they skipped; without mutations only sessions run', async () => {
+  const noControl = await runContractSuite({
+    baseUrl: IN_PROCESS_URL,
+    fetch: mock.fetch,
+    config: { ...MOCK_CONFIG, capabilities: { ...MOCK_CONFIG.capabilities, controlApi: false, menuImport: false } },
+    profile: 'full',
+    selection: 'stateful',
+    seed: 8,
+  });
+  expect(noControl.results.map((r) => `${r.id}: ${r.status}${r.failure ?? ''}`)).toEqual(
+    noControl.results.map((r) => `${r.id}: passed`),
+  );
+  const menu = noControl.results.find((r) => r.id === 'stateful.menu')!;
+  expect(menu.warnings).toContain(
+    'skipped: publish() and readStorefront(): only the control API shows the storefront (capabilities.controlApi)',
+  );
+  expect(menu.warnings.some((w) => w.startsWith('no reset between sequences'))).toBe(true);
+  const readOnly = await runContractSuite({
+    baseUrl: IN_PROCESS_URL,
+    fetch: mock.fetch,
+    config: { ...MOCK_CONFIG, capabilities: { ...MOCK_CONFIG.capabilities, mutations: false } },
+    profile: 'full',
+    selection: 'stateful',
+    seed: 8,
+  });
+  expect(readOnly.results.map((r) => `${r.id}: ${r.status} ${r.skipReason ?? ''}`)).toEqual([
+    'stateful.sessions: passed ',
+    'stateful.menu: skipped changes data, but capabilities.mutations is false',
+    'stateful.zones: skipped changes data, but capabilities.mutations is false',
+    'stateful.orders: skipped changes data, but capabilities.mutations is false',
+  ]);
+}, 120_000);
