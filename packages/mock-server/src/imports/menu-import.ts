@@ -4,8 +4,9 @@ import type { MockRuntime } from '../engine/runtime.js';
 import { configuratorProblems, normalizePrice, normalizeWeight } from '../menu/menu-values.js';
 import { categoryPhoto, dishPhoto, releasePhoto } from '../menu/photos.js';
 import { publishOrganizationMenu } from '../menu/publish.js';
+import { categoryRecord, dishRecord } from '../model/dish.js';
 import type { ConfiguratorGroup } from '../model/pricing.js';
-import type { DraftCategoryRecord, DraftDishRecord, ImportJobRecord, MockStateTables } from '../state/mock-state.js';
+import type { DraftCategoryRecord, ImportJobRecord, MockStateTables } from '../state/mock-state.js';
 import { registerImportKind } from './import-jobs.js';
 import { remotePhotoUrls } from './remote-photos.js';
 
@@ -193,16 +194,20 @@ export function applyMenuImport(runtime: MockRuntime, job: ImportJobRecord): str
     const kept = category.external_id !== undefined ? categoryByExternalId.get(category.external_id) : undefined;
     const entry: Planned = {
       key: category.external_id !== undefined ? `ext:${category.external_id}` : `given:${i}`,
+      // A kept category keeps its id and photo unless a fetched one replaces it.
       record: {
-        ...(kept ?? { photo: null }),
-        name: category.name,
-        menu_order: category.menu_order ?? i + 1,
-        organization_id: organizationId,
-        external_id: category.external_id ?? null,
-        remote_photo_url: category.remote_photo_url ?? null,
-        ...(fetchedPhoto(category.remote_photo_url) !== undefined
-          ? { photo: categoryPhoto(runtime, fetchedPhoto(category.remote_photo_url)!) }
-          : {}),
+        ...kept,
+        ...categoryRecord({
+          name: category.name,
+          menu_order: category.menu_order ?? i + 1,
+          organization_id: organizationId,
+          external_id: category.external_id ?? null,
+          remote_photo_url: category.remote_photo_url ?? null,
+          photo:
+            fetchedPhoto(category.remote_photo_url) !== undefined
+              ? categoryPhoto(runtime, fetchedPhoto(category.remote_photo_url)!)
+              : kept?.photo,
+        }),
       },
     };
     planned.push(entry);
@@ -216,14 +221,13 @@ export function applyMenuImport(runtime: MockRuntime, job: ImportJobRecord): str
     // "A missing category is created automatically", once per name.
     const entry: Planned = {
       key: `name:${dish.category_name}`,
-      record: {
+      record: categoryRecord({
         name: dish.category_name,
         menu_order: nextOrder++,
-        photo: null,
         organization_id: organizationId,
         external_id: null,
         remote_photo_url: null,
-      },
+      }),
     };
     planned.push(entry);
     byName.set(dish.category_name, entry);
@@ -261,16 +265,16 @@ export function applyMenuImport(runtime: MockRuntime, job: ImportJobRecord): str
     const position = (positions.get(categoryId) ?? 0) + 1;
     positions.set(categoryId, position);
     const previous = dish.external_id !== undefined ? dishByExternalId.get(dish.external_id) : undefined;
-    const fields: Omit<DraftDishRecord, 'id'> = {
+    const fields = dishRecord({
       // Fields the import does not carry keep their value on a kept dish and take their defaults on a new one.
-      is_hidden: previous?.is_hidden ?? false,
-      ingredients: previous?.ingredients ?? '',
-      can_zoom: previous?.can_zoom ?? false,
-      is_next_day: previous?.is_next_day ?? false,
+      is_hidden: previous?.is_hidden,
+      ingredients: previous?.ingredients,
+      can_zoom: previous?.can_zoom,
+      is_next_day: previous?.is_next_day,
       photo:
         fetchedPhoto(dish.remote_photo_url) !== undefined
           ? dishPhoto(runtime, fetchedPhoto(dish.remote_photo_url)!)
-          : (previous?.photo ?? null),
+          : previous?.photo,
       name: dish.name,
       description: dish.description ?? '',
       menu_order: dish.menu_order ?? position,
@@ -282,7 +286,7 @@ export function applyMenuImport(runtime: MockRuntime, job: ImportJobRecord): str
       organization_id: organizationId,
       availability: fullAvailability(state, organizationId, dish.availability),
       remote_photo_url: dish.remote_photo_url ?? null,
-    };
+    });
     const stored = previous ? state.draftDishes.put({ ...fields, id: previous.id }) : state.draftDishes.insert(fields);
     if (previous) kept++;
     adoptPhoto(runtime, fetchedPhoto(dish.remote_photo_url), 'draft_dish', stored.id);

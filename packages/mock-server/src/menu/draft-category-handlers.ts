@@ -1,6 +1,7 @@
 import type { components } from '@restoapi/openapi';
 import { created, noContent, ok, type HandlerMap } from '../engine/handler.js';
 import { forbidden, notFound, unprocessable } from '../engine/http-error.js';
+import { categoryRecord } from '../model/dish.js';
 import { notEditableProblems, sameJson } from '../model/editability.js';
 import { requireStaffOf, seesOrganization, type Actor } from '../session/actor.js';
 import type { DraftCategoryRecord, MockStateTables } from '../state/mock-state.js';
@@ -77,12 +78,9 @@ export const draftCategoryHandlers: HandlerMap = {
     const siblings = state.draftCategories.filter((c) => c.organization_id === sent.organization_id);
     // Decided default: after the last category of the organization.
     const menuOrder = sent.menu_order ?? Math.max(0, ...siblings.map((c) => c.menu_order)) + 1;
-    const category = state.draftCategories.insert({
-      name: sent.name,
-      menu_order: menuOrder,
-      photo: null,
-      organization_id: sent.organization_id,
-    });
+    const category = state.draftCategories.insert(
+      categoryRecord({ name: sent.name, menu_order: menuOrder, organization_id: sent.organization_id }),
+    );
     return created({ draft_category: categoryView(state, category) }, `/api/draft_categories/${category.id}`);
   },
 

@@ -1,6 +1,7 @@
 import type { components } from '@restoapi/openapi';
 import { created, noContent, ok, type HandlerMap } from '../engine/handler.js';
 import { forbidden, notFound, unprocessable, type FieldProblem } from '../engine/http-error.js';
+import { dishRecord } from '../model/dish.js';
 import { notEditableProblems } from '../model/editability.js';
 import type { ConfiguratorGroup } from '../model/pricing.js';
 import { requireStaffOf, seesOrganization, type Actor } from '../session/actor.js';
@@ -168,23 +169,14 @@ export const draftDishHandlers: HandlerMap = {
         },
       ]);
     }
-    // Decided defaults for every optional field.
+    // The decided defaults for every optional field (model/dish.ts); the sent fields are checked below.
     const next: DraftDishRecord = {
       id: state.draftDishes.peekNextId(),
-      is_hidden: false,
-      name: sent.name,
-      description: '',
-      menu_order: 0,
-      price: '0.00',
-      photo: null,
-      weight: null,
-      ingredients: '',
-      can_zoom: false,
-      is_next_day: false,
-      external_id: null,
-      options: null,
-      draft_category_id: sent.draft_category_id,
-      organization_id: sent.organization_id,
+      ...dishRecord({
+        name: sent.name,
+        draft_category_id: sent.draft_category_id,
+        organization_id: sent.organization_id,
+      }),
     };
     const problems = applyDishFields(state, sent, next, undefined);
     if (problems.length > 0) throw unprocessable(problems);

@@ -1,4 +1,5 @@
 import type { components } from '@restoapi/openapi';
+import { categoryRecord, dishRecord } from '../model/dish.js';
 import { orderRecord, storefrontOrigin } from '../model/order.js';
 import type {
   ApiUserRecord,
@@ -96,21 +97,14 @@ function dish(
 ): DraftDishRecord {
   return {
     id,
-    is_hidden: false,
-    name,
-    description: '',
-    menu_order: menuOrder,
-    price,
-    photo: null,
-    weight: null,
-    ingredients: '',
-    can_zoom: false,
-    is_next_day: false,
-    external_id: null,
-    options: null,
-    draft_category_id: categoryId,
-    organization_id: organizationId,
-    ...extra,
+    ...dishRecord({
+      name,
+      menu_order: menuOrder,
+      price,
+      draft_category_id: categoryId,
+      organization_id: organizationId,
+      ...extra,
+    }),
   };
 }
 
@@ -258,10 +252,10 @@ export function demoSeed(now: Date = new Date()): MockStateJson {
   ];
 
   const categories: DraftCategoryRecord[] = [
-    { id: 1001, name: 'Pizza', menu_order: 1, photo: null, organization_id: 1 },
-    { id: 1002, name: 'Drinks', menu_order: 2, photo: null, organization_id: 1 },
-    { id: 2001, name: 'Rolls', menu_order: 1, photo: null, organization_id: 2 },
-    { id: 2002, name: 'Soups', menu_order: 2, photo: null, organization_id: 2 },
+    { id: 1001, ...categoryRecord({ name: 'Pizza', menu_order: 1, organization_id: 1 }) },
+    { id: 1002, ...categoryRecord({ name: 'Drinks', menu_order: 2, organization_id: 1 }) },
+    { id: 2001, ...categoryRecord({ name: 'Rolls', menu_order: 1, organization_id: 2 }) },
+    { id: 2002, ...categoryRecord({ name: 'Soups', menu_order: 2, organization_id: 2 }) },
   ];
   const margherita = dish(10001, 1001, 1, 1, 'Margherita', '9.50', {
     description: 'Tomato sauce, fior di latte and fresh basil on a wood-fired Neapolitan base.',

@@ -1,0 +1,50 @@
+import type { DraftCategoryRecord, DraftDishRecord } from '../state/mock-state.js';
+
+/** What a draft dish is made of: where it sits and its name; every other field may be given or takes its default. */
+export type DishFacts = Pick<DraftDishRecord, 'name' | 'draft_category_id' | 'organization_id'> &
+  Partial<Omit<DraftDishRecord, 'id'>>;
+
+/** What a draft category is made of: its name, place and organization; every other field may be given or defaults. */
+export type CategoryFacts = Pick<DraftCategoryRecord, 'name' | 'menu_order' | 'organization_id'> &
+  Partial<Omit<DraftCategoryRecord, 'id'>>;
+
+/** The given facts without the `undefined` ones, so that a fact left out (`previous?.is_hidden`) keeps the default. */
+function given<T extends object>(facts: T): Partial<T> {
+  return Object.fromEntries(Object.entries(facts).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/**
+ * The one way a draft dish record is built (the draft-dish handlers, the menu import, the demo seed): the
+ * decided defaults for every optional field (visible, no photo, weight, options or external id, price
+ * `0.00`, first place), then the facts. The table gives the id.
+ */
+export function dishRecord(facts: DishFacts): Omit<DraftDishRecord, 'id'> {
+  return {
+    is_hidden: false,
+    name: facts.name,
+    description: '',
+    menu_order: 0,
+    price: '0.00',
+    photo: null,
+    weight: null,
+    ingredients: '',
+    can_zoom: false,
+    is_next_day: false,
+    external_id: null,
+    options: null,
+    draft_category_id: facts.draft_category_id,
+    organization_id: facts.organization_id,
+    ...given(facts),
+  };
+}
+
+/** The one way a draft category record is built (the draft-category handlers, the menu import, the demo seed): no photo unless given. */
+export function categoryRecord(facts: CategoryFacts): Omit<DraftCategoryRecord, 'id'> {
+  return {
+    name: facts.name,
+    menu_order: facts.menu_order,
+    photo: null,
+    organization_id: facts.organization_id,
+    ...given(facts),
+  };
+}
