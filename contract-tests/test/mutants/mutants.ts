@@ -531,4 +531,41 @@ export const SEQUENCE_MUTANTS: Mutant[] = [
       },
     ),
   },
+  {
+    id: 'courier-phone-lost-after-second-delivery-update',
+    description: "from an order's second delivery update on, the carrier API answers 200 but drops courier_phone",
+    selection: 'stateful',
+    sequenceOnly: true,
+    wrap: stateful(
+      () => ({ updates: new Map<string, number>() }),
+      (handle, state) => async (request) => {
+        const url = new URL(request.url);
+        const match = /^\/api-delivery\/orders\/([^/]+)\/delivery$/.exec(url.pathname);
+        if (request.method !== 'PUT' || !match) return handle(request);
+        const secureId = match[1]!;
+        const count = state.updates.get(secureId) ?? 0;
+        const text = await request.text();
+        let body: Record<string, unknown> | undefined;
+        try {
+          const parsed: unknown = JSON.parse(text);
+          if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) body = parsed as Record<string, unknown>;
+        } catch {
+          body = undefined;
+        }
+        const again = (sent: string): Request =>
+          new Request(request.url, { method: 'PUT', headers: request.headers, body: sent });
+        let response: Response;
+        if (count >= 1 && body && 'courier_phone' in body) {
+          delete body.courier_phone;
+          // With nothing else to send, the update is answered as if applied: the view as it is.
+          response =
+            Object.keys(body).length === 0
+              ? await handle(new Request(`${url.origin}/api-delivery/orders/${secureId}`, { headers: request.headers }))
+              : await handle(again(JSON.stringify(body)));
+        } else response = await handle(again(text));
+        if (response.ok) state.updates.set(secureId, count + 1);
+        return response;
+      },
+    ),
+  },
 ];

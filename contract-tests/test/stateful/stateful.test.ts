@@ -106,6 +106,9 @@ test('without a control API the machines change only their own records and say w
     'skipped: publish() and readStorefront(): only the control API shows the storefront (capabilities.controlApi)',
   );
   expect(menu.warnings.some((w) => w.startsWith('no reset between sequences'))).toBe(true);
+  expect(noControl.results.find((r) => r.id === 'stateful.orders')!.warnings).toContainEqual(
+    expect.stringMatching(/^skipped: the carrier view and delivery updates \(they need the control API/),
+  );
   const readOnly = await runContractSuite({
     baseUrl: IN_PROCESS_URL,
     fetch: mock.fetch,
@@ -120,4 +123,35 @@ test('without a control API the machines change only their own records and say w
     'stateful.zones: skipped changes data, but capabilities.mutations is false',
     'stateful.orders: skipped changes data, but capabilities.mutations is false',
   ]);
+}, 120_000);
+
+test('the order machine reads the carrier view and updates the delivery, and kills a delivery update that breaks only the second time', async () => {
+  const mutant = SEQUENCE_MUTANTS.find((m) => m.id === 'courier-phone-lost-after-second-delivery-update')!;
+  const run = async (fetch: typeof mock.fetch): Promise<TestResult> =>
+    (
+      await runContractSuite({
+        baseUrl: IN_PROCESS_URL,
+        fetch,
+        config: MOCK_CONFIG,
+        profile: 'full',
+        selection: { ids: ['stateful.orders'] },
+        seed: 5,
+      })
+    ).results[0]!;
+  const passed = await run(mock.fetch);
+  expect(passed.status).toBe('passed');
+  expect(passed.warnings).not.toContainEqual(expect.stringMatching(/skipped: the carrier view/));
+  const faulty = createMock();
+  try {
+    const failed = await run(fetchOf(mutant.wrap(faulty.handle)));
+    expect(failed.status).toBe('failed');
+    // The shortest sequence: two delivery updates, the second of them sending a courier_phone.
+    expect(failed.failure).toMatch(
+      /\n {2}1\. updateDelivery\(.*\n {5}1\.1 PUT \/api-delivery\/orders\/\S+\/delivery → 200 /,
+    );
+    expect(failed.failure).toMatch(/\n {2}2\. updateDelivery\([^\n]*courier_phone=/);
+    expect(failed.failure).toMatch(/✘ at step 2: .*delivery block of order \d+/);
+  } finally {
+    faulty.close();
+  }
 }, 120_000);

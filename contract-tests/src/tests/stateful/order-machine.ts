@@ -2,13 +2,28 @@ import fc from 'fast-check';
 import type { Role } from '../../config.js';
 import type { TestContext } from '../../runner/context.js';
 import type { Rec } from '../../runner/fixtures.js';
+import { handedOverOrder } from '../carrier.js';
 import { component, defineTest, opPointer } from '../define.js';
 import { fresh, pick, runMachine, type Machine, type Step } from './machine.js';
 
 type Status = 'pending' | 'accepted' | 'cooking' | 'ready' | 'delivery' | 'complete' | 'cancelled';
 
+type DeliveryStatus = 'idle' | 'courier_assigned' | 'delivering' | 'delivered' | 'problem';
+
+/** The delivery block of the carrier view, field by field as the carrier set it. */
+interface DeliveryModel {
+  status: DeliveryStatus;
+  message: string | null;
+  courier_name: string | null;
+  courier_phone: string | null;
+  lat: number | null;
+  lon: number | null;
+}
+
 interface OrderModel {
   draft: Rec;
+  /** Set for the order handed to a carrier: its secure_id and delivery block. */
+  carrier?: { secureId: string; delivery: DeliveryModel };
   status: Status;
   contactName: string;
   description: string | null;
@@ -25,6 +40,57 @@ const FORWARD: Status[] = ['pending', 'accepted', 'cooking', 'ready', 'delivery'
 const STATUSES: Status[] = [...FORWARD, 'cancelled'];
 const TERMINAL = new Set<Status>(['complete', 'cancelled']);
 const ORDERS = 2;
+
+/** The decided delivery moves (openapi/DECISIONS.md, schema DeliveryStatus); repeating the current status is a no-op. */
+const DELIVERY_MOVES: Record<DeliveryStatus, DeliveryStatus[]> = {
+  idle: ['courier_assigned', 'problem'],
+  courier_assigned: ['delivering', 'problem'],
+  delivering: ['delivered', 'problem'],
+  problem: ['idle', 'courier_assigned', 'delivering'],
+  delivered: [],
+};
+/** Delivery moves that move the main order too, as a courier's status change does. */
+const DELIVERY_SETS: Partial<Record<DeliveryStatus, Status>> = { delivering: 'delivery', delivered: 'complete' };
+/** The decided one-to-one mapping of main statuses to the carrier view's order_status (schema CarrierOrderStatus). */
+const CARRIER_STATUS: Record<Status, string> = {
+  pending: 'new',
+  accepted: 'confirmed',
+  cooking: 'preparing',
+  ready: 'prepared',
+  delivery: 'delivering',
+  complete: 'complete',
+  cancelled: 'cancelled',
+};
+
+/** The carrier view of an order compared with the model: order_status mapped from the main status, the delivery block. */
+function checkCarrierView(t: TestContext, view: Rec | undefined, id: number, expected: OrderModel, what: string): void {
+  const carrier = expected.carrier!;
+  t.equal(
+    [view?.id, view?.secure_id],
+    [id, carrier.secureId],
+    `${what}: id and secure_id of the carrier view of order ${id}`,
+  );
+  t.equal(
+    view?.order_status,
+    CARRIER_STATUS[expected.status],
+    `${what}: order_status of order ${id} (${expected.status} on the main API)`,
+  );
+  t.equal(view?.contact_name, expected.contactName, `${what}: contact_name of order ${id} in the carrier view`);
+  const delivery = (view?.delivery ?? {}) as Rec;
+  const actual = Object.fromEntries(Object.keys(carrier.delivery).map((key) => [key, delivery[key] ?? null]));
+  t.equal(actual, { ...carrier.delivery }, `${what}: delivery block of order ${id}`);
+}
+
+async function readCarrierView(t: TestContext, id: number, order: OrderModel, what: string): Promise<void> {
+  const response = await t.carrier().get(`/orders/${encodeURIComponent(order.carrier!.secureId)}`);
+  t.status(response, 200, `reading order ${id} through the carrier API`);
+  checkCarrierView(t, response.body?.order as Rec | undefined, id, order, what);
+}
+
+/** The carrier view is used when the control API can hand an order to a carrier (a fresh one per sequence). */
+function carrierInSequences(t: TestContext): boolean {
+  return t.hasControl && t.config.capabilities.resetBetweenTests && t.config.capabilities.carrierApi;
+}
 
 /** The answer the decided state machine gives: 200 (and the next status) or the refusal. */
 function transition(from: Status, to: Status, role: Role): { status: number; next: Status } {
@@ -79,7 +145,15 @@ const orderMachine: Machine<OrdersModel> = {
         order,
         'the list',
       );
+    for (const [id, order] of m.orders)
+      if (order.carrier) await readCarrierView(tc, id, order, 'the carrier view after the write');
   },
+  skipped: (t) =>
+    carrierInSequences(t)
+      ? []
+      : [
+          'the carrier view and delivery updates (they need the control API with resets, to hand an order to a carrier, and capabilities.carrierApi)',
+        ],
   async init(t) {
     await fresh(t);
     const drafts: Rec[] = [];
@@ -100,6 +174,29 @@ const orderMachine: Machine<OrdersModel> = {
         description: null,
         courierId: null,
         confirmed: false,
+      });
+    }
+    if (carrierInSequences(t)) {
+      const handed = await handedOverOrder(t);
+      const order = await t.fixtures.order(handed.orderId!);
+      orders.set(handed.orderId!, {
+        draft: { contact_name: order.contact_name },
+        carrier: {
+          secureId: handed.secureId,
+          delivery: {
+            status: 'idle',
+            message: null,
+            courier_name: null,
+            courier_phone: null,
+            lat: null,
+            lon: null,
+          },
+        },
+        status: order.status as Status,
+        contactName: order.contact_name as string,
+        description: null,
+        courierId: (order.courier_id as number | null) ?? null,
+        confirmed: order.restaurant_confirmed_at != null,
       });
     }
     return { orders, courierId: await t.fixtures.accountId('courier') };
@@ -215,10 +312,11 @@ const orderMachine: Machine<OrdersModel> = {
           label: `reimport(order pick ${n}, existing=${existing ?? '(omitted)'}, contact ${name})`,
           writes: true,
           // A re-import sends the order as imported (pending); only pending orders keep the model simple.
-          applies: (m) => [...m.orders.values()].some((o) => o.status === 'pending'),
+          // The order handed to a carrier was placed on the storefront: it has no external_id to re-import by.
+          applies: (m) => [...m.orders.values()].some((o) => o.status === 'pending' && !o.carrier),
           async run(m, tc) {
             const id = pick(
-              [...m.orders].filter(([, o]) => o.status === 'pending').map(([i]) => i),
+              [...m.orders].filter(([, o]) => o.status === 'pending' && !o.carrier).map(([i]) => i),
               n,
             )!;
             const order = m.orders.get(id)!;
@@ -265,6 +363,7 @@ const orderMachine: Machine<OrdersModel> = {
             }
           },
         })),
+      ...carrierSteps(),
       fc.constant({
         label: 'courierList()',
         async run(m, tc) {
@@ -288,11 +387,78 @@ const orderMachine: Machine<OrdersModel> = {
   },
 };
 
-/** The order machine as a test: updates, confirmations, status changes by role, lists, courier view and re-imports. */
+/** The carrier's commands: read the carrier view, update the delivery block (status, message, courier, position). */
+function carrierSteps(): fc.Arbitrary<Step<OrdersModel>>[] {
+  const hasCarrier = (m: OrdersModel): boolean => [...m.orders.values()].some((o) => o.carrier);
+  const carrierOrder = (m: OrdersModel): [number, OrderModel] => [...m.orders].find(([, o]) => o.carrier)!;
+  const status = fc.oneof(
+    { arbitrary: fc.constant<DeliveryStatus | 'next' | undefined>('next'), weight: 3 },
+    { arbitrary: fc.constantFrom<DeliveryStatus | undefined>(undefined, 'problem', 'idle', 'delivered'), weight: 2 },
+  );
+  const update = fc
+    .record({
+      status,
+      message: fc.constantFrom<string | null | undefined>(undefined, undefined, 'on the way', 'stuck in traffic', null),
+      courier_name: fc.constantFrom<string | null | undefined>(undefined, undefined, 'Carla', 'Dmitri'),
+      courier_phone: fc.constantFrom<string | null | undefined>(undefined, '+49 151 0000001', '+49 151 0000002', null),
+      position: fc.option(fc.constantFrom<[number, number]>([52.5, 13.42], [52.51, 13.4]), { nil: undefined }),
+    })
+    .map(({ position, ...fields }): Step<OrdersModel> => {
+      const shown = Object.entries({ ...fields, position })
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+      return {
+        label: `updateDelivery(${shown.join(', ') || 'message="on the way"'})`,
+        writes: true,
+        applies: hasCarrier,
+        async run(m, tc) {
+          const [id, order] = carrierOrder(m);
+          const delivery = order.carrier!.delivery;
+          const wanted = fields.status === 'next' ? DELIVERY_MOVES[delivery.status][0] : fields.status;
+          const body: Rec = Object.fromEntries(
+            Object.entries({ ...fields, status: wanted }).filter(([, v]) => v !== undefined),
+          );
+          if (position) [body.lat, body.lon] = position;
+          // An empty update is refused (422): the model's sequences send at least one field.
+          if (Object.keys(body).length === 0) body.message = 'on the way';
+          const response = await tc
+            .carrier()
+            .put(`/orders/${encodeURIComponent(order.carrier!.secureId)}/delivery`, body);
+          const what = `the carrier updates the delivery of order ${id} (${order.status}, delivery ${delivery.status}) with ${JSON.stringify(body)}`;
+          const target = body.status as DeliveryStatus | undefined;
+          const moves = target !== undefined && target !== delivery.status;
+          // A complete or cancelled order's delivery is over; other moves follow the decided delivery machine.
+          if (TERMINAL.has(order.status) || (moves && !DELIVERY_MOVES[delivery.status].includes(target))) {
+            tc.refused(response, 409, what);
+            return;
+          }
+          tc.status(response, 200, what);
+          if (moves && DELIVERY_SETS[target]) order.status = DELIVERY_SETS[target]!;
+          for (const key of ['status', 'message', 'courier_name', 'courier_phone', 'lat', 'lon'] as const)
+            if (body[key] !== undefined) (delivery as unknown as Rec)[key] = body[key];
+          checkCarrierView(tc, response.body?.order as Rec | undefined, id, order, 'the answer to the delivery update');
+        },
+      };
+    });
+  return [
+    update,
+    update,
+    fc.constant({
+      label: 'readCarrierView()',
+      applies: hasCarrier,
+      async run(m, tc) {
+        const [id, order] = carrierOrder(m);
+        await readCarrierView(tc, id, order, 'GET by secure_id');
+      },
+    }),
+  ];
+}
+
+/** The order machine as a test: updates, confirmations, status changes by role, lists, re-imports, carrier view and delivery updates. */
 export const orderMachineTest = defineTest({
   id: 'stateful.orders',
   title:
-    'Endpoints > Orders (model-based): random sequences of updates, confirmations, status changes by role, re-imports and paged, filtered lists agree with a model',
+    'Endpoints > Orders (model-based): random sequences of updates, confirmations, status changes by role, re-imports, paged, filtered lists, the carrier view and delivery updates agree with a model',
   clauses: [
     'Endpoints > Orders: GET /orders',
     'Endpoints > Orders: GET /orders/:id',
@@ -304,15 +470,30 @@ export const orderMachineTest = defineTest({
     'States and transitions: row 3',
     'States and transitions: row 7',
     'States and transitions: row 8',
+    'Endpoints > Carrier API: GET /api-delivery/orders/:secure_id',
+    'Endpoints > Carrier API: PUT /api-delivery/orders/:secure_id/delivery',
+    'Resources > Carrier order view: order_status',
+    'Resources > Carrier order view > The delivery block: status',
   ],
   profile: 'full',
   decisions: [
     component('schemas', 'OrderStatus'),
     opPointer('/api/orders/{id}/status', 'put', '/responses/200'),
     opPointer('/api/orders/{id}', 'put', '/responses/200'),
+    component('schemas', 'DeliveryStatus'),
+    component('schemas', 'CarrierOrderStatus'),
   ],
   kind: 'stateful',
   needs: ['mutations', 'role:courier'],
-  operations: ['listOrders', 'getOrder', 'updateOrder', 'setOrderStatus', 'confirmOrder', 'importOrders'],
+  operations: [
+    'listOrders',
+    'getOrder',
+    'updateOrder',
+    'setOrderStatus',
+    'confirmOrder',
+    'importOrders',
+    'getCarrierOrder',
+    'updateCarrierDelivery',
+  ],
   run: (t) => runMachine(t, orderMachine),
 });
