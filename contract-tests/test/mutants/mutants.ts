@@ -532,6 +532,53 @@ export const SEQUENCE_MUTANTS: Mutant[] = [
     ),
   },
   {
+    id: 'menu-import-revives-deleted-dish',
+    description:
+      'the next menu import brings back a dish deleted through the API since the last import, though the import does not carry it',
+    selection: 'stateful',
+    sequenceOnly: true,
+    wrap: stateful(
+      () => ({ deleted: [] as any[] }),
+      (handle, state) => async (request) => {
+        const url = new URL(request.url);
+        if (request.method === 'DELETE' && /^\/api\/draft_dishes\/\d+$/.test(url.pathname)) {
+          const before = await handle(new Request(request.url, { headers: request.headers }));
+          const response = await handle(request);
+          const dish = before.ok ? ((await before.json()) as any).draft_dish : undefined;
+          if (response.ok && dish?.external_id) state.deleted.push(dish);
+          return response;
+        }
+        if (request.method !== 'POST' || !/^\/api\/organizations\/\d+\/import\/menu$/.test(url.pathname))
+          return handle(request);
+        let body: any;
+        try {
+          body = JSON.parse(await request.clone().text());
+        } catch {
+          return handle(request);
+        }
+        if (!Array.isArray(body?.dishes) || body.categories) return handle(request);
+        const sent = new Set(body.dishes.map((d: any) => d?.external_id));
+        // A stale copy of the menu: what was deleted since the last import is sent along again.
+        const ghosts = state.deleted.filter((d: any) => !sent.has(d.external_id));
+        if (ghosts.length === 0) return handle(request);
+        const category = body.dishes[0]?.category_name ?? 'Restored';
+        body.dishes.push(
+          ...ghosts.map((d: any) => ({
+            name: d.name,
+            price: Number(d.price),
+            external_id: d.external_id,
+            category_name: category,
+          })),
+        );
+        const response = await handle(
+          new Request(request.url, { method: 'POST', headers: request.headers, body: JSON.stringify(body) }),
+        );
+        if (response.ok) state.deleted = [];
+        return response;
+      },
+    ),
+  },
+  {
     id: 'courier-phone-lost-after-second-delivery-update',
     description: "from an order's second delivery update on, the carrier API answers 200 but drops courier_phone",
     selection: 'stateful',

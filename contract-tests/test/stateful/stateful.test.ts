@@ -28,6 +28,7 @@ test('every stateful machine agrees with the mock under the full profile', async
     'stateful.menu',
     'stateful.zones',
     'stateful.orders',
+    'stateful.imports',
   ]);
 }, 120_000);
 
@@ -90,9 +91,11 @@ test('runs and sequence length are settings: sequences shorter than the fault ne
 }, 120_000);
 
 test('without a control API the machines change only their own records and say what they skipped; without mutations only sessions run', async () => {
+  // Without a control API nothing moves the mock's clock: imports take their time (here 50 ms, not the default 3 s).
+  const slowClock = createMock({ config: { importDurationMs: 50 } });
   const noControl = await runContractSuite({
     baseUrl: IN_PROCESS_URL,
-    fetch: mock.fetch,
+    fetch: slowClock.fetch,
     config: { ...MOCK_CONFIG, capabilities: { ...MOCK_CONFIG.capabilities, controlApi: false, menuImport: false } },
     profile: 'full',
     selection: 'stateful',
@@ -109,6 +112,14 @@ test('without a control API the machines change only their own records and say w
   expect(noControl.results.find((r) => r.id === 'stateful.orders')!.warnings).toContainEqual(
     expect.stringMatching(/^skipped: the carrier view and delivery updates \(they need the control API/),
   );
+  expect(noControl.results.find((r) => r.id === 'stateful.imports')!.warnings).toEqual(
+    expect.arrayContaining([
+      'skipped: the menu import commands: they replace the whole draft menu (capabilities.menuImport)',
+      'skipped: client imports with from_scratch=true: they delete every imported client (they need resets)',
+      "3 of 20 sequences: without the control API's clock every import runs in real time",
+    ]),
+  );
+  slowClock.close();
   const readOnly = await runContractSuite({
     baseUrl: IN_PROCESS_URL,
     fetch: mock.fetch,
@@ -122,6 +133,7 @@ test('without a control API the machines change only their own records and say w
     'stateful.menu: skipped changes data, but capabilities.mutations is false',
     'stateful.zones: skipped changes data, but capabilities.mutations is false',
     'stateful.orders: skipped changes data, but capabilities.mutations is false',
+    'stateful.imports: skipped changes data, but capabilities.mutations is false',
   ]);
 }, 120_000);
 

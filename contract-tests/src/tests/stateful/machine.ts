@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { CheckFailure, type TestContext } from '../../runner/context.js';
+import type { Rec } from '../../runner/fixtures.js';
 import type { Exchange } from '../../runner/http.js';
 
 /** A command of a machine: when it applies to the model, and what it does to the API and the model. */
@@ -28,6 +29,13 @@ export interface Machine<M extends object> {
   observe?(model: M, t: TestContext): Promise<void>;
   /** The commands left out under this configuration, said in the result's warnings. */
   skipped?(t: TestContext): string[];
+  /**
+   * What only the `full` profile checks, because the spec is silent and only a decision fixes it: left out
+   * under `spec` (said in the result's warnings), so an implementation that decides otherwise still passes.
+   */
+  decidedOnly?: string[];
+  /** How many sequences to run of the configured number (a machine whose commands wait in real time runs fewer). */
+  runs?(t: TestContext, configured: number): number;
 }
 
 class FcStep<M extends object> implements fc.AsyncCommand<M, TestContext> {
@@ -126,11 +134,13 @@ export async function runMachine<M extends object>(t: TestContext, machine: Mach
       'no reset between sequences (no control API): each sequence changes only the records it creates, and deletes them after',
     );
   for (const skipped of machine.skipped?.(t) ?? []) t.warn(`skipped: ${skipped}`);
+  if (!t.full)
+    for (const decided of machine.decidedOnly ?? []) t.warn(`checked under the full profile only: ${decided}`);
   const seed = seedFor(t.test.id, t.seed);
   const replay = settings.replay?.testId === t.test.id ? parseReplay(settings.replay.path) : undefined;
   const details = await fc.check(propertyOf(t, machine, { steps: [] }, replay?.commands), {
     seed,
-    numRuns: replay ? 1 : settings.runs,
+    numRuns: replay ? 1 : (machine.runs?.(t, settings.runs) ?? settings.runs),
     ...(replay ? { path: replay.path, endOnFailure: true } : {}),
   });
   if (!details.failed) {
@@ -175,6 +185,23 @@ export function sameIds(t: TestContext, actual: Iterable<number>, expected: Iter
     );
 }
 
+/** A listed collection against the model: the same ids, and each listed record as the model has it. */
+export function sameRecords<T>(
+  t: TestContext,
+  listed: Rec[],
+  model: Map<number, T>,
+  what: string,
+  check: (record: Rec, expected: T) => void,
+): void {
+  sameIds(
+    t,
+    listed.map((r) => r.id as number),
+    model.keys(),
+    what,
+  );
+  for (const record of listed) check(record, model.get(record.id as number)!);
+}
+
 /** A fresh demo world before a sequence when the control API can reset it. */
 export async function fresh(t: TestContext): Promise<void> {
   if (t.hasControl && t.config.capabilities.resetBetweenTests) {
@@ -191,4 +218,21 @@ export function undo(t: TestContext, fn: () => Promise<unknown>): void {
 /** The records a sequence may change: all of them after a reset, else only those it created itself. */
 export function editable<T>(t: TestContext, all: Map<number, T>, ours: Set<number>): number[] {
   return [...all.keys()].filter((id) => (t.hasControl && t.config.capabilities.resetBetweenTests) || ours.has(id));
+}
+
+/** Deletes a draft dish the sequence may change (a command of the menu and the import machines). */
+export function deleteDishStep<M extends { dishes: Map<number, unknown>; ours: Set<number> }>(
+  t: TestContext,
+): fc.Arbitrary<Step<M>> {
+  return fc.nat().map((n) => ({
+    label: `deleteDish(pick ${n})`,
+    writes: true,
+    applies: (m) => editable(t, m.dishes, m.ours).length > 0,
+    async run(m, tc) {
+      const id = pick(editable(tc, m.dishes, m.ours), n)!;
+      tc.status(await (await tc.as('staffMember')).delete(`/api/draft_dishes/${id}`), '2xx', `deleting dish ${id}`);
+      m.dishes.delete(id);
+      m.ours.delete(id);
+    },
+  }));
 }

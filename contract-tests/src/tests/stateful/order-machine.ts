@@ -89,7 +89,7 @@ async function readCarrierView(t: TestContext, id: number, order: OrderModel, wh
 
 /** The carrier view is used when the control API can hand an order to a carrier (a fresh one per sequence). */
 function carrierInSequences(t: TestContext): boolean {
-  return t.hasControl && t.config.capabilities.resetBetweenTests && t.config.capabilities.carrierApi;
+  return t.full && t.hasControl && t.config.capabilities.resetBetweenTests && t.config.capabilities.carrierApi;
 }
 
 /** The answer the decided state machine gives: 200 (and the next status) or the refusal. */
@@ -148,8 +148,14 @@ const orderMachine: Machine<OrdersModel> = {
     for (const [id, order] of m.orders)
       if (order.carrier) await readCarrierView(tc, id, order, 'the carrier view after the write');
   },
+  decidedOnly: [
+    "status changes by a staff member or a dispatcher, and to statuses other than a courier's delivery and complete: the spec names neither the other statuses nor their transitions",
+    'the status filter of the list: its allowed values are not shown in the spec',
+    'the answers to updates, confirmations and status changes: their bodies are not shown in the spec (each change is read back from the list instead)',
+    "the carrier view and delivery updates: the carrier view's order_status mapping and the delivery block's transitions are decided",
+  ],
   skipped: (t) =>
-    carrierInSequences(t)
+    carrierInSequences(t) || !t.full
       ? []
       : [
           'the carrier view and delivery updates (they need the control API with resets, to hand an order to a carrier, and capabilities.carrierApi)',
@@ -201,24 +207,29 @@ const orderMachine: Machine<OrdersModel> = {
     }
     return { orders, courierId: await t.fixtures.accountId('courier') };
   },
-  commands() {
+  commands(t) {
     const orderPick = fc.nat();
-    // Mostly the next step of the machine, so sequences walk orders far; any status for the refusals.
-    const target = fc.oneof(
-      { arbitrary: fc.constant<Status | 'next'>('next'), weight: 3 },
-      { arbitrary: fc.constantFrom<Status | 'next'>(...STATUSES), weight: 2 },
-    );
+    // Mostly the next step of the machine, so sequences walk orders far; any status for the refusals. The spec
+    // names only a courier's delivery and complete (any order of the courier that is not over yet).
+    const target = t.full
+      ? fc.oneof(
+          { arbitrary: fc.constant<Status | 'next'>('next'), weight: 3 },
+          { arbitrary: fc.constantFrom<Status | 'next'>(...STATUSES), weight: 2 },
+        )
+      : fc.constantFrom<Status | 'next'>('delivery', 'complete');
+    const roles: Role[] = t.full ? ['staffMember', 'dispatcher', 'courier'] : ['courier'];
+    // Under spec, no refusal is asked for: a courier changes only its orders that are not complete (or cancelled).
+    const changeable = (m: OrdersModel, role: Role, o: OrderModel): boolean =>
+      (role !== 'courier' || o.courierId === m.courierId) && (t.full || !TERMINAL.has(o.status));
     const setStatus = fc
-      .tuple(orderPick, target, fc.constantFrom<Role>('staffMember', 'dispatcher', 'courier'))
+      .tuple(orderPick, target, fc.constantFrom<Role>(...roles))
       .map(([n, wanted, role]): Step<OrdersModel> => ({
         label: `setStatus(order pick ${n}, ${wanted}, as ${role})`,
         writes: true,
         // A courier changes only the orders assigned to it (its scope).
-        applies: (m) => role !== 'courier' || [...m.orders.values()].some((o) => o.courierId === m.courierId),
+        applies: (m) => [...m.orders.values()].some((o) => changeable(m, role, o)),
         async run(m, tc) {
-          const ids = [...m.orders]
-            .filter(([, o]) => role !== 'courier' || o.courierId === m.courierId)
-            .map(([id]) => id);
+          const ids = [...m.orders].filter(([, o]) => changeable(m, role, o)).map(([id]) => id);
           const id = pick(ids, n)!;
           const order = m.orders.get(id)!;
           let to: Status;
@@ -234,7 +245,7 @@ const orderMachine: Machine<OrdersModel> = {
           });
           tc.status(response, expected.status, `${role} sets order ${id} from ${order.status} to ${to}`);
           order.status = expected.next;
-          if (expected.status === 200)
+          if (expected.status === 200 && tc.full)
             checkOrder(tc, response.body.order as Rec, order, 'the answer to the status change');
         },
       }));
@@ -256,9 +267,9 @@ const orderMachine: Machine<OrdersModel> = {
           const response = await (
             await tc.as('dispatcher')
           ).put(`/api/orders/${id}`, { order: { courier_id: courierId } });
-          tc.status(response, 200, `assigning courier ${courierId} to order ${id}`);
+          tc.status(response, tc.full ? 200 : '2xx', `assigning courier ${courierId} to order ${id}`);
           m.orders.get(id)!.courierId = courierId;
-          checkOrder(tc, response.body.order as Rec, m.orders.get(id)!, 'the answer to the update');
+          if (tc.full) checkOrder(tc, response.body.order as Rec, m.orders.get(id)!, 'the answer to the update');
         },
       })),
       fc
@@ -279,15 +290,16 @@ const orderMachine: Machine<OrdersModel> = {
             ).put(`/api/orders/${id}`, {
               order: { contact_name: contactName, description },
             });
-            tc.status(response, 200, `updating order ${id}`);
+            tc.status(response, tc.full ? 200 : '2xx', `updating order ${id}`);
             order.contactName = contactName;
             order.description = description;
-            checkOrder(tc, response.body.order as Rec, order, 'the answer to the update');
+            if (tc.full) checkOrder(tc, response.body.order as Rec, order, 'the answer to the update');
           },
         })),
       orderPick.map((n) => ({
         label: `confirm(order pick ${n}, as staffMember)`,
         writes: true,
+        // Confirming a cancelled order is a decided refusal; under spec no order is cancelled.
         async run(m, tc) {
           const id = pick(m.orders.keys(), n)!;
           const order = m.orders.get(id)!;
@@ -297,9 +309,9 @@ const orderMachine: Machine<OrdersModel> = {
             tc.refused(response, 409, `confirming the cancelled order ${id}`);
             return;
           }
-          tc.status(response, 200, `confirming order ${id}`);
+          tc.status(response, tc.full ? 200 : '2xx', `confirming order ${id}`);
           order.confirmed = true;
-          checkOrder(tc, response.body.order as Rec, m.orders.get(id)!, 'the answer to the confirmation');
+          if (tc.full) checkOrder(tc, response.body.order as Rec, m.orders.get(id)!, 'the answer to the confirmation');
         },
       })),
       fc
@@ -346,7 +358,10 @@ const orderMachine: Machine<OrdersModel> = {
         },
       })),
       fc
-        .tuple(fc.option(fc.constantFrom(...STATUSES), { nil: undefined }), fc.integer({ min: 2, max: 40 }))
+        .tuple(
+          t.full ? fc.option(fc.constantFrom(...STATUSES), { nil: undefined }) : fc.constant(undefined),
+          fc.integer({ min: 2, max: 40 }),
+        )
         .map(([status, perPage]) => ({
           label: `listOrders(${status ? `status=${status}, ` : ''}per_page=${perPage}, every page)`,
           async run(m, tc) {
@@ -363,7 +378,7 @@ const orderMachine: Machine<OrdersModel> = {
             }
           },
         })),
-      ...carrierSteps(),
+      ...(t.full ? carrierSteps() : []),
       fc.constant({
         label: 'courierList()',
         async run(m, tc) {
@@ -475,7 +490,7 @@ export const orderMachineTest = defineTest({
     'Resources > Carrier order view: order_status',
     'Resources > Carrier order view > The delivery block: status',
   ],
-  profile: 'full',
+  profile: 'spec',
   decisions: [
     component('schemas', 'OrderStatus'),
     opPointer('/api/orders/{id}/status', 'put', '/responses/200'),
