@@ -1,11 +1,11 @@
 /**
- * `npm run bench -w @restoapi/contract-tests`: how long the full profile takes against the
- * in-process mock (target: under 60 s on a 2-core machine), and over HTTP on loopback, measured
- * in one run. Printed, never asserted.
+ * `npm run bench -w @restoapi/contract-tests`: how long both profiles take against the in-process
+ * mock, with and without the stateful tests (target: under 60 s on a 2-core machine), and the full
+ * profile over HTTP on loopback, measured in one run. Printed, never asserted.
  */
 import { createMock } from '@restoapi/mock-server';
 import { createMockServer } from '@restoapi/mock-server/node';
-import { runContractSuite } from '../src/index.js';
+import { runContractSuite, type Selection } from '../src/index.js';
 import { IN_PROCESS_URL, MOCK_CONFIG } from '../test/helpers.js';
 
 async function timed(label: string, run: () => Promise<{ results: { status: string }[] }>): Promise<number> {
@@ -19,11 +19,21 @@ async function timed(label: string, run: () => Promise<{ results: { status: stri
   return seconds;
 }
 
-const mock = createMock();
-const inProcess = await timed('full profile, in-process', () =>
-  runContractSuite({ baseUrl: IN_PROCESS_URL, fetch: mock.fetch, config: MOCK_CONFIG, profile: 'full' }),
-);
-mock.close();
+const selections: [string, Selection][] = [
+  ['with the stateful tests', 'all'],
+  ['without', { kinds: ['conformance', 'behaviour', 'decision', 'negative'] }],
+];
+const seconds: Record<string, number> = {};
+for (const profile of ['full', 'spec'] as const) {
+  for (const [what, selection] of selections) {
+    const mock = createMock();
+    seconds[`${profile} ${what}`] = await timed(`${profile} profile, in-process, ${what}`, () =>
+      runContractSuite({ baseUrl: IN_PROCESS_URL, fetch: mock.fetch, config: MOCK_CONFIG, profile, selection }),
+    );
+    mock.close();
+  }
+}
+const inProcess = seconds['full with the stateful tests']!;
 
 const server = await createMockServer({ port: 0 });
 const overHttp = await timed('full profile, HTTP on loopback', () =>
@@ -32,6 +42,6 @@ const overHttp = await timed('full profile, HTTP on loopback', () =>
 await server.close();
 
 console.log(
-  `\nin-process: ${inProcess.toFixed(1)} s of the 60 s budget (${((inProcess / 60) * 100).toFixed(0)} %) ${inProcess < 60 ? 'ok' : 'OVER BUDGET'}`,
+  `\nin-process, full: ${inProcess.toFixed(1)} s of the 60 s budget (${((inProcess / 60) * 100).toFixed(0)} %) ${inProcess < 60 ? 'ok' : 'OVER BUDGET'}; spec: ${seconds['spec with the stateful tests']!.toFixed(1)} s`,
 );
 console.log(`HTTP / in-process: ${(overHttp / inProcess).toFixed(2)}×`);

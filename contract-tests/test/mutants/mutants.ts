@@ -579,6 +579,28 @@ export const SEQUENCE_MUTANTS: Mutant[] = [
     ),
   },
   {
+    id: 'client-import-always-from-scratch',
+    description:
+      'from the second client import on, an import deletes the previously imported clients as if from_scratch=true were given',
+    selection: 'stateful',
+    sequenceOnly: true,
+    wrap: stateful(
+      () => ({ imports: 0 }),
+      (handle, state) => async (request) => {
+        const url = new URL(request.url);
+        if (request.method !== 'POST' || !/^\/api\/organizations\/\d+\/import\/clients$/.test(url.pathname))
+          return handle(request);
+        // A flag left over from an earlier job: every later import starts from scratch.
+        if (state.imports > 0) url.searchParams.set('from_scratch', 'true');
+        const response = await handle(
+          new Request(url, { method: 'POST', headers: request.headers, body: await request.text() }),
+        );
+        if (response.ok) state.imports += 1;
+        return response;
+      },
+    ),
+  },
+  {
     id: 'courier-phone-lost-after-second-delivery-update',
     description: "from an order's second delivery update on, the carrier API answers 200 but drops courier_phone",
     selection: 'stateful',

@@ -27,16 +27,17 @@ async function runAgainst(
   }
 }
 
-test("the issue's five sequence-only faults, one of the menu import and one of the carrier's delivery updates", () => {
+test("the issue's five sequence-only faults, two of the imports and one of the carrier's delivery updates", () => {
   expect(SEQUENCE_MUTANTS.map((m) => m.id)).toEqual([
     'deleted-dish-back-after-create',
     'second-publication-changes-nothing',
     'order-list-stale-after-update',
     'status-change-applied-twice',
     'token-dies-after-second-use',
-    // Beyond the five: a menu import that revives a deleted dish (import machine), and a delivery update
-    // broken only from the second one on (carrier view in the order machine).
+    // Beyond the five: a menu import that revives a deleted dish and a client import that deletes the
+    // earlier clients (import machine), and a delivery update broken only from the second one on (order machine).
     'menu-import-revives-deleted-dish',
+    'client-import-always-from-scratch',
     'courier-phone-lost-after-second-delivery-update',
   ]);
 });
