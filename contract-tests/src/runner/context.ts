@@ -105,6 +105,11 @@ export interface ContractTest {
   title: string;
   /** Clause ids of the specification it covers (see `CLAUSES`). */
   clauses: string[];
+  /**
+   * Those of `clauses` the test checks only under the `full` profile (a spec-profile test whose commands on
+   * them are decided): a spec run does not count them as covered by this test.
+   */
+  fullOnlyClauses?: string[];
   profile: Profile;
   /** For `full` tests: JSON Pointers of the `x-decision` markers checked (from `listDecisions()`). */
   decisions?: string[];

@@ -5,6 +5,8 @@ export function defineTest(test: ContractTest): ContractTest {
   if (test.profile === 'full' && !(test.decisions && test.decisions.length > 0)) {
     throw new Error(`full-profile test ${test.id} must name the x-decision pointers it checks`);
   }
+  const stray = test.fullOnlyClauses?.filter((clause) => !test.clauses.includes(clause)) ?? [];
+  if (stray.length > 0) throw new Error(`test ${test.id}: fullOnlyClauses not among its clauses: ${stray.join(', ')}`);
   return test;
 }
 
