@@ -103,8 +103,9 @@ async function main(): Promise<void> {
       const direct = await measure(mock.url + path, auth);
       const via = await measure(proxy.url + path, auth);
       const passThrough = await measure(bare.url + path, auth);
-      const errors = direct.errors + via.errors + passThrough.errors;
-      if (errors > 0) throw new Error(`${name}: ${errors} failed requests`);
+      const errors = { direct: direct.errors, proxy: via.errors, 'bare pass-through': passThrough.errors };
+      if (Object.values(errors).some((count) => count > 0))
+        throw new Error(`${name}: failed requests ${JSON.stringify(errors)}`);
       console.log(
         `| ${name} | ${ms(direct.mean)} / ${ms(direct.p99)} | ${ms(via.mean)} / ${ms(via.p99)} | ${ms(via.mean - direct.mean)} | ${us(direct.cpuUs)} | ${us(via.cpuUs)} | ${us(via.cpuUs - direct.cpuUs)} | ${us(passThrough.cpuUs - direct.cpuUs)} |`,
       );

@@ -116,6 +116,7 @@ export class Forwarder {
     rawHeaders: readonly string[],
     body: HeldBody | undefined,
     signal: AbortSignal,
+    retried = false,
   ): Promise<IncomingMessage> {
     const base = this.#base;
     const prefix = base.pathname.replace(/\/$/, '');
@@ -146,7 +147,12 @@ export class Forwarder {
         );
       });
       request.on('error', (error: NodeJS.ErrnoException) => {
-        if (error instanceof UpstreamError) reject(error);
+        // A kept-alive connection the upstream closed just as it was reused: the request never reached it,
+        // so it is sent once more on a fresh one (when its body is still at hand), as node's docs advise.
+        const stale = request.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE');
+        if (stale && !retried && !(body && 'stream' in body) && !signal.aborted)
+          resolve(this.send(method, pathAndQuery, rawHeaders, body, signal, true));
+        else if (error instanceof UpstreamError) reject(error);
         else if (signal.aborted) reject(new UpstreamError('unreachable', 'the client went away'));
         else
           reject(

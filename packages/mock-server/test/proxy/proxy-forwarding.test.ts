@@ -264,6 +264,30 @@ test('an unreachable upstream, a silent one and one answering HTML where JSON is
   expect(notJson.proxy.report()).toMatchObject({ failed: 1, upstreamFailures: { not_json: 1 } });
 });
 
+test('a kept-alive upstream connection closed just as it is reused costs the client nothing: the request goes again on a fresh one', async () => {
+  const perSocket = new Map<unknown, number>();
+  const server = createServer((req, res) => {
+    const count = (perSocket.get(req.socket) ?? 0) + 1;
+    perSocket.set(req.socket, count);
+    // The second request on a connection finds it closed, as when the upstream's keep-alive timeout strikes.
+    if (count > 1) return req.socket.destroy();
+    res.writeHead(200, { 'Content-Type': 'text/plain' });
+    res.end('fresh');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  const { proxy } = await proxyTo(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  for (let i = 0; i < 3; i += 1) {
+    const res = await fetch(`${proxy.url}/anything`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe('fresh');
+  }
+  expect(perSocket.size).toBe(3);
+});
+
 test('hostile request targets are refused with 400 and the proxy keeps serving', async () => {
   const mock = await mockUpstream();
   const { proxy } = await proxyTo(mock.url);
