@@ -202,13 +202,19 @@ export async function checkRequest(
     body: read.body,
   });
   if (result.valid) return [];
+  // A body too large to hold was not read: it is neither missing nor of a wrong type.
+  const issues =
+    bytes === undefined
+      ? result.issues.filter((issue) => issue.in !== 'body' && issue.keyword !== 'contentType')
+      : result.issues;
+  if (issues.length === 0) return [];
   const sources: Record<string, unknown> = {
     ...Object.fromEntries(exchange.url.searchParams),
     ...exchange.params,
   };
-  for (const issue of result.issues)
+  for (const issue of issues)
     if (issue.in === 'header' && issue.name) sources[issue.name] = headers.get(issue.name) ?? undefined;
-  return result.issues.map((issue) => toViolation(exchange, 'request', issue, read.body, sources));
+  return issues.map((issue) => toViolation(exchange, 'request', issue, read.body, sources));
 }
 
 /** The upstream answer as the checks see it: status, media type and (when held and JSON) the parsed body. */
