@@ -7,7 +7,16 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { BIN_SOURCES, freePort, occupyPort, runCli, startCli } from '../../../../scripts/testing/run-cli.js';
+import {
+  BIN_SOURCES,
+  ROOT,
+  freePort,
+  localArgv,
+  occupyPort,
+  runCli,
+  shellCommands,
+  startCli,
+} from '../../../../scripts/testing/run-cli.js';
 import { demoSeed } from '../../src/index.js';
 import { createMockServer } from '../../src/node.js';
 import { REPLAY_PASSWORD } from '../../src/proxy/recorder.js';
@@ -21,24 +30,28 @@ async function token(base: string, login: string, password: string): Promise<Rec
   return { Authorization: `Token token="${meta.token}"` };
 }
 
-test('the proxy shows an injected violation live and in its report, writes JUnit and HTML on Ctrl-C, and its recording replays under restoapi-mock --seed', async () => {
+test("the README's proxy commands, run as written: the proxy shows an injected violation live and in its report, writes JUnit and HTML on Ctrl-C, and its recording replays under restoapi-mock --seed", async () => {
   const upstream = await createMockServer({ port: 0, state: demoSeed(new Date('2026-11-20T18:30:00Z')) });
   const dir = mkdtempSync(path.join(tmpdir(), 'restoapi-proxy-cli-'));
   const reportDir = path.join(dir, 'report');
   const recording = path.join(dir, 'staging.json');
   const port = await freePort();
-  const proxy = startCli([
-    BIN_SOURCES['restoapi-mock']!,
-    'proxy',
-    '--upstream',
-    upstream.url,
-    '--port',
-    String(port),
-    '--report',
-    reportDir,
-    '--record',
-    recording,
-  ]);
+  // The README's commands as written, with the test's upstream, ports and files.
+  const [proxyCommand, , replayCommand] = shellCommands(
+    path.join(ROOT, 'packages/mock-server/README.md'),
+    'npx restoapi-mock proxy',
+  );
+  expect(proxyCommand).toBe(
+    'npx restoapi-mock proxy --upstream https://staging.example.com --port 4010 --report proxy-report --record staging.json',
+  );
+  expect(replayCommand).toMatch(/^npx restoapi-mock --seed staging\.json /);
+  const local = (command: string, ownPort: number): string =>
+    command
+      .replace('https://staging.example.com', upstream.url)
+      .replace('--port 4010', `--port ${ownPort}`)
+      .replace('proxy-report', reportDir)
+      .replace('staging.json', recording);
+  const proxy = startCli(localArgv(local(proxyCommand!, port)).slice(2));
   try {
     await proxy.waitFor(/RestoAPI proxy listening on/);
     const base = `http://127.0.0.1:${port}`;
@@ -74,9 +87,7 @@ test('the proxy shows an injected violation live and in its report, writes JUnit
 
     const replayPort = await freePort();
     const replay = startCli([
-      BIN_SOURCES['restoapi-mock']!,
-      '--seed',
-      recording,
+      ...localArgv(local(replayCommand!, replayPort)).slice(2),
       '--port',
       String(replayPort),
       '--no-docs',
