@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream/promises';
-import { createApiDescription, type ApiDescription } from '@restoapi/openapi';
+import { createApiDescription, mediaTypeOf, type ApiDescription } from '@restoapi/openapi';
 import { errorObject, type ApiErrorObject } from '../engine/http-error.js';
 import { decodedBody, endToEndHeaders, Forwarder, holdBody, UpstreamError, type HeldBody } from './forwarder.js';
 import { ProxyReport, type ProxyReportJson } from './proxy-report.js';
@@ -19,7 +19,6 @@ import {
   type Exchange,
   type Violation,
 } from './violation.js';
-import { mediaTypeOf } from '@restoapi/openapi';
 
 /** Default of `--timeout`: how long the upstream may stay silent before the answer is a 502. */
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
