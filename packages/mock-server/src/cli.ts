@@ -10,6 +10,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { DEMO_LOGINS, demoSeed, type MockStateJson, type MockEngine } from './index.js';
 import { normalizeOrigin } from './cors/cors-policy.js';
 import { createMockServer } from './node.js';
+import { addProxyCommand } from './proxy/proxy-command.js';
 import { consoleRoute } from './static/console-route.js';
 import { loadDocsRoute, type DocsRouteResult } from './static/docs-route.js';
 import { readJsonFile, writeFileAtomic } from './state/atomic-file.js';
@@ -133,7 +134,11 @@ const program = new Command('restoapi-mock')
   )
   .option('--no-cors', 'answer no CORS preflights and send no Access-Control-* headers')
   .showHelpAfterError()
-  .exitOverride();
+  .exitOverride()
+  // The serve options come before a subcommand; `proxy` parses its own (its --port is not the serve --port).
+  .enablePositionalOptions();
+
+addProxyCommand(program, { port, assertCanListen, listenProblem, usageError: (message) => new UsageError(message) });
 
 program.action(
   async (options: {
