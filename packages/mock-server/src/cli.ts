@@ -184,8 +184,9 @@ program.action(
         })
       : undefined;
     const restored = saved === undefined ? undefined : asUsage(() => assertFixture(saved, `--state ${options.state}`));
-    const seed = await loadSeed(options.seed, options.clock ?? new Date());
-    const state = restored ?? seed;
+    const seedText = JSON.stringify(await loadSeed(options.seed, options.clock ?? new Date()));
+    // The default session's rows are the objects of its state: named sessions start from a copy of the seed.
+    const state = restored ?? (JSON.parse(seedText) as MockStateJson);
     // The console ships with the package; the docs site is built in memory when @restoapi/docs is there.
     const docs: DocsRouteResult = options.docs ? await loadDocsRoute() : { files: 0, note: 'not served (--no-docs)' };
     const server = await createMockServer({
@@ -198,7 +199,7 @@ program.action(
       ...(options.importDuration !== undefined ? { config: { importDurationMs: options.importDuration } } : {}),
       ...(options.state ? { onChange: debouncedSaver(options.state) } : {}),
       // Named sessions start from the seed, also when the default session was restored from --state.
-      sessionSeed: seed,
+      sessionSeed: () => JSON.parse(seedText) as MockStateJson,
       sessions: {
         ...(options.maxSessions !== undefined ? { max: options.maxSessions } : {}),
         ...(options.sessionTtl !== undefined ? { ttlMs: Math.round(options.sessionTtl) } : {}),

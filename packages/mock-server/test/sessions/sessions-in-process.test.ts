@@ -26,13 +26,34 @@ test('mock.session(name) works on its own world without a header, the same one t
   mock.close();
 });
 
-test('a session starts from the seed the mock was given, not from what the default session did since', async () => {
-  const mock = createMock({ state: { version: 1, dispatchers: { rows: [{ id: 1, name: 'Dora Fischer' }] } } });
+test('named sessions start from sessionSeed, read once when the first one is made, whatever the default session did', async () => {
+  const fixture = () => ({ version: 1 as const, dispatchers: { rows: [{ id: 1, name: 'Dora Fischer' }] } });
+  let reads = 0;
+  const mock = createMock({
+    state: fixture(),
+    sessionSeed: () => {
+      reads += 1;
+      return fixture();
+    },
+  });
   mock.runtime.state.dispatchers.get(1)!.name = 'Changed';
   await call(mock, 'POST', '/__mock/reset', { json: { seed: 'empty' } });
+  expect(reads).toBe(0);
 
   expect(mock.session('fresh').exportState().dispatchers!.rows).toEqual([{ id: 1, name: 'Dora Fischer' }]);
+  mock.session('fresh').runtime.state.dispatchers.get(1)!.name = 'Changed too';
+  expect(mock.session('another').exportState().dispatchers!.rows).toEqual([{ id: 1, name: 'Dora Fischer' }]);
+  expect(reads).toBe(1);
   mock.close();
+});
+
+test('without sessionSeed, named sessions start from the demo seed, or from the state given', () => {
+  const demo = createMock();
+  expect(demo.session('a').exportState()).toEqual(demo.exportState());
+  const given = createMock({ state: { version: 1, dispatchers: { rows: [{ id: 7, name: 'Eva' }] } } });
+  expect(given.session('a').exportState().dispatchers!.rows).toEqual([{ id: 7, name: 'Eva' }]);
+  demo.close();
+  given.close();
 });
 
 test('mock.session refuses a bad name and a session beyond the limit with an error naming them', () => {
