@@ -136,6 +136,23 @@ test('each session has its own clock, faults, notifications and storefront order
   ).toBe(404);
 });
 
+test('settings and a state import act on the session they name only', async () => {
+  const { url } = await server();
+  await call(url, 'PUT', '/__mock/config', { session: 'a', json: { importDurationMs: 0 } });
+  expect((await call(url, 'GET', '/__mock/config', { session: 'a' })).body.importDurationMs).toBe(0);
+  expect((await call(url, 'GET', '/__mock/config', { session: 'b' })).body.importDurationMs).toBe(3000);
+  expect((await call(url, 'GET', '/__mock/config')).body.importDurationMs).toBe(3000);
+
+  const exported = (await call(url, 'GET', '/__mock/state', { session: 'a' })).body;
+  exported.organizations.rows[0].name = 'Pizza Grande';
+  expect((await call(url, 'PUT', '/__mock/state', { session: 'b', json: exported })).status).toBe(204);
+  const name = async (session?: string) =>
+    (await call(url, 'GET', '/__mock/state', session ? { session } : {})).body.organizations.rows[0].name;
+  expect(await name('b')).toBe('Pizza Grande');
+  expect(await name('a')).toBe('Pizza Piccolo');
+  expect(await name()).toBe('Pizza Piccolo');
+});
+
 test('import jobs are per session: a running menu import in one session does not make another busy', async () => {
   const { url } = await server({ config: { importDurationMs: 60_000 } });
   const menu = { dishes: [{ name: 'Ramen', price: 9, category_name: 'Soups' }] };
