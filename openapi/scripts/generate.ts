@@ -54,7 +54,11 @@ async function schemaTypes(): Promise<string> {
   return `/* eslint-disable */\n// ${DO_NOT_EDIT}\n// Types of the standalone JSON Schemas in openapi/schemas/ (json-schema-to-typescript).\n\n${parts.join('\n\n')}\n`;
 }
 
-function decisionsMarkdown(document: Record<string, unknown>, decisions: Decision[]): string {
+function decisionsMarkdown(
+  document: Record<string, unknown>,
+  decisions: Decision[],
+  controlDecisions: Decision[],
+): string {
   const groups = new Map<string, Decision[]>();
   const tagOf = new Map<string, string>();
   for (const section of ['paths', 'webhooks'] as const) {
@@ -94,6 +98,16 @@ function decisionsMarkdown(document: Record<string, unknown>, decisions: Decisio
       lines.push(`- **${item.where}** (\`${item.pointer || '/'}\`): ${item.why.replace(/\s+/g, ' ')}`);
     lines.push('');
   }
+  // The mock's control API is not the service: its decisions are listed apart and not counted above.
+  lines.push(
+    '## Mock server (control API)',
+    '',
+    'Choices of the mock server (`control/control.yaml`), not of the service; the contract tests do not check them.',
+    '',
+  );
+  for (const item of controlDecisions)
+    lines.push(`- **${item.where}** (\`${item.pointer || '/'}\`): ${item.why.replace(/\s+/g, ' ')}`);
+  lines.push('');
   return lines.join('\n');
 }
 
@@ -141,7 +155,15 @@ async function main(): Promise<void> {
     await writeGenerated(path.join(root, 'src/generated', file), `/* eslint-disable */\n// ${DO_NOT_EDIT}\n${types}`);
   }
   const decisions = listDecisions(document);
-  await writeGenerated(path.join(root, 'DECISIONS.md'), decisionsMarkdown(document, decisions));
+  await writeGenerated(
+    path.join(root, 'DECISIONS.md'),
+    decisionsMarkdown(
+      document,
+      decisions,
+      // The control bundle carries the service's schemas it borrows: only its own decisions are new.
+      listDecisions(control).filter((decision) => !decisions.some((main) => main.why === decision.why)),
+    ),
+  );
   const paths = Object.keys((document.paths as object | undefined) ?? {}).length;
   console.log(`generated: ${paths} paths, ${decisions.length} decisions`);
 }

@@ -10,6 +10,8 @@ export interface ControlClientOptions {
   baseUrl: string;
   /** A `fetch` to use instead of the global one, e.g. `mock.fetch` to stay in-process. */
   fetch?: (input: Request) => Promise<Response>;
+  /** The mock session every call works on (sent as `X-Mock-Session`); the default session when absent. */
+  session?: string;
 }
 
 /**
@@ -19,10 +21,12 @@ export interface ControlClientOptions {
  * const control = createControlClient({ baseUrl: 'http://localhost:4010', fetch: mock.fetch });
  * await control.POST('/__mock/reset', { body: { seed: 'demo' } });
  * await control.POST('/__mock/clock/advance', { body: { ms: 60_000 } });
+ * const worker = createControlClient({ baseUrl: 'http://localhost:4010', session: 'worker-1' });
  */
 export function createControlClient(options: ControlClientOptions): ControlClient {
   return createClient<paths>({
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.session !== undefined ? { headers: { 'X-Mock-Session': options.session } } : {}),
   });
 }

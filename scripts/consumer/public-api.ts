@@ -10,7 +10,14 @@ import {
   type MainData,
   type RestoClientOptions,
 } from '@restoapi/sdk';
-import { createControlClient, createMock, validateFixture, type MockStateJson } from '@restoapi/mock-server';
+import {
+  createControlClient,
+  createMock,
+  validateFixture,
+  type MockEngine,
+  type MockStateJson,
+  type SessionInfo,
+} from '@restoapi/mock-server';
 import { createMockServer } from '@restoapi/mock-server/node';
 import { createMswHandlers } from '@restoapi/mock-server/msw';
 import { createCallbackReceiver, createCarrierAgent, type DeliveryTracker } from '@restoapi/carrier-kit';
@@ -40,8 +47,16 @@ export async function main(): Promise<void> {
   const state: MockStateJson = mock.exportState();
   const fixture: boolean = validateFixture(state).valid;
   const handlers: unknown[] = createMswHandlers(mock, { baseUrl: server.url });
+  const worker: MockEngine = mock.session('worker-1');
+  const sessions: SessionInfo[] = server.mock.sessions.list();
+  const inSession = createControlClient({ baseUrl: server.url, session: 'worker-1' });
+  await inSession.GET('/__mock/sessions');
 
-  const agent = createCarrierAgent({ baseUrl: server.url, outboxStore: createFileOutboxStore('outbox.json') });
+  const agent = createCarrierAgent({
+    baseUrl: server.url,
+    mockSession: 'worker-1',
+    outboxStore: createFileOutboxStore('outbox.json'),
+  });
   agent.on('newOrder', async ({ tracker }: { tracker: DeliveryTracker }) => {
     await tracker.assignCourier({ name: 'Tom Richter', phone: '+49 160 9876543', externalId: 4711 });
   });
@@ -56,6 +71,7 @@ export async function main(): Promise<void> {
     profile: 'spec',
   });
   console.log(operations, decided.length, page.meta, carrier, fixture, handlers.length, served.url);
+  console.log(worker.runtime.baseUrl, sessions.length);
   console.log(result.ok, selectTests('full').length);
   await server.close();
 }

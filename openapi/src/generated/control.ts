@@ -4,7 +4,20 @@ export interface paths {
     "/__mock/reset": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session the request works on: 1 to 64 characters of `A-Za-z0-9._-`.
+                 *     Every request of the mock honours it, the service's API as well as
+                 *     this control API: a session is a whole world of its own (state,
+                 *     tokens, ids, clock, import jobs, faults, carriers, callbacks and
+                 *     their retries, notifications), created from the mock's seed on first
+                 *     use. Without it, or with `default`, the request works on the default
+                 *     session. Callbacks of a named session carry the header too, so that
+                 *     a carrier answering them reaches the same session.
+                 * @example worker-1
+                 */
+                "X-Mock-Session"?: components["parameters"]["MockSession"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -28,7 +41,20 @@ export interface paths {
     "/__mock/state": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session the request works on: 1 to 64 characters of `A-Za-z0-9._-`.
+                 *     Every request of the mock honours it, the service's API as well as
+                 *     this control API: a session is a whole world of its own (state,
+                 *     tokens, ids, clock, import jobs, faults, carriers, callbacks and
+                 *     their retries, notifications), created from the mock's seed on first
+                 *     use. Without it, or with `default`, the request works on the default
+                 *     session. Callbacks of a named session carry the header too, so that
+                 *     a carrier answering them reaches the same session.
+                 * @example worker-1
+                 */
+                "X-Mock-Session"?: components["parameters"]["MockSession"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -57,7 +83,20 @@ export interface paths {
     "/__mock/carriers": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session the request works on: 1 to 64 characters of `A-Za-z0-9._-`.
+                 *     Every request of the mock honours it, the service's API as well as
+                 *     this control API: a session is a whole world of its own (state,
+                 *     tokens, ids, clock, import jobs, faults, carriers, callbacks and
+                 *     their retries, notifications), created from the mock's seed on first
+                 *     use. Without it, or with `default`, the request works on the default
+                 *     session. Callbacks of a named session carry the header too, so that
+                 *     a carrier answering them reaches the same session.
+                 * @example worker-1
+                 */
+                "X-Mock-Session"?: components["parameters"]["MockSession"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -92,7 +131,20 @@ export interface paths {
     "/__mock/carriers/{id}": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session the request works on: 1 to 64 characters of `A-Za-z0-9._-`.
+                 *     Every request of the mock honours it, the service's API as well as
+                 *     this control API: a session is a whole world of its own (state,
+                 *     tokens, ids, clock, import jobs, faults, carriers, callbacks and
+                 *     their retries, notifications), created from the mock's seed on first
+                 *     use. Without it, or with `default`, the request works on the default
+                 *     session. Callbacks of a named session carry the header too, so that
+                 *     a carrier answering them reaches the same session.
+                 * @example worker-1
+                 */
+                "X-Mock-Session"?: components["parameters"]["MockSession"];
+            };
             path: {
                 /** @description Identifier of the carrier. */
                 id: number;
@@ -117,7 +169,20 @@ export interface paths {
     "/__mock/callbacks": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session the request works on: 1 to 64 characters of `A-Za-z0-9._-`.
+                 *     Every request of the mock honours it, the service's API as well as
+                 *     this control API: a session is a whole world of its own (state,
+                 *     tokens, ids, clock, import jobs, faults, carriers, callbacks and
+                 *     their retries, notifications), created from the mock's seed on first
+                 *     use. Without it, or with `default`, the request works on the default
+                 *     session. Callbacks of a named session carry the header too, so that
+                 *     a carrier answering them reaches the same session.
+                 * @example worker-1
+                 */
+                "X-Mock-Session"?: components["parameters"]["MockSession"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -141,7 +206,20 @@ export interface paths {
     "/__mock/orders": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session the request works on: 1 to 64 characters of `A-Za-z0-9._-`.
+                 *     Every request of the mock honours it, the service's API as well as
+                 *     this control API: a session is a whole world of its own (state,
+                 *     tokens, ids, clock, import jobs, faults, carriers, callbacks and
+                 *     their retries, notifications), created from the mock's seed on first
+                 *     use. Without it, or with `default`, the request works on the default
+                 *     session. Callbacks of a named session carry the header too, so that
+                 *     a carrier answering them reaches the same session.
+                 * @example worker-1
+                 */
+                "X-Mock-Session"?: components["parameters"]["MockSession"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -187,7 +265,20 @@ export interface paths {
     "/__mock/organizations/{id}/menu": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session the request works on: 1 to 64 characters of `A-Za-z0-9._-`.
+                 *     Every request of the mock honours it, the service's API as well as
+                 *     this control API: a session is a whole world of its own (state,
+                 *     tokens, ids, clock, import jobs, faults, carriers, callbacks and
+                 *     their retries, notifications), created from the mock's seed on first
+                 *     use. Without it, or with `default`, the request works on the default
+                 *     session. Callbacks of a named session carry the header too, so that
+                 *     a carrier answering them reaches the same session.
+                 * @example worker-1
+                 */
+                "X-Mock-Session"?: components["parameters"]["MockSession"];
+            };
             path: {
                 /** @description Identifier of the organization. */
                 id: number;
@@ -213,7 +304,20 @@ export interface paths {
     "/__mock/notifications": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session the request works on: 1 to 64 characters of `A-Za-z0-9._-`.
+                 *     Every request of the mock honours it, the service's API as well as
+                 *     this control API: a session is a whole world of its own (state,
+                 *     tokens, ids, clock, import jobs, faults, carriers, callbacks and
+                 *     their retries, notifications), created from the mock's seed on first
+                 *     use. Without it, or with `default`, the request works on the default
+                 *     session. Callbacks of a named session carry the header too, so that
+                 *     a carrier answering them reaches the same session.
+                 * @example worker-1
+                 */
+                "X-Mock-Session"?: components["parameters"]["MockSession"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -233,7 +337,20 @@ export interface paths {
     "/__mock/clock": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session the request works on: 1 to 64 characters of `A-Za-z0-9._-`.
+                 *     Every request of the mock honours it, the service's API as well as
+                 *     this control API: a session is a whole world of its own (state,
+                 *     tokens, ids, clock, import jobs, faults, carriers, callbacks and
+                 *     their retries, notifications), created from the mock's seed on first
+                 *     use. Without it, or with `default`, the request works on the default
+                 *     session. Callbacks of a named session carry the header too, so that
+                 *     a carrier answering them reaches the same session.
+                 * @example worker-1
+                 */
+                "X-Mock-Session"?: components["parameters"]["MockSession"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -260,7 +377,20 @@ export interface paths {
     "/__mock/clock/advance": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session the request works on: 1 to 64 characters of `A-Za-z0-9._-`.
+                 *     Every request of the mock honours it, the service's API as well as
+                 *     this control API: a session is a whole world of its own (state,
+                 *     tokens, ids, clock, import jobs, faults, carriers, callbacks and
+                 *     their retries, notifications), created from the mock's seed on first
+                 *     use. Without it, or with `default`, the request works on the default
+                 *     session. Callbacks of a named session carry the header too, so that
+                 *     a carrier answering them reaches the same session.
+                 * @example worker-1
+                 */
+                "X-Mock-Session"?: components["parameters"]["MockSession"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -284,7 +414,20 @@ export interface paths {
     "/__mock/config": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session the request works on: 1 to 64 characters of `A-Za-z0-9._-`.
+                 *     Every request of the mock honours it, the service's API as well as
+                 *     this control API: a session is a whole world of its own (state,
+                 *     tokens, ids, clock, import jobs, faults, carriers, callbacks and
+                 *     their retries, notifications), created from the mock's seed on first
+                 *     use. Without it, or with `default`, the request works on the default
+                 *     session. Callbacks of a named session carry the header too, so that
+                 *     a carrier answering them reaches the same session.
+                 * @example worker-1
+                 */
+                "X-Mock-Session"?: components["parameters"]["MockSession"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -308,7 +451,20 @@ export interface paths {
     "/__mock/faults": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session the request works on: 1 to 64 characters of `A-Za-z0-9._-`.
+                 *     Every request of the mock honours it, the service's API as well as
+                 *     this control API: a session is a whole world of its own (state,
+                 *     tokens, ids, clock, import jobs, faults, carriers, callbacks and
+                 *     their retries, notifications), created from the mock's seed on first
+                 *     use. Without it, or with `default`, the request works on the default
+                 *     session. Callbacks of a named session carry the header too, so that
+                 *     a carrier answering them reaches the same session.
+                 * @example worker-1
+                 */
+                "X-Mock-Session"?: components["parameters"]["MockSession"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -345,7 +501,20 @@ export interface paths {
     "/__mock/faults/{id}": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session the request works on: 1 to 64 characters of `A-Za-z0-9._-`.
+                 *     Every request of the mock honours it, the service's API as well as
+                 *     this control API: a session is a whole world of its own (state,
+                 *     tokens, ids, clock, import jobs, faults, carriers, callbacks and
+                 *     their retries, notifications), created from the mock's seed on first
+                 *     use. Without it, or with `default`, the request works on the default
+                 *     session. Callbacks of a named session carry the header too, so that
+                 *     a carrier answering them reaches the same session.
+                 * @example worker-1
+                 */
+                "X-Mock-Session"?: components["parameters"]["MockSession"];
+            };
             path: {
                 /** @description Identifier of the fault. */
                 id: number;
@@ -365,10 +534,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__mock/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the sessions
+         * @description Every session of the mock: the `default` session (requests without
+         *     `X-Mock-Session`) first, then the named ones in the order they were
+         *     created, with when each was created and last used, its size (the
+         *     number of records in its tables) and when it expires unless used
+         *     again. The request's own `X-Mock-Session` does not matter here: the
+         *     list never creates a session.
+         */
+        get: operations["listMockSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__mock/sessions/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the session. */
+                name: components["schemas"]["MockSessionName"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Drop a session
+         * @description Drops a named session: its state, clock, import jobs, faults,
+         *     carriers and pending callback retries end at once. The next request
+         *     naming it starts a fresh session from the seed. The default session
+         *     cannot be dropped (409; reset it with `POST /__mock/reset`).
+         */
+        delete: operations["deleteMockSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A session name, 1 to 64 characters of `A-Za-z0-9._-`; `default` is the session of requests without the header. */
+        MockSessionName: string;
+        /** @description One session of the mock. */
+        MockSession: {
+            name: components["schemas"]["MockSessionName"];
+            /**
+             * Format: date-time
+             * @description When the session was created (wall-clock time, not the session's virtual clock).
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When a request last used it (wall-clock time).
+             */
+            last_used_at: string;
+            /** @description Number of records in its tables. */
+            size: number;
+            /**
+             * Format: date-time
+             * @description When it is dropped unless used again; null for the default session and when sessions do not expire.
+             */
+            expires_at: string | null;
+        };
+        /** @description The sessions and the limits they live under. */
+        MockSessionListResponse: {
+            sessions: components["schemas"]["MockSession"][];
+            /** @description How many named sessions the mock holds at once (`--max-sessions`). */
+            max_sessions: number;
+            /** @description How long a named session may stay unused before it is dropped, in ms (`--session-ttl`); 0 keeps them. */
+            ttl_ms: number;
+        };
         /** @description What to reset to; `seed` and `state` exclude each other (422 when both are sent). Without a body, the demo world. */
         ResetRequest: {
             /**
@@ -1692,6 +1943,31 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description The request names a new session and the mock already holds its
+         *     limit of named sessions (`--max-sessions`, default 100); the detail
+         *     names the limit. `Retry-After` tells when the least recently used
+         *     session expires, when sessions expire at all (`--session-ttl`).
+         */
+        SessionLimitReached: {
+            headers: {
+                /** @description Seconds until an idle session expires and frees a place (only when sessions expire). */
+                "Retry-After"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description The default session cannot be dropped. */
+        DefaultSession: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
         /** @description The request cannot be read: malformed JSON, or an invalid query or path parameter. */
         BadRequest: {
             headers: {
@@ -1738,11 +2014,27 @@ export interface components {
             };
         };
     };
-    parameters: never;
+    parameters: {
+        /**
+         * @description The session the request works on: 1 to 64 characters of `A-Za-z0-9._-`.
+         *     Every request of the mock honours it, the service's API as well as
+         *     this control API: a session is a whole world of its own (state,
+         *     tokens, ids, clock, import jobs, faults, carriers, callbacks and
+         *     their retries, notifications), created from the mock's seed on first
+         *     use. Without it, or with `default`, the request works on the default
+         *     session. Callbacks of a named session carry the header too, so that
+         *     a carrier answering them reaches the same session.
+         * @example worker-1
+         */
+        MockSession: components["schemas"]["MockSessionName"];
+    };
     requestBodies: never;
     headers: never;
     pathItems: never;
 }
+export type SchemaMockSessionName = components['schemas']['MockSessionName'];
+export type SchemaMockSession = components['schemas']['MockSession'];
+export type SchemaMockSessionListResponse = components['schemas']['MockSessionListResponse'];
 export type SchemaResetRequest = components['schemas']['ResetRequest'];
 export type SchemaResetResult = components['schemas']['ResetResult'];
 export type SchemaMockState = components['schemas']['MockState'];
@@ -1824,17 +2116,33 @@ export type SchemaImportJobStatus = components['schemas']['ImportJobStatus'];
 export type SchemaError = components['schemas']['Error'];
 export type SchemaErrorBody = components['schemas']['ErrorBody'];
 export type SchemaOrderResponse = components['schemas']['OrderResponse'];
+export type ResponseSessionLimitReached = components['responses']['SessionLimitReached'];
+export type ResponseDefaultSession = components['responses']['DefaultSession'];
 export type ResponseBadRequest = components['responses']['BadRequest'];
 export type ResponseClientError = components['responses']['ClientError'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
 export type ResponseUnprocessableEntity = components['responses']['UnprocessableEntity'];
+export type ParameterMockSession = components['parameters']['MockSession'];
 export type $defs = Record<string, never>;
 export interface operations {
     resetMock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session the request works on: 1 to 64 characters of `A-Za-z0-9._-`.
+                 *     Every request of the mock honours it, the service's API as well as
+                 *     this control API: a session is a whole world of its own (state,
+                 *     tokens, ids, clock, import jobs, faults, carriers, callbacks and
+                 *     their retries, notifications), created from the mock's seed on first
+                 *     use. Without it, or with `default`, the request works on the default
+                 *     session. Callbacks of a named session carry the header too, so that
+                 *     a carrier answering them reaches the same session.
+                 * @example worker-1
+                 */
+                "X-Mock-Session"?: components["parameters"]["MockSession"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1856,12 +2164,26 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["SessionLimitReached"];
         };
     };
     getMockState: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session the request works on: 1 to 64 characters of `A-Za-z0-9._-`.
+                 *     Every request of the mock honours it, the service's API as well as
+                 *     this control API: a session is a whole world of its own (state,
+                 *     tokens, ids, clock, import jobs, faults, carriers, callbacks and
+                 *     their retries, notifications), created from the mock's seed on first
+                 *     use. Without it, or with `default`, the request works on the default
+                 *     session. Callbacks of a named session carry the header too, so that
+                 *     a carrier answering them reaches the same session.
+                 * @example worker-1
+                 */
+                "X-Mock-Session"?: components["parameters"]["MockSession"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1876,13 +2198,27 @@ export interface operations {
                     "application/json": components["schemas"]["MockState"];
                 };
             };
+            429: components["responses"]["SessionLimitReached"];
             "4XX": components["responses"]["ClientError"];
         };
     };
     replaceMockState: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session the request works on: 1 to 64 characters of `A-Za-z0-9._-`.
+                 *     Every request of the mock honours it, the service's API as well as
+                 *     this control API: a session is a whole world of its own (state,
+                 *     tokens, ids, clock, import jobs, faults, carriers, callbacks and
+                 *     their retries, notifications), created from the mock's seed on first
+                 *     use. Without it, or with `default`, the request works on the default
+                 *     session. Callbacks of a named session carry the header too, so that
+                 *     a carrier answering them reaches the same session.
+                 * @example worker-1
+                 */
+                "X-Mock-Session"?: components["parameters"]["MockSession"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1902,12 +2238,26 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["SessionLimitReached"];
         };
     };
     listCarriers: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session the request works on: 1 to 64 characters of `A-Za-z0-9._-`.
+                 *     Every request of the mock honours it, the service's API as well as
+                 *     this control API: a session is a whole world of its own (state,
+                 *     tokens, ids, clock, import jobs, faults, carriers, callbacks and
+                 *     their retries, notifications), created from the mock's seed on first
+                 *     use. Without it, or with `default`, the request works on the default
+                 *     session. Callbacks of a named session carry the header too, so that
+                 *     a carrier answering them reaches the same session.
+                 * @example worker-1
+                 */
+                "X-Mock-Session"?: components["parameters"]["MockSession"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1922,13 +2272,27 @@ export interface operations {
                     "application/json": components["schemas"]["CarrierListResponse"];
                 };
             };
+            429: components["responses"]["SessionLimitReached"];
             "4XX": components["responses"]["ClientError"];
         };
     };
     registerCarrier: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session the request works on: 1 to 64 characters of `A-Za-z0-9._-`.
+                 *     Every request of the mock honours it, the service's API as well as
+                 *     this control API: a session is a whole world of its own (state,
+                 *     tokens, ids, clock, import jobs, faults, carriers, callbacks and
+                 *     their retries, notifications), created from the mock's seed on first
+                 *     use. Without it, or with `default`, the request works on the default
+                 *     session. Callbacks of a named session carry the header too, so that
+                 *     a carrier answering them reaches the same session.
+                 * @example worker-1
+                 */
+                "X-Mock-Session"?: components["parameters"]["MockSession"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1950,12 +2314,26 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["SessionLimitReached"];
         };
     };
     deleteCarrier: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session the request works on: 1 to 64 characters of `A-Za-z0-9._-`.
+                 *     Every request of the mock honours it, the service's API as well as
+                 *     this control API: a session is a whole world of its own (state,
+                 *     tokens, ids, clock, import jobs, faults, carriers, callbacks and
+                 *     their retries, notifications), created from the mock's seed on first
+                 *     use. Without it, or with `default`, the request works on the default
+                 *     session. Callbacks of a named session carry the header too, so that
+                 *     a carrier answering them reaches the same session.
+                 * @example worker-1
+                 */
+                "X-Mock-Session"?: components["parameters"]["MockSession"];
+            };
             path: {
                 /** @description Identifier of the carrier. */
                 id: number;
@@ -1973,6 +2351,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["SessionLimitReached"];
         };
     };
     listCallbacks: {
@@ -1985,7 +2364,20 @@ export interface operations {
                 /** @description Only callbacks in this state. */
                 state?: components["schemas"]["CallbackState"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The session the request works on: 1 to 64 characters of `A-Za-z0-9._-`.
+                 *     Every request of the mock honours it, the service's API as well as
+                 *     this control API: a session is a whole world of its own (state,
+                 *     tokens, ids, clock, import jobs, faults, carriers, callbacks and
+                 *     their retries, notifications), created from the mock's seed on first
+                 *     use. Without it, or with `default`, the request works on the default
+                 *     session. Callbacks of a named session carry the header too, so that
+                 *     a carrier answering them reaches the same session.
+                 * @example worker-1
+                 */
+                "X-Mock-Session"?: components["parameters"]["MockSession"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2001,12 +2393,26 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            429: components["responses"]["SessionLimitReached"];
         };
     };
     placeStorefrontOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session the request works on: 1 to 64 characters of `A-Za-z0-9._-`.
+                 *     Every request of the mock honours it, the service's API as well as
+                 *     this control API: a session is a whole world of its own (state,
+                 *     tokens, ids, clock, import jobs, faults, carriers, callbacks and
+                 *     their retries, notifications), created from the mock's seed on first
+                 *     use. Without it, or with `default`, the request works on the default
+                 *     session. Callbacks of a named session carry the header too, so that
+                 *     a carrier answering them reaches the same session.
+                 * @example worker-1
+                 */
+                "X-Mock-Session"?: components["parameters"]["MockSession"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2030,12 +2436,26 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["SessionLimitReached"];
         };
     };
     getPublishedMenu: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session the request works on: 1 to 64 characters of `A-Za-z0-9._-`.
+                 *     Every request of the mock honours it, the service's API as well as
+                 *     this control API: a session is a whole world of its own (state,
+                 *     tokens, ids, clock, import jobs, faults, carriers, callbacks and
+                 *     their retries, notifications), created from the mock's seed on first
+                 *     use. Without it, or with `default`, the request works on the default
+                 *     session. Callbacks of a named session carry the header too, so that
+                 *     a carrier answering them reaches the same session.
+                 * @example worker-1
+                 */
+                "X-Mock-Session"?: components["parameters"]["MockSession"];
+            };
             path: {
                 /** @description Identifier of the organization. */
                 id: number;
@@ -2055,6 +2475,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["SessionLimitReached"];
         };
     };
     listNotifications: {
@@ -2065,7 +2486,20 @@ export interface operations {
                 /** @description Only SMS or only e-mails. */
                 channel?: "sms" | "email";
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description The session the request works on: 1 to 64 characters of `A-Za-z0-9._-`.
+                 *     Every request of the mock honours it, the service's API as well as
+                 *     this control API: a session is a whole world of its own (state,
+                 *     tokens, ids, clock, import jobs, faults, carriers, callbacks and
+                 *     their retries, notifications), created from the mock's seed on first
+                 *     use. Without it, or with `default`, the request works on the default
+                 *     session. Callbacks of a named session carry the header too, so that
+                 *     a carrier answering them reaches the same session.
+                 * @example worker-1
+                 */
+                "X-Mock-Session"?: components["parameters"]["MockSession"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2081,12 +2515,26 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            429: components["responses"]["SessionLimitReached"];
         };
     };
     getClock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session the request works on: 1 to 64 characters of `A-Za-z0-9._-`.
+                 *     Every request of the mock honours it, the service's API as well as
+                 *     this control API: a session is a whole world of its own (state,
+                 *     tokens, ids, clock, import jobs, faults, carriers, callbacks and
+                 *     their retries, notifications), created from the mock's seed on first
+                 *     use. Without it, or with `default`, the request works on the default
+                 *     session. Callbacks of a named session carry the header too, so that
+                 *     a carrier answering them reaches the same session.
+                 * @example worker-1
+                 */
+                "X-Mock-Session"?: components["parameters"]["MockSession"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2101,13 +2549,27 @@ export interface operations {
                     "application/json": components["schemas"]["Clock"];
                 };
             };
+            429: components["responses"]["SessionLimitReached"];
             "4XX": components["responses"]["ClientError"];
         };
     };
     setClock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session the request works on: 1 to 64 characters of `A-Za-z0-9._-`.
+                 *     Every request of the mock honours it, the service's API as well as
+                 *     this control API: a session is a whole world of its own (state,
+                 *     tokens, ids, clock, import jobs, faults, carriers, callbacks and
+                 *     their retries, notifications), created from the mock's seed on first
+                 *     use. Without it, or with `default`, the request works on the default
+                 *     session. Callbacks of a named session carry the header too, so that
+                 *     a carrier answering them reaches the same session.
+                 * @example worker-1
+                 */
+                "X-Mock-Session"?: components["parameters"]["MockSession"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2129,12 +2591,26 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["SessionLimitReached"];
         };
     };
     advanceClock: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session the request works on: 1 to 64 characters of `A-Za-z0-9._-`.
+                 *     Every request of the mock honours it, the service's API as well as
+                 *     this control API: a session is a whole world of its own (state,
+                 *     tokens, ids, clock, import jobs, faults, carriers, callbacks and
+                 *     their retries, notifications), created from the mock's seed on first
+                 *     use. Without it, or with `default`, the request works on the default
+                 *     session. Callbacks of a named session carry the header too, so that
+                 *     a carrier answering them reaches the same session.
+                 * @example worker-1
+                 */
+                "X-Mock-Session"?: components["parameters"]["MockSession"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2156,12 +2632,26 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["SessionLimitReached"];
         };
     };
     getConfig: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session the request works on: 1 to 64 characters of `A-Za-z0-9._-`.
+                 *     Every request of the mock honours it, the service's API as well as
+                 *     this control API: a session is a whole world of its own (state,
+                 *     tokens, ids, clock, import jobs, faults, carriers, callbacks and
+                 *     their retries, notifications), created from the mock's seed on first
+                 *     use. Without it, or with `default`, the request works on the default
+                 *     session. Callbacks of a named session carry the header too, so that
+                 *     a carrier answering them reaches the same session.
+                 * @example worker-1
+                 */
+                "X-Mock-Session"?: components["parameters"]["MockSession"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2176,13 +2666,27 @@ export interface operations {
                     "application/json": components["schemas"]["Config"];
                 };
             };
+            429: components["responses"]["SessionLimitReached"];
             "4XX": components["responses"]["ClientError"];
         };
     };
     updateConfig: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session the request works on: 1 to 64 characters of `A-Za-z0-9._-`.
+                 *     Every request of the mock honours it, the service's API as well as
+                 *     this control API: a session is a whole world of its own (state,
+                 *     tokens, ids, clock, import jobs, faults, carriers, callbacks and
+                 *     their retries, notifications), created from the mock's seed on first
+                 *     use. Without it, or with `default`, the request works on the default
+                 *     session. Callbacks of a named session carry the header too, so that
+                 *     a carrier answering them reaches the same session.
+                 * @example worker-1
+                 */
+                "X-Mock-Session"?: components["parameters"]["MockSession"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2204,12 +2708,26 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["SessionLimitReached"];
         };
     };
     listFaults: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session the request works on: 1 to 64 characters of `A-Za-z0-9._-`.
+                 *     Every request of the mock honours it, the service's API as well as
+                 *     this control API: a session is a whole world of its own (state,
+                 *     tokens, ids, clock, import jobs, faults, carriers, callbacks and
+                 *     their retries, notifications), created from the mock's seed on first
+                 *     use. Without it, or with `default`, the request works on the default
+                 *     session. Callbacks of a named session carry the header too, so that
+                 *     a carrier answering them reaches the same session.
+                 * @example worker-1
+                 */
+                "X-Mock-Session"?: components["parameters"]["MockSession"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2224,13 +2742,27 @@ export interface operations {
                     "application/json": components["schemas"]["FaultListResponse"];
                 };
             };
+            429: components["responses"]["SessionLimitReached"];
             "4XX": components["responses"]["ClientError"];
         };
     };
     addFault: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session the request works on: 1 to 64 characters of `A-Za-z0-9._-`.
+                 *     Every request of the mock honours it, the service's API as well as
+                 *     this control API: a session is a whole world of its own (state,
+                 *     tokens, ids, clock, import jobs, faults, carriers, callbacks and
+                 *     their retries, notifications), created from the mock's seed on first
+                 *     use. Without it, or with `default`, the request works on the default
+                 *     session. Callbacks of a named session carry the header too, so that
+                 *     a carrier answering them reaches the same session.
+                 * @example worker-1
+                 */
+                "X-Mock-Session"?: components["parameters"]["MockSession"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2252,12 +2784,26 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["SessionLimitReached"];
         };
     };
     clearFaults: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session the request works on: 1 to 64 characters of `A-Za-z0-9._-`.
+                 *     Every request of the mock honours it, the service's API as well as
+                 *     this control API: a session is a whole world of its own (state,
+                 *     tokens, ids, clock, import jobs, faults, carriers, callbacks and
+                 *     their retries, notifications), created from the mock's seed on first
+                 *     use. Without it, or with `default`, the request works on the default
+                 *     session. Callbacks of a named session carry the header too, so that
+                 *     a carrier answering them reaches the same session.
+                 * @example worker-1
+                 */
+                "X-Mock-Session"?: components["parameters"]["MockSession"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2270,13 +2816,27 @@ export interface operations {
                 };
                 content?: never;
             };
+            429: components["responses"]["SessionLimitReached"];
             "4XX": components["responses"]["ClientError"];
         };
     };
     deleteFault: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The session the request works on: 1 to 64 characters of `A-Za-z0-9._-`.
+                 *     Every request of the mock honours it, the service's API as well as
+                 *     this control API: a session is a whole world of its own (state,
+                 *     tokens, ids, clock, import jobs, faults, carriers, callbacks and
+                 *     their retries, notifications), created from the mock's seed on first
+                 *     use. Without it, or with `default`, the request works on the default
+                 *     session. Callbacks of a named session carry the header too, so that
+                 *     a carrier answering them reaches the same session.
+                 * @example worker-1
+                 */
+                "X-Mock-Session"?: components["parameters"]["MockSession"];
+            };
             path: {
                 /** @description Identifier of the fault. */
                 id: number;
@@ -2294,6 +2854,52 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["SessionLimitReached"];
+        };
+    };
+    listMockSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sessions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MockSessionListResponse"];
+                };
+            };
+            "4XX": components["responses"]["ClientError"];
+        };
+    };
+    deleteMockSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Name of the session. */
+                name: components["schemas"]["MockSessionName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session was dropped. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["DefaultSession"];
         };
     };
 }

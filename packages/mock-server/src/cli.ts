@@ -7,7 +7,14 @@
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { DEMO_LOGINS, demoSeed, type MockStateJson, type MockEngine } from './index.js';
+import {
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_SESSION_TTL_MS,
+  DEMO_LOGINS,
+  demoSeed,
+  type MockStateJson,
+  type MockEngine,
+} from './index.js';
 import { normalizeOrigin } from './cors/cors-policy.js';
 import { createMockServer } from './node.js';
 import { addProxyCommand } from './proxy/proxy-command.js';
@@ -48,6 +55,13 @@ async function assertCanListen(host: string, port: number): Promise<void> {
     probe.once('error', (error) => reject(listenProblem(error, host, port)));
     probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
   });
+}
+
+function sessionCount(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n))
+    throw new InvalidArgumentError('a number of sessions is a whole number, 0 or more (0: named sessions are refused)');
+  return n;
 }
 
 function instant(value: string): Date {
@@ -133,6 +147,16 @@ const program = new Command('restoapi-mock')
     corsOrigins,
   )
   .option('--no-cors', 'answer no CORS preflights and send no Access-Control-* headers')
+  .option(
+    '--max-sessions <n>',
+    `how many named sessions (X-Mock-Session) the mock holds at once; a new one beyond is refused with 429 (default ${DEFAULT_MAX_SESSIONS})`,
+    sessionCount,
+  )
+  .option(
+    '--session-ttl <ms>',
+    `drop a named session unused for this many milliseconds, 0 never (default ${DEFAULT_SESSION_TTL_MS}: 30 minutes)`,
+    milliseconds,
+  )
   .showHelpAfterError()
   .exitOverride()
   // The serve options come before a subcommand; `proxy` parses its own (its --port is not the serve --port).
@@ -152,6 +176,8 @@ program.action(
     clock?: Date;
     cors: boolean;
     corsOrigin?: string[];
+    maxSessions?: number;
+    sessionTtl?: number;
   }) => {
     if (!options.cors && options.corsOrigin)
       throw new UsageError('--cors-origin and --no-cors contradict each other: give one of them');
@@ -163,7 +189,9 @@ program.action(
         })
       : undefined;
     const restored = saved === undefined ? undefined : asUsage(() => assertFixture(saved, `--state ${options.state}`));
-    const state = restored ?? (await loadSeed(options.seed, options.clock ?? new Date()));
+    const seedText = JSON.stringify(await loadSeed(options.seed, options.clock ?? new Date()));
+    // The default session's rows are the objects of its state: named sessions start from a copy of the seed.
+    const state = restored ?? (JSON.parse(seedText) as MockStateJson);
     // The console ships with the package; the docs site is built in memory when @restoapi/docs is there.
     const docs: DocsRouteResult = options.docs ? await loadDocsRoute() : { files: 0, note: 'not served (--no-docs)' };
     const server = await createMockServer({
@@ -175,6 +203,12 @@ program.action(
       cors: options.cors && (options.corsOrigin ? { origins: options.corsOrigin } : true),
       ...(options.importDuration !== undefined ? { config: { importDurationMs: options.importDuration } } : {}),
       ...(options.state ? { onChange: debouncedSaver(options.state) } : {}),
+      // Named sessions start from the seed, also when the default session was restored from --state.
+      sessionSeed: () => JSON.parse(seedText) as MockStateJson,
+      sessions: {
+        ...(options.maxSessions !== undefined ? { max: options.maxSessions } : {}),
+        ...(options.sessionTtl !== undefined ? { ttlMs: Math.round(options.sessionTtl) } : {}),
+      },
     }).catch((error: NodeJS.ErrnoException) => {
       throw error.syscall === 'listen' ? listenProblem(error, options.host, options.port) : error;
     });
@@ -186,6 +220,7 @@ program.action(
       `  control API   ${server.url}/__mock`,
       `  console       ${server.url}/console/`,
       docs.route ? `  docs          ${server.url}/docs/` : `  docs          ${docs.note}`,
+      `  sessions      X-Mock-Session: up to ${server.mock.sessions.max}, ${server.mock.sessions.ttlMs === 0 ? 'kept until dropped' : `dropped after ${server.mock.sessions.ttlMs} ms unused`}`,
       `  CORS          ${!options.cors ? 'off (--no-cors)' : options.corsOrigin ? options.corsOrigin.join(', ') : 'any origin'}`,
       restored
         ? `  state         restored from ${options.state}`

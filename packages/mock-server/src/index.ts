@@ -12,6 +12,8 @@ import { handlers } from './handlers.js';
 import { photoRoute } from './menu/photo-route.js';
 import { demoSeed } from './seeds/demo-seed.js';
 import type { MockStateJson } from './state/mock-state.js';
+import { sessionFront, type Mock } from './sessions/session-front.js';
+import { SESSION_HEADER, SessionRegistry, type SessionOptions } from './sessions/session-registry.js';
 
 export {
   EngineResponse,
@@ -41,6 +43,17 @@ export { DEMO_LOGINS, demoSeed } from './seeds/demo-seed.js';
 export { createControlClient, type ControlClient, type ControlClientOptions } from '@restoapi/openapi';
 export { createFaultInjector, type Fault, type FaultInjector, type FaultInput } from './control/faults.js';
 export { attachCallbackDispatcher, type CallbackDispatcher } from './callbacks/callback-dispatcher.js';
+export type { Mock } from './sessions/session-front.js';
+export {
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_SESSION,
+  DEFAULT_SESSION_TTL_MS,
+  SESSION_HEADER,
+  SessionRegistry,
+  isSessionName,
+  type SessionInfo,
+  type SessionOptions,
+} from './sessions/session-registry.js';
 
 /** Options of {@link createMock}. */
 export interface MockOptions {
@@ -58,29 +71,74 @@ export interface MockOptions {
   routes?: EngineRoute[];
   /** The `fetch` carrier callbacks are sent with (default: the global one). */
   callbackFetch?: typeof fetch;
+  /** Limits of the named sessions (`X-Mock-Session`): how many at once, and when an idle one expires. */
+  sessions?: SessionOptions;
+  /**
+   * What a named session starts from: a state export, or a function returning one; read once, when the
+   * first named session is made. Default: the demo seed when `state` is absent, otherwise `state` itself as
+   * it is at that moment (the default session's rows are the very objects of `state`, so pass a
+   * `sessionSeed` when the default session changes data before the first named session exists).
+   */
+  sessionSeed?: MockStateJson | (() => MockStateJson);
 }
 
 /** @deprecated Another name of {@link MockEngine}, the type of a mock instance: use `MockEngine`. */
 export type RestoMock = MockEngine;
 
 /**
- * Creates a mock instance in memory. Each test can have its own: instances share nothing but compiled schemas.
+ * Creates a mock in memory. Each test can have its own: instances share nothing but compiled schemas. A
+ * request with `X-Mock-Session: NAME` (or `mock.session(NAME)`) works on that session's own instance,
+ * created from the same seed on first use.
  * @example
  * const mock = createMock();
  * const res = await mock.fetch('http://localhost:4010/api/session?login=admin@pizza.demo&password=demo', { method: 'POST' });
  */
-export function createMock(options: MockOptions = {}): MockEngine {
+export function createMock(options: MockOptions = {}): Mock {
+  const createdAt = new Date();
+  const { instance, control } = createInstance(options, options.state ?? demoSeed(createdAt));
+  // Read once, on the first named session: a mock that never has one (most tests, a 100,000-order bench)
+  // pays nothing. The demo seed is made again for the same instant, so it holds the same data.
+  const seedOfSessions = (): MockStateJson => {
+    const given = options.sessionSeed ?? options.state;
+    if (typeof given === 'function') return given();
+    return given ?? demoSeed(createdAt);
+  };
+  let seedText: string | undefined;
+  const sessions: SessionRegistry = new SessionRegistry({
+    ...options.sessions,
+    defaultInstance: instance,
+    create(name) {
+      seedText ??= JSON.stringify(seedOfSessions());
+      const session = createInstance(options, JSON.parse(seedText) as MockStateJson, name, sessions).instance;
+      session.runtime.baseUrl = instance.runtime.baseUrl;
+      // A new session starts at the default session's time (a server started with --clock keeps it).
+      void session.runtime.clock.set(instance.runtime.clock.now(), instance.runtime.clock.frozen);
+      return session;
+    },
+  });
+  control.sessions = sessions;
+  return sessionFront(instance, sessions);
+}
+
+/** One whole mock instance: engine, control API, faults and callback dispatcher. */
+function createInstance(
+  options: MockOptions,
+  state: MockStateJson,
+  session?: string,
+  sessions?: SessionRegistry,
+): { instance: MockEngine; control: ControlServices } {
   const faults = createFaultInjector();
-  const control: ControlServices = { faults };
+  const control: ControlServices = { faults, ...(sessions ? { sessions } : {}) };
   const mock = createMockEngine({
     handlers,
-    state: options.state ?? demoSeed(),
+    state,
     config: {
       ...options.config,
       ...(options.validateResponses !== undefined ? { validateResponses: options.validateResponses } : {}),
     },
     ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}),
-    ...(options.onChange ? { onChange: options.onChange } : {}),
+    // Only the default session is persisted (`--state`): named sessions are scratch worlds of a test run.
+    ...(options.onChange && session === undefined ? { onChange: options.onChange } : {}),
     // The control API owns /__mock; uploaded photos are served at the URLs of the `photo` objects.
     operationSets: [createControlApi(control)],
     routes: [...(options.routes ?? []), photoRoute],
@@ -88,6 +146,17 @@ export function createMock(options: MockOptions = {}): MockEngine {
     preflight: faults.intercept,
   });
   // The control API drives the clock through the dispatcher, which needs the engine first.
-  control.callbacks = attachCallbackDispatcher(mock, options.callbackFetch ? { fetch: options.callbackFetch } : {});
-  return mock;
+  const dispatcher = attachCallbackDispatcher(mock, {
+    ...(options.callbackFetch ? { fetch: options.callbackFetch } : {}),
+    // A carrier answering a session's callback names the session back (see @restoapi/carrier-kit `mockSession`).
+    ...(session !== undefined ? { headers: { [SESSION_HEADER]: session } } : {}),
+  });
+  control.callbacks = dispatcher;
+  const close = mock.close.bind(mock);
+  // Closing ends the instance's timers and its callback retries.
+  mock.close = () => {
+    dispatcher.detach();
+    close();
+  };
+  return { instance: mock, control };
 }

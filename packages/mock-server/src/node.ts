@@ -8,7 +8,7 @@ import { fetchResponseOf, requestId } from './engine/engine.js';
 import { badRequest } from './engine/http-error.js';
 import { EngineResponse, headerValue, type EngineRequest, type HeaderReader } from './engine/engine-request.js';
 import { createCorsPolicy, type CorsOption } from './cors/cors-policy.js';
-import { createMock, type MockOptions, type MockEngine } from './index.js';
+import { createMock, type Mock, type MockOptions } from './index.js';
 
 export { CORS_ALLOWED_METHODS, CORS_EXPOSED_HEADERS, type CorsOption, type CorsOptions } from './cors/cors-policy.js';
 
@@ -29,8 +29,8 @@ export interface MockServerOptions extends MockOptions {
 export interface MockServer {
   /** Base URL of the main API, e.g. `http://127.0.0.1:4010`. */
   url: string;
-  /** The mock instance behind the server. */
-  mock: MockEngine;
+  /** The mock behind the server (its default session; `mock.session(name)` for a named one). */
+  mock: Mock;
   server: Server;
   /** Stops listening and stops the instance's timers. */
   close(): Promise<void>;

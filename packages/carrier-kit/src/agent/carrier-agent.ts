@@ -62,6 +62,8 @@ export interface CarrierAgentOptions {
   baseUrl?: string;
   /** `fetch` of the default carrier API client. */
   fetch?: typeof fetch;
+  /** The mock server session the default carrier API client works in (`X-Mock-Session`), see `createCarrierApi`. */
+  mockSession?: string;
   /** A carrier API client of your own (e.g. the SDK's); replaces `baseUrl`/`fetch`. */
   api?: CarrierApi;
   /** Where pending delivery updates are kept (default: memory; use the file store to survive restarts). */
@@ -138,7 +140,11 @@ export class CarrierAgent {
     if (!options.api && !options.baseUrl) throw new TypeError('createCarrierAgent needs baseUrl (or an api client)');
     this.api =
       options.api ??
-      createCarrierApi({ baseUrl: options.baseUrl!, ...(options.fetch ? { fetch: options.fetch } : {}) });
+      createCarrierApi({
+        baseUrl: options.baseUrl!,
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+        ...(options.mockSession !== undefined ? { mockSession: options.mockSession } : {}),
+      });
     this.outbox = createOutbox({
       api: this.api,
       scheduler: this.scheduler,

@@ -24,6 +24,31 @@ test('reads and updates an order through the SDK carrier client and answers the 
   mock.close();
 });
 
+test('with mockSession every call names that mock session, beside the headers given', async () => {
+  const mock = createMock();
+  const order = mock.session('carrier-1').runtime.state.orders.get(5001)!;
+  order.secure_id = SECURE;
+  order.carrier_id = 1;
+  const seen: (string | null)[] = [];
+  const fetchSpy: typeof fetch = (input, init) => {
+    const request = new Request(input, init);
+    seen.push(request.headers.get('x-trace'));
+    return mock.fetch(request);
+  };
+  const api = createCarrierApi({
+    baseUrl: 'http://mock.test',
+    fetch: fetchSpy,
+    mockSession: 'carrier-1',
+    headers: { 'X-Trace': 't1' },
+  });
+  expect(await api.getOrder(SECURE)).toMatchObject({ id: 5001, secure_id: SECURE });
+  expect(seen).toEqual(['t1']);
+  // The default session never handed the order to a carrier.
+  const elsewhere = createCarrierApi({ baseUrl: 'http://mock.test', fetch: mock.fetch });
+  expect(await elsewhere.getOrder(SECURE).catch((e: unknown) => e)).toBeInstanceOf(NotFoundError);
+  mock.close();
+});
+
 test("failures are the SDK's error classes, and the retry decision follows them", async () => {
   const mock = await mockWithCarrierOrder();
   const api = createCarrierApi({ baseUrl: 'http://mock.test', fetch: mock.fetch });

@@ -53,6 +53,11 @@ export function retryAfterOf(error: unknown): number | undefined {
   return headers instanceof Headers ? parseRetryAfter(headers.get('retry-after')) : undefined;
 }
 
+/** The header that names a mock server session, when there is one. */
+function mockSessionHeader(session: string | undefined): Record<string, string> {
+  return session === undefined ? {} : { 'X-Mock-Session': session };
+}
+
 /** Options of {@link createCarrierApi}. */
 export interface CarrierApiOptions {
   /** Base address of the service (`{base_url}`); `/api-delivery` is added. */
@@ -68,6 +73,11 @@ export interface CarrierApiOptions {
   maxRetries?: number;
   /** Headers added to every call. */
   headers?: Record<string, string>;
+  /**
+   * The mock server session to work in (sent as `X-Mock-Session`): the mock names it on the callbacks of
+   * that session, and the carrier's calls must name it back to reach the same world.
+   */
+  mockSession?: string;
 }
 
 /**
@@ -83,7 +93,9 @@ export function createCarrierApi(options: CarrierApiOptions): CarrierApi {
     timeoutMs: options.timeoutMs ?? 10_000,
     maxRetries: options.maxRetries ?? 0,
     ...(options.fetch ? { fetch: options.fetch as FetchLike } : {}),
-    ...(options.headers ? { headers: options.headers } : {}),
+    ...(options.headers || options.mockSession !== undefined
+      ? { headers: { ...options.headers, ...mockSessionHeader(options.mockSession) } }
+      : {}),
   });
   return {
     async getOrder(secureId, callOptions) {

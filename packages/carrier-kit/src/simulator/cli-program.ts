@@ -31,6 +31,13 @@ function number(min: number, max = Number.POSITIVE_INFINITY) {
   };
 }
 
+function sessionName(value: string): string {
+  // The mock's rule for X-Mock-Session names, checked here so a typo fails before anything starts.
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(value))
+    throw new InvalidArgumentError('a session name is 1 to 64 characters of A-Z, a-z, 0-9, ".", "_" and "-"');
+  return value;
+}
+
 function integerList(value: string): number[] {
   const ids = value.split(',').map((part) => Number(part.trim()));
   if (ids.length === 0 || ids.some((id) => !Number.isInteger(id) || id < 1))
@@ -100,6 +107,11 @@ export function createProgram(): Command {
     )
     .option('--outbox <file>', 'keep pending delivery updates in this file, so they survive a restart')
     .option('--name <name>', 'name of the carrier in the mock', 'Simulated carrier')
+    .option(
+      '--mock-session <name>',
+      'work in this session of the mock (X-Mock-Session): register there, get its callbacks, send its updates',
+      sessionName,
+    )
     .option('--verbose', 'log what the kit does', false)
     .action(async (opts: Record<string, unknown>) => {
       const simulator = await runSimulator({
@@ -119,6 +131,7 @@ export function createProgram(): Command {
         ...(opts.secret ? { secret: opts.secret as string } : {}),
         ...(opts.outbox ? { outboxFile: opts.outbox as string } : {}),
         name: opts.name as string,
+        ...(opts.mockSession ? { mockSession: opts.mockSession as string } : {}),
         ...(opts.verbose ? { logger: consoleLogger('debug') } : {}),
       }).catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'EADDRINUSE')

@@ -46,10 +46,13 @@ export interface MockControl {
 export function createMockControl(
   controlUrl: string,
   fetchImpl: typeof fetch = (input, init) => fetch(input, init),
+  /** The mock session to register in (`X-Mock-Session`); the default session when absent. */
+  session?: string,
 ): MockControl {
   const base = controlUrl.replace(/\/+$/, '');
   const client = createControlClient({
     baseUrl: base,
+    ...(session !== undefined ? { session } : {}),
     // fetch says only "fetch failed" when nothing answers; the address is what a user needs to see.
     fetch: (request) =>
       fetchImpl(request).catch((error: unknown) => {

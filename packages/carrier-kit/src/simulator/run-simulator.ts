@@ -39,6 +39,11 @@ export interface SimulatorOptions {
   secret?: string;
   /** Keep pending updates in this file (atomic writes) instead of memory. */
   outboxFile?: string;
+  /**
+   * The mock server session to run in (`X-Mock-Session`): the carrier registers there, gets that session's
+   * callbacks and sends its updates back to it.
+   */
+  mockSession?: string;
   /** Name of the carrier in the mock's lists (default `Simulated carrier`). */
   name?: string;
   /** How long {@link RunningSimulator.stop} waits for the service to take the abandoned orders' problems (default 5 s). */
@@ -144,6 +149,7 @@ export async function runSimulator(options: SimulatorOptions): Promise<RunningSi
   const stats: SimulatorStats = { orders: 0, delivered: 0, cancelled: 0, failed: 0, problems: 0, abandoned: 0 };
   const agent = createCarrierAgent({
     baseUrl: options.baseUrl,
+    ...(options.mockSession !== undefined ? { mockSession: options.mockSession } : {}),
     positions: { minIntervalMs: options.minIntervalMs ?? 10_000 },
     ...(options.outboxFile ? { outboxStore: createFileOutboxStore(options.outboxFile) } : {}),
     ...(options.secret ? { receiver: { signing: { secret: options.secret } } } : {}),
@@ -202,7 +208,7 @@ export async function runSimulator(options: SimulatorOptions): Promise<RunningSi
   await agent.start();
   const served = await serve(agent.handle, { port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
   const callbackUrl = options.publicUrl ?? served.url.replace('//0.0.0.0:', '//127.0.0.1:');
-  const control: MockControl = createMockControl(options.controlUrl ?? options.baseUrl);
+  const control: MockControl = createMockControl(options.controlUrl ?? options.baseUrl, undefined, options.mockSession);
   const chaos: CarrierChaos | undefined =
     options.chaos === true
       ? { duplicate: 0.3, delayMs: 1500, reorder: true, seed }

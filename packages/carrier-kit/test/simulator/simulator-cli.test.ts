@@ -36,6 +36,10 @@ test.each([
   [['simulate', '--base-url', 'http://127.0.0.1:4010', '--tick', '-5'], /--tick <ms>' argument '-5' is invalid/],
   [['simulate', '--base-url', 'http://127.0.0.1:4010', '--restaurants', '11,x'], /expected restaurant ids like 11,12/],
   [['simulate', '--base-url', 'http://127.0.0.1:4010', '--turbo'], /unknown option '--turbo'/],
+  [
+    ['simulate', '--base-url', 'http://127.0.0.1:4010', '--mock-session', 'two words'],
+    /--mock-session <name>' argument 'two words' is invalid\. a session name is 1 to 64 characters/,
+  ],
   [['deliver'], /unknown command 'deliver'/],
 ])('restoapi-carrier %j is refused with exit code 2 and says why', async (args, message) => {
   const result = await carrier(...args);
@@ -95,4 +99,41 @@ test('Ctrl-C mid-delivery: the simulator reports the order as problem to the ser
     /simulator stopped: 1 orders, 0 delivered, 0 cancelled, 0 failed, 1 abandoned, 0 problems;/,
   );
   expect(world.mock.mock.exportState().carriers?.rows ?? []).toEqual([]);
+}, 30_000);
+
+test('restoapi-carrier simulate --mock-session works in that session of the mock only, end to end', async () => {
+  world = await startWorld({ mockSession: 'carrier-e2e' });
+  const simulator = startCli([
+    BIN_SOURCES['restoapi-carrier']!,
+    'simulate',
+    '--base-url',
+    world.url,
+    '--port',
+    '0',
+    '--speed',
+    '5000',
+    '--tick',
+    '40',
+    '--min-interval',
+    '0',
+    '--mock-session',
+    'carrier-e2e',
+  ]);
+  try {
+    await simulator.waitFor(/waiting for orders/);
+    const session = world.mock.mock.session('carrier-e2e');
+    expect(session.exportState().carriers?.rows).toHaveLength(1);
+    expect(world.mock.mock.exportState().carriers?.rows ?? []).toEqual([]);
+
+    // The session's callback names it, and the simulator's delivery updates come back into it.
+    const order = await placeOrder(world);
+    await simulator.waitFor(new RegExp(`^${order.number} .* delivered`));
+    const inSession = () => session.exportState().orders!.rows.find((row) => row.id === order.id)!;
+    await eventually(() => inSession().status === 'complete', 5000, 'the session to show the order complete');
+    expect(inSession().delivery).toMatchObject({ status: 'delivered' });
+    expect(world.mock.mock.exportState().orders!.rows.some((row) => row.id === order.id)).toBe(false);
+  } finally {
+    expect((await simulator.stop('SIGINT')).status).toBe(0);
+  }
+  expect(world.mock.mock.session('carrier-e2e').exportState().carriers?.rows).toEqual([]);
 }, 30_000);

@@ -19,20 +19,29 @@ export interface World {
   close(): Promise<void>;
 }
 
-/** Starts the mock on a free port with the clock frozen on a Friday evening. */
-export async function startWorld(): Promise<World> {
+/**
+ * Starts the mock on a free port with the clock frozen on a Friday evening; with `mockSession`, the world is
+ * that session of the mock (every call of the world names it).
+ */
+export async function startWorld(options: { mockSession?: string } = {}): Promise<World> {
   const mock = await createMockServer({ port: 0, validateResponses: true });
-  const control = createControlClient({ baseUrl: mock.url });
+  const named = options.mockSession;
+  const headers: Record<string, string> = named === undefined ? {} : { 'X-Mock-Session': named };
+  const control = createControlClient({ baseUrl: mock.url, ...(named === undefined ? {} : { session: named }) });
   await expectOk(control.PUT('/__mock/clock', { body: { now: FRIDAY_EVENING, frozen: true } }));
-  const session = await fetch(`${mock.url}/api/session?login=admin@pizza.demo&password=demo`, { method: 'POST' });
+  const session = await fetch(`${mock.url}/api/session?login=admin@pizza.demo&password=demo`, {
+    method: 'POST',
+    headers,
+  });
   const { meta } = (await session.json()) as { meta: { token: string } };
-  const admin = createRawClient({ baseUrl: mock.url, token: meta.token });
+  const admin = createRawClient({ baseUrl: mock.url, token: meta.token, headers });
+  const instance = named === undefined ? mock.mock : mock.mock.session(named);
   return {
     mock,
     url: mock.url,
     control,
     admin,
-    mockTime: { ...systemScheduler, now: () => mock.mock.runtime.clock.nowMs() },
+    mockTime: { ...systemScheduler, now: () => instance.runtime.clock.nowMs() },
     close: () => mock.close(),
   };
 }

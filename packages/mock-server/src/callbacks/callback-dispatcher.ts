@@ -22,6 +22,8 @@ export const REORDER_HOLD_MS = 1000;
 export interface CallbackDispatcherOptions {
   /** The `fetch` callbacks are sent with; the global one (read at each call) by default. */
   fetch?: typeof fetch;
+  /** Headers sent with every callback (a named session sends `X-Mock-Session`). */
+  headers?: Record<string, string>;
 }
 
 /** Sends the carrier callbacks of one mock instance. */
@@ -120,7 +122,7 @@ export function attachCallbackDispatcher(
     try {
       const url = new URL(carrier.callback_url);
       for (const [name, value] of Object.entries(callback.query)) url.searchParams.set(name, value);
-      const headers: Record<string, string> = {};
+      const headers: Record<string, string> = { ...options.headers };
       if (carrier.secret) {
         const timestamp = String(Math.floor(clock.nowMs() / 1000));
         const id = callback.webhook_id ?? `msg_${callback.id}`;

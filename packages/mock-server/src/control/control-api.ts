@@ -3,7 +3,7 @@ import type { CallbackDispatcher } from '../callbacks/callback-dispatcher.js';
 import { webhookSecretKey } from '../callbacks/webhook-signature.js';
 import type { MockEngine } from '../engine/engine.js';
 import { created, noContent, ok, type HandlerResult } from '../engine/handler.js';
-import { HttpError, errorObject, notFound, unprocessable, type FieldProblem } from '../engine/http-error.js';
+import { HttpError, conflict, errorObject, notFound, unprocessable, type FieldProblem } from '../engine/http-error.js';
 import type { OperationSet } from '../engine/pipeline.js';
 import type { MockRuntime } from '../engine/runtime.js';
 import { controlDocument } from '../generated/control-document.js';
@@ -12,6 +12,7 @@ import { dishView } from '../menu/menu-views.js';
 import { orderResponse } from '../orders/order-views.js';
 import { demoSeed } from '../seeds/demo-seed.js';
 import { TABLE_NAMES, type CallbackRecord, type CarrierRecord, type MockStateJson } from '../state/mock-state.js';
+import { DEFAULT_SESSION, type SessionRegistry } from '../sessions/session-registry.js';
 import type { FaultInjector } from './faults.js';
 import { placeStorefrontOrder, publishedMenuOf } from './storefront-order.js';
 
@@ -32,6 +33,8 @@ export interface ControlServices {
   readonly faults: FaultInjector;
   /** The instance's callback dispatcher, set once it is attached (the clock is driven through it). */
   callbacks?: CallbackDispatcher;
+  /** The sessions of the mock the instance belongs to (the same registry for every session). */
+  sessions?: SessionRegistry;
 }
 
 /** What a control handler receives from the pipeline. */
@@ -260,6 +263,27 @@ const handlers: ControlHandlers = {
 
   clearFaults({ services: { faults } }) {
     faults.clear();
+    return noContent();
+  },
+
+  listMockSessions({ services: { sessions } }) {
+    return ok({
+      sessions: sessions?.list() ?? [],
+      max_sessions: sessions?.max ?? 0,
+      ttl_ms: sessions?.ttlMs ?? 0,
+    } satisfies C['MockSessionListResponse']);
+  },
+
+  deleteMockSession({ services: { sessions }, params }) {
+    const name = params.name as string;
+    if (name === DEFAULT_SESSION)
+      throw conflict('default_session', 'The default session cannot be dropped; reset it with POST /__mock/reset.', {
+        parameter: 'name',
+      });
+    if (!sessions?.drop(name))
+      throw new HttpError(404, [
+        errorObject(404, 'not_found', 'Not found', `Session ${name} does not exist.`, { parameter: 'name' }),
+      ]);
     return noContent();
   },
 

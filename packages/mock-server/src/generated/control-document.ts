@@ -8,7 +8,7 @@ export const controlDocument: Record<string, unknown> = {
     "title": "RestoAPI mock server control API",
     "version": "1.0.0",
     "summary": "Test hooks of the RestoAPI mock server, under `/__mock`.",
-    "description": "The control API of `@restoapi/mock-server`: what a test or a demo needs\nbeside the service's own API to drive the mock.\n\n* **World state**: reset to the demo world or an empty one, export and\n  import the whole state as JSON.\n* **Carriers**: register external carriers (the specification's \"registered\n  beforehand through the service's support\") with the `callback_url` the\n  mock calls, optional Standard Webhooks signing and chaos options.\n* **Storefront**: place an order the way the public storefront would, with\n  the checks the storefront makes (published menu, delivery zone, opening\n  hours, configurator, minimal order price).\n* **Outbox**: the SMS and e-mail notifications the service would have sent\n  and every callback to a carrier with its delivery attempts.\n* **Virtual clock**: set, freeze and advance the time that import jobs,\n  callback retries, opening hours and token expiry read.\n* **Settings** of the instance, and **faults**: latency or error answers\n  injected into the next matching requests of the service's API.\n\nThis API is not part of the service. It needs no session token. Errors use\nthe service's error body (`ErrorBody`). Only the service's API is subject\nto faults, never `/__mock` itself, so a test can always clean up.\n",
+    "description": "The control API of `@restoapi/mock-server`: what a test or a demo needs\nbeside the service's own API to drive the mock.\n\n* **World state**: reset to the demo world or an empty one, export and\n  import the whole state as JSON.\n* **Carriers**: register external carriers (the specification's \"registered\n  beforehand through the service's support\") with the `callback_url` the\n  mock calls, optional Standard Webhooks signing and chaos options.\n* **Storefront**: place an order the way the public storefront would, with\n  the checks the storefront makes (published menu, delivery zone, opening\n  hours, configurator, minimal order price).\n* **Outbox**: the SMS and e-mail notifications the service would have sent\n  and every callback to a carrier with its delivery attempts.\n* **Virtual clock**: set, freeze and advance the time that import jobs,\n  callback retries, opening hours and token expiry read.\n* **Settings** of the instance, and **faults**: latency or error answers\n  injected into the next matching requests of the service's API.\n* **Sessions**: a request with `X-Mock-Session: NAME` works on that\n  session's own world, for the service's API and this one alike, so\n  parallel test workers against one mock never see each other's data.\n\nThis API is not part of the service. It needs no session token. Errors use\nthe service's error body (`ErrorBody`). Only the service's API is subject\nto faults, never `/__mock` itself, so a test can always clean up.\n",
     "contact": {
       "name": "RestoAPI toolkit maintainers"
     },
@@ -58,10 +58,19 @@ export const controlDocument: Record<string, unknown> = {
     {
       "name": "Faults",
       "description": "Latency and error answers injected into the service's API."
+    },
+    {
+      "name": "Sessions",
+      "description": "Isolated worlds of parallel test workers, chosen per request with `X-Mock-Session`."
     }
   ],
   "paths": {
     "/__mock/reset": {
+      "parameters": [
+        {
+          "$ref": "#/components/parameters/MockSession"
+        }
+      ],
       "post": {
         "operationId": "resetMock",
         "tags": [
@@ -124,11 +133,19 @@ export const controlDocument: Record<string, unknown> = {
           },
           "422": {
             "$ref": "#/components/responses/UnprocessableEntity"
+          },
+          "429": {
+            "$ref": "#/components/responses/SessionLimitReached"
           }
         }
       }
     },
     "/__mock/state": {
+      "parameters": [
+        {
+          "$ref": "#/components/parameters/MockSession"
+        }
+      ],
       "get": {
         "operationId": "getMockState",
         "tags": [
@@ -183,6 +200,9 @@ export const controlDocument: Record<string, unknown> = {
               }
             }
           },
+          "429": {
+            "$ref": "#/components/responses/SessionLimitReached"
+          },
           "4XX": {
             "$ref": "#/components/responses/ClientError"
           }
@@ -225,11 +245,19 @@ export const controlDocument: Record<string, unknown> = {
           },
           "422": {
             "$ref": "#/components/responses/UnprocessableEntity"
+          },
+          "429": {
+            "$ref": "#/components/responses/SessionLimitReached"
           }
         }
       }
     },
     "/__mock/carriers": {
+      "parameters": [
+        {
+          "$ref": "#/components/parameters/MockSession"
+        }
+      ],
       "get": {
         "operationId": "listCarriers",
         "tags": [
@@ -267,6 +295,9 @@ export const controlDocument: Record<string, unknown> = {
                 }
               }
             }
+          },
+          "429": {
+            "$ref": "#/components/responses/SessionLimitReached"
           },
           "4XX": {
             "$ref": "#/components/responses/ClientError"
@@ -353,12 +384,18 @@ export const controlDocument: Record<string, unknown> = {
           },
           "422": {
             "$ref": "#/components/responses/UnprocessableEntity"
+          },
+          "429": {
+            "$ref": "#/components/responses/SessionLimitReached"
           }
         }
       }
     },
     "/__mock/carriers/{id}": {
       "parameters": [
+        {
+          "$ref": "#/components/parameters/MockSession"
+        },
         {
           "name": "id",
           "in": "path",
@@ -386,11 +423,19 @@ export const controlDocument: Record<string, unknown> = {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/SessionLimitReached"
           }
         }
       }
     },
     "/__mock/callbacks": {
+      "parameters": [
+        {
+          "$ref": "#/components/parameters/MockSession"
+        }
+      ],
       "get": {
         "operationId": "listCallbacks",
         "tags": [
@@ -484,11 +529,19 @@ export const controlDocument: Record<string, unknown> = {
           },
           "400": {
             "$ref": "#/components/responses/BadRequest"
+          },
+          "429": {
+            "$ref": "#/components/responses/SessionLimitReached"
           }
         }
       }
     },
     "/__mock/orders": {
+      "parameters": [
+        {
+          "$ref": "#/components/parameters/MockSession"
+        }
+      ],
       "post": {
         "operationId": "placeStorefrontOrder",
         "tags": [
@@ -636,12 +689,18 @@ export const controlDocument: Record<string, unknown> = {
           },
           "422": {
             "$ref": "#/components/responses/UnprocessableEntity"
+          },
+          "429": {
+            "$ref": "#/components/responses/SessionLimitReached"
           }
         }
       }
     },
     "/__mock/organizations/{id}/menu": {
       "parameters": [
+        {
+          "$ref": "#/components/parameters/MockSession"
+        },
         {
           "name": "id",
           "in": "path",
@@ -718,11 +777,19 @@ export const controlDocument: Record<string, unknown> = {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/SessionLimitReached"
           }
         }
       }
     },
     "/__mock/notifications": {
+      "parameters": [
+        {
+          "$ref": "#/components/parameters/MockSession"
+        }
+      ],
       "get": {
         "operationId": "listNotifications",
         "tags": [
@@ -786,11 +853,19 @@ export const controlDocument: Record<string, unknown> = {
           },
           "400": {
             "$ref": "#/components/responses/BadRequest"
+          },
+          "429": {
+            "$ref": "#/components/responses/SessionLimitReached"
           }
         }
       }
     },
     "/__mock/clock": {
+      "parameters": [
+        {
+          "$ref": "#/components/parameters/MockSession"
+        }
+      ],
       "get": {
         "operationId": "getClock",
         "tags": [
@@ -816,6 +891,9 @@ export const controlDocument: Record<string, unknown> = {
                 }
               }
             }
+          },
+          "429": {
+            "$ref": "#/components/responses/SessionLimitReached"
           },
           "4XX": {
             "$ref": "#/components/responses/ClientError"
@@ -875,11 +953,19 @@ export const controlDocument: Record<string, unknown> = {
           },
           "422": {
             "$ref": "#/components/responses/UnprocessableEntity"
+          },
+          "429": {
+            "$ref": "#/components/responses/SessionLimitReached"
           }
         }
       }
     },
     "/__mock/clock/advance": {
+      "parameters": [
+        {
+          "$ref": "#/components/parameters/MockSession"
+        }
+      ],
       "post": {
         "operationId": "advanceClock",
         "tags": [
@@ -931,11 +1017,19 @@ export const controlDocument: Record<string, unknown> = {
           },
           "422": {
             "$ref": "#/components/responses/UnprocessableEntity"
+          },
+          "429": {
+            "$ref": "#/components/responses/SessionLimitReached"
           }
         }
       }
     },
     "/__mock/config": {
+      "parameters": [
+        {
+          "$ref": "#/components/parameters/MockSession"
+        }
+      ],
       "get": {
         "operationId": "getConfig",
         "tags": [
@@ -966,6 +1060,9 @@ export const controlDocument: Record<string, unknown> = {
                 }
               }
             }
+          },
+          "429": {
+            "$ref": "#/components/responses/SessionLimitReached"
           },
           "4XX": {
             "$ref": "#/components/responses/ClientError"
@@ -1030,11 +1127,19 @@ export const controlDocument: Record<string, unknown> = {
           },
           "422": {
             "$ref": "#/components/responses/UnprocessableEntity"
+          },
+          "429": {
+            "$ref": "#/components/responses/SessionLimitReached"
           }
         }
       }
     },
     "/__mock/faults": {
+      "parameters": [
+        {
+          "$ref": "#/components/parameters/MockSession"
+        }
+      ],
       "get": {
         "operationId": "listFaults",
         "tags": [
@@ -1070,6 +1175,9 @@ export const controlDocument: Record<string, unknown> = {
                 }
               }
             }
+          },
+          "429": {
+            "$ref": "#/components/responses/SessionLimitReached"
           },
           "4XX": {
             "$ref": "#/components/responses/ClientError"
@@ -1148,6 +1256,9 @@ export const controlDocument: Record<string, unknown> = {
           },
           "422": {
             "$ref": "#/components/responses/UnprocessableEntity"
+          },
+          "429": {
+            "$ref": "#/components/responses/SessionLimitReached"
           }
         }
       },
@@ -1162,6 +1273,9 @@ export const controlDocument: Record<string, unknown> = {
           "204": {
             "description": "No fault is left."
           },
+          "429": {
+            "$ref": "#/components/responses/SessionLimitReached"
+          },
           "4XX": {
             "$ref": "#/components/responses/ClientError"
           }
@@ -1170,6 +1284,9 @@ export const controlDocument: Record<string, unknown> = {
     },
     "/__mock/faults/{id}": {
       "parameters": [
+        {
+          "$ref": "#/components/parameters/MockSession"
+        },
         {
           "name": "id",
           "in": "path",
@@ -1197,13 +1314,177 @@ export const controlDocument: Record<string, unknown> = {
           },
           "404": {
             "$ref": "#/components/responses/NotFound"
+          },
+          "429": {
+            "$ref": "#/components/responses/SessionLimitReached"
+          }
+        }
+      }
+    },
+    "/__mock/sessions": {
+      "get": {
+        "operationId": "listMockSessions",
+        "tags": [
+          "Sessions"
+        ],
+        "summary": "List the sessions",
+        "description": "Every session of the mock: the `default` session (requests without\n`X-Mock-Session`) first, then the named ones in the order they were\ncreated, with when each was created and last used, its size (the\nnumber of records in its tables) and when it expires unless used\nagain. The request's own `X-Mock-Session` does not matter here: the\nlist never creates a session.\n",
+        "responses": {
+          "200": {
+            "description": "The sessions.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/MockSessionListResponse"
+                },
+                "examples": {
+                  "two": {
+                    "value": {
+                      "max_sessions": 100,
+                      "ttl_ms": 1800000,
+                      "sessions": [
+                        {
+                          "name": "default",
+                          "created_at": "2026-11-20T17:00:00.000Z",
+                          "last_used_at": "2026-11-20T17:30:00.000Z",
+                          "size": 120,
+                          "expires_at": null
+                        },
+                        {
+                          "name": "worker-1",
+                          "created_at": "2026-11-20T17:10:00.000Z",
+                          "last_used_at": "2026-11-20T17:29:00.000Z",
+                          "size": 121,
+                          "expires_at": "2026-11-20T17:59:00.000Z"
+                        }
+                      ]
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "4XX": {
+            "$ref": "#/components/responses/ClientError"
+          }
+        }
+      }
+    },
+    "/__mock/sessions/{name}": {
+      "parameters": [
+        {
+          "name": "name",
+          "in": "path",
+          "required": true,
+          "description": "Name of the session.",
+          "schema": {
+            "$ref": "#/components/schemas/MockSessionName"
+          }
+        }
+      ],
+      "delete": {
+        "operationId": "deleteMockSession",
+        "tags": [
+          "Sessions"
+        ],
+        "summary": "Drop a session",
+        "description": "Drops a named session: its state, clock, import jobs, faults,\ncarriers and pending callback retries end at once. The next request\nnaming it starts a fresh session from the seed. The default session\ncannot be dropped (409; reset it with `POST /__mock/reset`).\n",
+        "responses": {
+          "204": {
+            "description": "The session was dropped."
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "404": {
+            "$ref": "#/components/responses/NotFound"
+          },
+          "409": {
+            "$ref": "#/components/responses/DefaultSession"
           }
         }
       }
     }
   },
   "components": {
+    "parameters": {
+      "MockSession": {
+        "name": "X-Mock-Session",
+        "in": "header",
+        "required": false,
+        "description": "The session the request works on: 1 to 64 characters of `A-Za-z0-9._-`.\nEvery request of the mock honours it, the service's API as well as\nthis control API: a session is a whole world of its own (state,\ntokens, ids, clock, import jobs, faults, carriers, callbacks and\ntheir retries, notifications), created from the mock's seed on first\nuse. Without it, or with `default`, the request works on the default\nsession. Callbacks of a named session carry the header too, so that\na carrier answering them reaches the same session.\n",
+        "schema": {
+          "$ref": "#/components/schemas/MockSessionName"
+        },
+        "example": "worker-1",
+        "x-decision": "Not part of the service. Parallel test workers against one mock need worlds that do not see each other; a header keeps URLs, tokens and clients unchanged (any HTTP client can add one header), which a path prefix or a port per worker would not. A bad name is a 400 naming the header, never a guess. Only the default session is saved to the `--state` file: named sessions are scratch worlds of one test run and live in memory until dropped or expired."
+      }
+    },
     "responses": {
+      "SessionLimitReached": {
+        "description": "The request names a new session and the mock already holds its\nlimit of named sessions (`--max-sessions`, default 100); the detail\nnames the limit. `Retry-After` tells when the least recently used\nsession expires, when sessions expire at all (`--session-ttl`).\n",
+        "headers": {
+          "Retry-After": {
+            "description": "Seconds until an idle session expires and frees a place (only when sessions expire).",
+            "required": false,
+            "schema": {
+              "type": "string"
+            }
+          }
+        },
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorBody"
+            },
+            "examples": {
+              "limit": {
+                "value": {
+                  "errors": [
+                    {
+                      "status": "429",
+                      "code": "session_limit_reached",
+                      "title": "Too many sessions",
+                      "detail": "This mock holds at most 100 named sessions (--max-sessions 100) and all are in use; drop one with DELETE /__mock/sessions/{name}, let idle ones expire (--session-ttl) or start the mock with a higher --max-sessions.",
+                      "source": {
+                        "header": "X-Mock-Session"
+                      }
+                    }
+                  ]
+                }
+              }
+            }
+          }
+        },
+        "x-decision": "429, not 503: the limit is a quota on what the callers hold (they created the sessions and can drop them), which is what 429 says (RFC 6585 §4); a 503 would say the mock itself is unwell and make health checks and retrying clients misread it. Existing sessions keep working; only a new one is refused, and nothing is created."
+      },
+      "DefaultSession": {
+        "description": "The default session cannot be dropped.",
+        "content": {
+          "application/json": {
+            "schema": {
+              "$ref": "#/components/schemas/ErrorBody"
+            },
+            "examples": {
+              "default": {
+                "value": {
+                  "errors": [
+                    {
+                      "status": "409",
+                      "code": "default_session",
+                      "title": "Conflict with the current state",
+                      "detail": "The default session cannot be dropped; reset it with POST /__mock/reset.",
+                      "source": {
+                        "parameter": "name"
+                      }
+                    }
+                  ]
+                }
+              }
+            }
+          }
+        }
+      },
       "BadRequest": {
         "description": "The request cannot be read: malformed JSON, or an invalid query or path parameter.",
         "content": {
@@ -1338,6 +1619,77 @@ export const controlDocument: Record<string, unknown> = {
       }
     },
     "schemas": {
+      "MockSessionName": {
+        "type": "string",
+        "pattern": "^[A-Za-z0-9._-]{1,64}$",
+        "description": "A session name, 1 to 64 characters of `A-Za-z0-9._-`; `default` is the session of requests without the header."
+      },
+      "MockSession": {
+        "type": "object",
+        "description": "One session of the mock.",
+        "required": [
+          "name",
+          "created_at",
+          "last_used_at",
+          "size",
+          "expires_at"
+        ],
+        "properties": {
+          "name": {
+            "$ref": "#/components/schemas/MockSessionName"
+          },
+          "created_at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When the session was created (wall-clock time, not the session's virtual clock)."
+          },
+          "last_used_at": {
+            "type": "string",
+            "format": "date-time",
+            "description": "When a request last used it (wall-clock time)."
+          },
+          "size": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Number of records in its tables."
+          },
+          "expires_at": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time",
+            "description": "When it is dropped unless used again; null for the default session and when sessions do not expire."
+          }
+        }
+      },
+      "MockSessionListResponse": {
+        "type": "object",
+        "description": "The sessions and the limits they live under.",
+        "required": [
+          "sessions",
+          "max_sessions",
+          "ttl_ms"
+        ],
+        "properties": {
+          "sessions": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/MockSession"
+            }
+          },
+          "max_sessions": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "How many named sessions the mock holds at once (`--max-sessions`)."
+          },
+          "ttl_ms": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "How long a named session may stay unused before it is dropped, in ms (`--session-ttl`); 0 keeps them."
+          }
+        }
+      },
       "ResetRequest": {
         "type": "object",
         "description": "What to reset to; `seed` and `state` exclude each other (422 when both are sent). Without a body, the demo world.",

@@ -36,6 +36,12 @@ const badInvocations: [string[], RegExp][] = [
   [['--no-cors', '--cors-origin', 'http://localhost:5173'], /--cors-origin and --no-cors contradict each other/],
   [['--cors-origin', 'localhost:5173/app'], /--cors-origin <origins>' argument 'localhost:5173\/app' is invalid/],
   [['--state', notAFixture], /--state .*not-a-fixture\.json is not a valid mock fixture[\s\S]*\/version must be 1/],
+  [['--max-sessions', '-1'], /--max-sessions <n>' argument '-1' is invalid\. a number of sessions is a whole number/],
+  [['--max-sessions', '2.5'], /--max-sessions <n>' argument '2\.5' is invalid/],
+  [
+    ['--session-ttl', 'later'],
+    /--session-ttl <ms>' argument 'later' is invalid\. a duration is a number of milliseconds/,
+  ],
 ];
 
 test.each(
@@ -138,6 +144,34 @@ test('restoapi-mock --clock starts the virtual clock there and dates the demo se
     const created = state.orders.rows.map((row) => Date.parse(row.created_at));
     expect(Math.max(...created)).toBeLessThanOrEqual(Date.parse(clock.now));
     expect(Math.max(...created)).toBeGreaterThan(Date.parse('2026-11-20T00:00:00Z'));
+  } finally {
+    expect((await running.stop()).status).toBe(0);
+  }
+});
+
+test('restoapi-mock --max-sessions and --session-ttl set the session limits; sessions start at the --clock time', async () => {
+  const running = startCli([
+    BIN_SOURCES['restoapi-mock']!,
+    '--port',
+    '0',
+    '--no-docs',
+    '--max-sessions',
+    '1',
+    '--session-ttl',
+    '0',
+    '--clock',
+    '2026-11-20T18:30:00+01:00',
+  ]);
+  try {
+    const [, url] = await running.waitFor(/^RestoAPI mock listening on (\S+)$/);
+    await running.waitFor(/^ {2}sessions {6}X-Mock-Session: up to 1, kept until dropped$/);
+    const clock = await fetch(`${url}/__mock/clock`, { headers: { 'X-Mock-Session': 'one' } });
+    const { now } = (await clock.json()) as { now: string };
+    expect(Date.parse(now) - Date.parse('2026-11-20T17:30:00Z')).toBeLessThan(60_000);
+    const refused = await fetch(`${url}/__mock/clock`, { headers: { 'X-Mock-Session': 'two' } });
+    expect(refused.status).toBe(429);
+    const listed = (await (await fetch(`${url}/__mock/sessions`)).json()) as { max_sessions: number; ttl_ms: number };
+    expect(listed).toMatchObject({ max_sessions: 1, ttl_ms: 0 });
   } finally {
     expect((await running.stop()).status).toBe(0);
   }

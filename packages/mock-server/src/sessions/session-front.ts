@@ -1,0 +1,121 @@
+import { fetchResponseOf, requestId } from '../engine/engine.js';
+import type { EngineAnswer, EngineRequest, EngineResponse } from '../engine/engine-request.js';
+import { HttpError } from '../engine/http-error.js';
+import type { MockEngine } from '../engine/mock-engine.js';
+import { jsonAnswer } from '../engine/pipeline.js';
+import { SESSION_HEADER, type SessionRegistry } from './session-registry.js';
+
+/** A mock with sessions: the default session's instance, answering each request from the session it names. */
+export interface Mock extends MockEngine {
+  /**
+   * The instance of a named session, created from the mock's seed on first use: its `fetch`, `handle` and
+   * `runtime` work on that session without sending `X-Mock-Session`. `session('default')` is the mock itself.
+   * Throws for a bad name or when a new session would pass the limit.
+   */
+  session(name: string): MockEngine;
+  /** The sessions of this mock (`GET /__mock/sessions` lists them). */
+  readonly sessions: SessionRegistry;
+}
+
+const HEADER = SESSION_HEADER.toLowerCase();
+// The session endpoints manage the registry itself: they never create the session a request names.
+const REGISTRY_PATH = '/__mock/sessions';
+
+/** The `X-Mock-Session` of a `fetch(input, init)` call, read without building a `Request`. */
+function sessionOfFetch(input: RequestInfo | URL, init: RequestInit | undefined): string | null {
+  const headers = init?.headers;
+  if (headers === undefined) return input instanceof Request ? input.headers.get(HEADER) : null;
+  if (headers instanceof Headers) return headers.get(HEADER);
+  // Whatever `Headers` accepts (pairs, records) reads the same through it; only rare calls get here with a header.
+  if (Array.isArray(headers)) return new Headers(headers).get(HEADER);
+  for (const name in headers) if (name.toLowerCase() === HEADER) return new Headers(headers).get(HEADER);
+  return null;
+}
+
+function pathOf(href: string): string {
+  try {
+    return new URL(href).pathname;
+  } catch {
+    return '';
+  }
+}
+
+function errorAnswer(error: HttpError): EngineResponse {
+  return jsonAnswer(error.status, error.body(), { 'X-Request-Id': requestId(), ...error.headers });
+}
+
+/**
+ * Puts the registry in front of the default instance: a request's `X-Mock-Session` picks (or creates) the
+ * instance that answers it, before any routing; a request without it goes to the default instance unchanged.
+ */
+export function sessionFront(defaultInstance: MockEngine, sessions: SessionRegistry): Mock {
+  /**
+   * Runs a call on the instance the header names: the default one without a header, else the named
+   * session (created on first use). A refusal (bad name, limit) becomes the error answer in the caller's shape.
+   */
+  async function dispatch<T>(
+    header: string | null,
+    url: URL | string,
+    run: (instance: MockEngine) => Promise<T>,
+    refuse: (answer: EngineResponse) => T,
+  ): Promise<T> {
+    if (header === null) {
+      sessions.touchDefault();
+      return run(defaultInstance);
+    }
+    const path = typeof url === 'string' ? pathOf(url) : url.pathname;
+    if (path === REGISTRY_PATH || path.startsWith(`${REGISTRY_PATH}/`)) return run(defaultInstance);
+    let instance: MockEngine;
+    try {
+      instance = sessions.pick(header);
+    } catch (error) {
+      if (error instanceof HttpError) return refuse(errorAnswer(error));
+      throw error;
+    }
+    return run(instance);
+  }
+  const mock: Mock = Object.create(defaultInstance) as Mock;
+  Object.defineProperties(mock, {
+    sessions: { value: sessions, enumerable: true },
+    session: {
+      value: (name: string): MockEngine => {
+        try {
+          return sessions.get(name);
+        } catch (error) {
+          throw error instanceof HttpError
+            ? new RangeError(`mock.session(${JSON.stringify(name)}): ${error.message}`)
+            : error;
+        }
+      },
+    },
+    answer: {
+      value: (request: EngineRequest): Promise<EngineAnswer> =>
+        dispatch<EngineAnswer>(
+          request.headers.get(HEADER),
+          request.url,
+          (instance) => instance.answer(request),
+          (refusal) => refusal,
+        ),
+    },
+    handle: {
+      value: (request: Request): Promise<Response> =>
+        dispatch(request.headers.get(HEADER), request.url, (instance) => instance.handle(request), fetchResponseOf),
+    },
+    fetch: {
+      value: (input: RequestInfo | URL, init?: RequestInit): Promise<Response> =>
+        dispatch(
+          sessionOfFetch(input, init),
+          input instanceof Request ? input.url : String(input),
+          (instance) => instance.fetch(input, init),
+          fetchResponseOf,
+        ),
+    },
+    close: {
+      value: (): void => {
+        sessions.close();
+        defaultInstance.close();
+      },
+    },
+  });
+  return mock;
+}
