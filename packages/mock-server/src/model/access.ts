@@ -15,6 +15,16 @@ export function seesOrder(actor: Actor, order: OrderRecord): boolean {
 }
 
 /**
+ * {@link seesOrder} as list filters, for the order index: the restaurants a staff member handles, the
+ * courier's own id; a dispatcher has none. The two must agree (test/orders/order-index.test.ts checks it).
+ */
+export function orderScope(actor: Actor): { restaurants?: ReadonlySet<number>; couriers?: ReadonlySet<number> } {
+  if (actor.type === 'dispatcher') return {};
+  if (actor.type === 'courier') return { couriers: new Set(actor.courierId === undefined ? [] : [actor.courierId]) };
+  return actor.restaurantIds === 'all' ? {} : { restaurants: actor.restaurantIds };
+}
+
+/**
  * Whether the account may see a courier: a dispatcher every courier, a staff
  * member the couriers of its organization, a courier only its own record.
  */

@@ -5,11 +5,11 @@ import { notEditableProblems, sameJson } from '../model/editability.js';
 import type { Actor } from '../session/actor.js';
 import type { OrderRecord } from '../state/mock-state.js';
 import { Money } from '../model/money.js';
-import { listOrderPage } from './order-list.js';
+import { listOrders } from './order-list.js';
 import { receiptFor } from './order-receipts.js';
 import { canTransition, changeOrderStatus, isTerminal, type OrderStatus } from '../model/order-status.js';
 import { ORDER_FIELDS, orderJson, orderResponseJson, publicOrder, visibleOrder } from './order-views.js';
-import { seesCourier, seesOrder } from '../model/access.js';
+import { seesCourier } from '../model/access.js';
 import { storedMoney } from '../model/money.js';
 import { renderReceiptHtml, renderReceiptPdf } from './receipt.js';
 
@@ -56,7 +56,7 @@ function requireStaffTransition(actor: Actor, order: OrderRecord, to: OrderStatu
 /** `/api/orders…` (alias `/orders…`): list, read, update, confirm, set status, receipts, items and buddies. */
 export const orderHandlers: HandlerMap = {
   listOrders({ runtime, actor, query }) {
-    const page = listOrderPage(runtime.state.orders, (order) => seesOrder(actor, order), query);
+    const page = listOrders(runtime.state.orders, actor, query);
     // `{ orders: page.orders.map(publicOrder), meta }` as JSON, with each order's text from the cache.
     return ok(new JsonText(`{"orders":[${page.orders.map(orderJson).join(',')}],"meta":${JSON.stringify(page.meta)}}`));
   },
@@ -114,6 +114,8 @@ export const orderHandlers: HandlerMap = {
         throw error;
       }
     }
+    // Stored again so that the list index files it under its new courier and delivery time.
+    runtime.state.orders.put(order);
     return ok(orderResponseJson(runtime, order));
   },
 

@@ -1,7 +1,17 @@
 import type { components, operations } from '@restoapi/openapi';
 import type { OrderRecord } from '../state/mock-state.js';
+import type { Table } from '../state/table.js';
+import {
+  NUMBER_COLLATOR,
+  OrderIndex,
+  STATUS_RANK,
+  timeOf,
+  type OrderFilters,
+  type OrderSortField,
+} from '../model/order-index.js';
+import { orderScope } from '../model/access.js';
+import type { Actor } from '../session/actor.js';
 
-type OrderStatus = components['schemas']['OrderStatus'];
 /** The query of `GET /api/orders` after validation (defaults may already be applied). */
 export type OrderListQuery = NonNullable<operations['listOrders']['parameters']['query']>;
 /** A `sort_by` value: a key, optionally prefixed by `-` for descending. */
@@ -11,21 +21,6 @@ export type OrderListMeta = components['schemas']['OrderListMeta'];
 
 /** The decided defaults: page 1, 25 per page, newest first. */
 export const ORDER_LIST_DEFAULTS = { page: 1, per_page: 25, sort_by: '-created_at' } as const;
-
-// `status` sorts along the life cycle rather than alphabetically: a dispatcher reads "pending" before
-// "delivery", and the terminal statuses come last.
-const STATUS_RANK: Record<OrderStatus, number> = {
-  pending: 0,
-  accepted: 1,
-  cooking: 2,
-  ready: 3,
-  delivery: 4,
-  complete: 5,
-  cancelled: 6,
-};
-
-// Numeric collation so that PP-999 sorts before PP-1000.
-const NUMBER_COLLATOR = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
 type SortKey = number | string;
 
@@ -62,12 +57,6 @@ function sortKey(field: string): (order: OrderRecord) => SortKey {
     default:
       return (order) => order.id;
   }
-}
-
-// Timestamps carry offsets (`+01:00`), so they are compared as instants, never as strings.
-function timeOf(value: string | null | undefined): number {
-  const ms = value ? Date.parse(value) : Number.NaN;
-  return Number.isNaN(ms) ? Number.NEGATIVE_INFINITY : ms;
 }
 
 function compareKeys(a: SortKey, b: SortKey): number {
@@ -159,6 +148,44 @@ export function listOrderPage(
             .map((index) => matches[index]!),
     meta: { page, page_count: count === 0 ? 0 : Math.ceil(count / perPage), per_page: perPage, count },
   };
+}
+
+/** Builds the orders table's list index (one per table, on the first list). */
+const buildOrderIndex = (rows: Iterable<OrderRecord>): OrderIndex => new OrderIndex(rows);
+
+/**
+ * `GET /api/orders` through the orders table's {@link OrderIndex}: the same page and `meta` as
+ * {@link listOrderPage} with `seesOrder` as the visibility, at a cost that does not grow with the table
+ * (the caller's scope is folded into the filters, see `orderScope`).
+ */
+export function listOrders(orders: Table<OrderRecord>, actor: Actor, query: OrderListQuery): OrderPage {
+  const page = query.page ?? ORDER_LIST_DEFAULTS.page;
+  const perPage = query.per_page ?? ORDER_LIST_DEFAULTS.per_page;
+  const sortBy = query.sort_by ?? ORDER_LIST_DEFAULTS.sort_by;
+  const descending = sortBy.startsWith('-');
+  const field = (descending ? sortBy.slice(1) : sortBy) as OrderSortField;
+  const scope = orderScope(actor);
+  const filters: OrderFilters = {
+    restaurants: intersect(toSet(query.restaurant_id), scope.restaurants),
+    statuses: toSet(query.status),
+    couriers: intersect(toSet(query.courier_id), scope.couriers),
+    clients: toSet(query.client_id),
+  };
+  const index = orders.indexedBy(buildOrderIndex);
+  const start = (page - 1) * perPage;
+  let found = index.page(filters, field, descending, start, perPage);
+  if (index.refresh(found.rows)) found = index.page(filters, field, descending, start, perPage);
+  const { count } = found;
+  return {
+    orders: found.rows,
+    meta: { page, page_count: count === 0 ? 0 : Math.ceil(count / perPage), per_page: perPage, count },
+  };
+}
+
+function intersect<T>(asked: Set<T> | undefined, allowed: ReadonlySet<T> | undefined): ReadonlySet<T> | undefined {
+  if (asked === undefined) return allowed;
+  if (allowed === undefined) return asked;
+  return new Set([...asked].filter((value) => allowed.has(value)));
 }
 
 /**
