@@ -19,6 +19,7 @@ import { createMock, demoSeed, type MockStateJson } from '../src/index.js';
 import { createMockServer } from '../src/node.js';
 import type { OrderRecord } from '../src/state/mock-state.js';
 import { seedWithOrders } from '../test/orders/order-fixtures.js';
+import { scalingCurve } from './scale-bench.js';
 import { startPrism } from '../../../scripts/testing/start-prism.js';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
@@ -323,6 +324,20 @@ async function main(): Promise<void> {
     );
     mock.close();
   }
+
+  // 8. The scaling curve: a sorted, filtered page, one order and an import at 1k, 10k and 100k orders.
+  await scalingCurve([1_000, 10_000, 100_000]);
+
+  // 9. 500,000 orders in a process of their own, so that the RSS is theirs (about a minute; BENCH_500K=1).
+  if (process.env.BENCH_500K === '1') {
+    console.log('');
+    const script = new URL('./scale-bench.ts', import.meta.url).pathname;
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', script, '--500k'], { stdio: 'inherit' });
+      child.on('error', reject);
+      child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`500k bench exited with ${code}`))));
+    });
+  } else console.log('\n500,000 orders: skipped (BENCH_500K=1 runs it, about a minute)');
 }
 
 main().catch((error: unknown) => {
