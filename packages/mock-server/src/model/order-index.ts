@@ -32,7 +32,7 @@ export interface IndexedPage {
  * `status` sorts along the life cycle rather than alphabetically: a dispatcher reads "pending" before
  * "delivery", and the terminal statuses come last.
  */
-export const STATUS_RANK: Record<OrderStatus, number> = {
+const STATUS_RANK: Record<OrderStatus, number> = {
   pending: 0,
   accepted: 1,
   cooking: 2,
@@ -43,7 +43,7 @@ export const STATUS_RANK: Record<OrderStatus, number> = {
 };
 
 /** Numeric collation of order numbers, so that PP-999 sorts before PP-1000. */
-export const NUMBER_COLLATOR = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+const NUMBER_COLLATOR = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
 /**
  * What the index knows of one order: the values it is filed under, frozen when it was filed. Orders are
@@ -65,7 +65,7 @@ interface Entry {
 }
 
 /** An order time as an instant (they carry offsets, `+01:00`, so are never compared as strings); -∞ when unreadable. */
-export function timeOf(value: string | null | undefined): number {
+function timeOf(value: string | null | undefined): number {
   const ms = value ? Date.parse(value) : Number.NaN;
   return Number.isNaN(ms) ? Number.NEGATIVE_INFINITY : ms;
 }
