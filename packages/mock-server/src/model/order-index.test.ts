@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
-import { seedWithOrders } from '../../test/orders/order-fixtures.js';
+import { listActors, seedWithOrders } from '../../test/orders/order-fixtures.js';
 import { listOrders, type OrderListQuery, type OrderSortBy } from '../orders/order-list.js';
 import type { Actor } from '../session/actor.js';
 import type { OrderRecord } from '../state/mock-state.js';
@@ -25,11 +25,11 @@ const columns = fc.record({
   number: fc.constantFrom('PP-9', 'PP-10', 'PP-100', 'SS-2'),
 });
 
-const ACTORS = {
-  dispatcher: { type: 'dispatcher', restaurantIds: 'all', organizationIds: 'all' },
-  staffOf11And21: { type: 'staff_member', restaurantIds: new Set([11, 21]), organizationIds: new Set([1]) },
-  courier501: { type: 'courier', courierId: 501, restaurantIds: new Set([11, 12]), organizationIds: new Set([1]) },
-} as unknown as Record<string, Actor>;
+const ACTORS: Record<string, Actor> = {
+  dispatcher: listActors.dispatcher,
+  staffOf11And21: listActors.staffOf(11, 21),
+  courier501: listActors.courier(501),
+};
 
 const some = <T>(values: readonly T[]) =>
   fc.option(fc.uniqueArray(fc.constantFrom(...values), { minLength: 1, maxLength: 3 }), { nil: undefined });
