@@ -32,8 +32,9 @@ type ColumnIndex<T> = Map<unknown, Bucket<T>>;
  * on first use per column and kept up to date by `put`, `insert` and `delete`. They are only correct for
  * columns that are never assigned in place on a stored row (write a copy and `put` it instead); rows are
  * re-checked on every lookup, so an in-place change can hide a row from its new value but never return a
- * row under a value it no longer has. Indexed today: `sessions.token`, `orders.restaurant_id`,
- * `draftDishes.draft_category_id`.
+ * row under a value it no longer has. Indexed today: `sessions.token`, `draftDishes.draft_category_id`, and
+ * `organization_id` of the draft dishes, draft categories and delivery zones (their lists). Sorted lists use
+ * a derived index instead ({@link Table.indexedBy}, the orders' `OrderIndex`).
  */
 export class Table<T extends WithId> {
   private readonly rows = new Map<number, T>();
