@@ -83,14 +83,23 @@ async function bare(body: string, status: number, busyUs = 0): Promise<{ url: st
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
-function row(name: string, mock: Result, ceiling: Result, prismResult: Result, target: number): string {
+function row(
+  name: string,
+  mock: Result,
+  ceiling: Result,
+  prismResult: Result,
+  target: number,
+  cpuTarget: number,
+): string {
   const ratio = mock.rps / ceiling.rps;
   const vsPrism = mock.rps / prismResult.rps;
+  const cpuRatio = mock.cpuUs / ceiling.cpuUs;
   return [
     `${name}`,
     `  mock      ${mock.rps.toFixed(0).padStart(7)} req/s  p99 ${String(mock.p99).padStart(4)} ms  server CPU ${mock.cpuUs.toFixed(0).padStart(3)} µs/req  (non-2xx ${mock.non2xx})`,
     `  node:http ${ceiling.rps.toFixed(0).padStart(7)} req/s  p99 ${String(ceiling.p99).padStart(4)} ms  server CPU ${ceiling.cpuUs.toFixed(0).padStart(3)} µs/req`,
     `  prism     ${prismResult.rps.toFixed(0).padStart(7)} req/s  p99 ${String(prismResult.p99).padStart(4)} ms  (non-2xx ${prismResult.non2xx})`,
+    `  server CPU per request, mock / node:http ${cpuRatio.toFixed(2)}× (target ≤ ${cpuTarget}×) ${cpuRatio <= cpuTarget ? 'ok' : 'ABOVE TARGET'}`,
     `  ratio to node:http ${ratio.toFixed(2)} (target ≥ ${target}) ${ratio >= target ? 'ok' : 'BELOW TARGET'}`,
     `  ratio to prism     ${vsPrism.toFixed(1)}× (target ≥ 15×) ${vsPrism >= 15 ? 'ok' : 'BELOW TARGET'}`,
   ].join('\n');
@@ -134,6 +143,7 @@ async function main(): Promise<void> {
           `  node:http       ${ceiling.rps.toFixed(0).padStart(7)} req/s  server CPU ${ceiling.cpuUs.toFixed(0).padStart(3)} µs/req`,
           `  node:http+25µs  ${worked.rps.toFixed(0).padStart(7)} req/s  server CPU ${worked.cpuUs.toFixed(0).padStart(3)} µs/req`,
           `  ratio ${(worked.rps / ceiling.rps).toFixed(2)}: the most any server doing 25 µs of work per request can score here`,
+          `  server CPU ratio ${(worked.cpuUs / ceiling.cpuUs).toFixed(2)}×: what 25 µs of work per request shows as CPU per request here`,
         ].join('\n'),
       );
     }
@@ -148,7 +158,7 @@ async function main(): Promise<void> {
       await load(p.url + orderPath, { headers: prismAuth }),
     ] as const;
     c1.server.close();
-    console.log(row(`GET ${orderPath} (order + restaurants, couriers, payments)`, ...r1, 0.6));
+    console.log(row(`GET ${orderPath} (order + restaurants, couriers, payments)`, ...r1, 0.6, 1.5));
 
     // 2. A filtered, sorted page of 50 over 10,000 orders.
     const listPath =
@@ -161,7 +171,7 @@ async function main(): Promise<void> {
       await load(p.url + listPath, { headers: prismAuth }),
     ] as const;
     c2.server.close();
-    console.log(row('GET /api/orders?per_page=50 over 10,000 orders, filtered and sorted', ...r2, 0.25));
+    console.log(row('GET /api/orders?per_page=50 over 10,000 orders, filtered and sorted', ...r2, 0.25, 3));
 
     // 3. Creating a draft dish with full validation.
     const dish = JSON.stringify({
@@ -196,7 +206,7 @@ async function main(): Promise<void> {
       }),
     ] as const;
     c3.server.close();
-    console.log(row('POST /api/draft_dishes with full validation', ...r3, 0.5));
+    console.log(row('POST /api/draft_dishes with full validation', ...r3, 0.5, 2));
   } finally {
     p.stop();
     await server.close();
