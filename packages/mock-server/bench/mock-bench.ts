@@ -19,6 +19,7 @@ import { createMock, demoSeed, type MockStateJson } from '../src/index.js';
 import { createMockServer } from '../src/node.js';
 import type { OrderRecord } from '../src/state/mock-state.js';
 import { seedWithOrders } from '../test/orders/order-fixtures.js';
+import { scalingCurve } from './scale-bench.js';
 import { startPrism } from '../../../scripts/testing/start-prism.js';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
@@ -82,14 +83,23 @@ async function bare(body: string, status: number, busyUs = 0): Promise<{ url: st
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }
 
-function row(name: string, mock: Result, ceiling: Result, prismResult: Result, target: number): string {
+function row(
+  name: string,
+  mock: Result,
+  ceiling: Result,
+  prismResult: Result,
+  target: number,
+  cpuTarget: number,
+): string {
   const ratio = mock.rps / ceiling.rps;
   const vsPrism = mock.rps / prismResult.rps;
+  const cpuRatio = mock.cpuUs / ceiling.cpuUs;
   return [
     `${name}`,
     `  mock      ${mock.rps.toFixed(0).padStart(7)} req/s  p99 ${String(mock.p99).padStart(4)} ms  server CPU ${mock.cpuUs.toFixed(0).padStart(3)} µs/req  (non-2xx ${mock.non2xx})`,
     `  node:http ${ceiling.rps.toFixed(0).padStart(7)} req/s  p99 ${String(ceiling.p99).padStart(4)} ms  server CPU ${ceiling.cpuUs.toFixed(0).padStart(3)} µs/req`,
     `  prism     ${prismResult.rps.toFixed(0).padStart(7)} req/s  p99 ${String(prismResult.p99).padStart(4)} ms  (non-2xx ${prismResult.non2xx})`,
+    `  server CPU per request, mock / node:http ${cpuRatio.toFixed(2)}× (target ≤ ${cpuTarget}×) ${cpuRatio <= cpuTarget ? 'ok' : 'ABOVE TARGET'}`,
     `  ratio to node:http ${ratio.toFixed(2)} (target ≥ ${target}) ${ratio >= target ? 'ok' : 'BELOW TARGET'}`,
     `  ratio to prism     ${vsPrism.toFixed(1)}× (target ≥ 15×) ${vsPrism >= 15 ? 'ok' : 'BELOW TARGET'}`,
   ].join('\n');
@@ -133,6 +143,7 @@ async function main(): Promise<void> {
           `  node:http       ${ceiling.rps.toFixed(0).padStart(7)} req/s  server CPU ${ceiling.cpuUs.toFixed(0).padStart(3)} µs/req`,
           `  node:http+25µs  ${worked.rps.toFixed(0).padStart(7)} req/s  server CPU ${worked.cpuUs.toFixed(0).padStart(3)} µs/req`,
           `  ratio ${(worked.rps / ceiling.rps).toFixed(2)}: the most any server doing 25 µs of work per request can score here`,
+          `  server CPU ratio ${(worked.cpuUs / ceiling.cpuUs).toFixed(2)}×: what 25 µs of work per request shows as CPU per request here`,
         ].join('\n'),
       );
     }
@@ -147,7 +158,7 @@ async function main(): Promise<void> {
       await load(p.url + orderPath, { headers: prismAuth }),
     ] as const;
     c1.server.close();
-    console.log(row(`GET ${orderPath} (order + restaurants, couriers, payments)`, ...r1, 0.6));
+    console.log(row(`GET ${orderPath} (order + restaurants, couriers, payments)`, ...r1, 0.6, 1.5));
 
     // 2. A filtered, sorted page of 50 over 10,000 orders.
     const listPath =
@@ -160,7 +171,7 @@ async function main(): Promise<void> {
       await load(p.url + listPath, { headers: prismAuth }),
     ] as const;
     c2.server.close();
-    console.log(row('GET /api/orders?per_page=50 over 10,000 orders, filtered and sorted', ...r2, 0.25));
+    console.log(row('GET /api/orders?per_page=50 over 10,000 orders, filtered and sorted', ...r2, 0.25, 3));
 
     // 3. Creating a draft dish with full validation.
     const dish = JSON.stringify({
@@ -195,7 +206,7 @@ async function main(): Promise<void> {
       }),
     ] as const;
     c3.server.close();
-    console.log(row('POST /api/draft_dishes with full validation', ...r3, 0.5));
+    console.log(row('POST /api/draft_dishes with full validation', ...r3, 0.5, 2));
   } finally {
     p.stop();
     await server.close();
@@ -323,6 +334,20 @@ async function main(): Promise<void> {
     );
     mock.close();
   }
+
+  // 8. The scaling curve: a sorted, filtered page, one order and an import at 1k, 10k and 100k orders.
+  await scalingCurve([1_000, 10_000, 100_000]);
+
+  // 9. 500,000 orders in a process of their own, so that the RSS is theirs (about a minute; BENCH_500K=1).
+  if (process.env.BENCH_500K === '1') {
+    console.log('');
+    const script = new URL('./scale-bench.ts', import.meta.url).pathname;
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', script, '--500k'], { stdio: 'inherit' });
+      child.on('error', reject);
+      child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`500k bench exited with ${code}`))));
+    });
+  } else console.log('\n500,000 orders: skipped (BENCH_500K=1 runs it, about a minute)');
 }
 
 main().catch((error: unknown) => {

@@ -186,14 +186,16 @@ export function writeEngineResponse(answer: EngineResponse, res: ServerResponse)
     joined[key] = key in joined && key !== 'set-cookie' ? `${joined[key]}, ${value}` : value;
   }
   names.sort();
-  const headers: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (const key of names) headers[key] = joined[key]!;
+  // A flat [name, value, …] list, which node takes as it is: measured on loopback, writing the header
+  // block from an object cost about 5 µs more per request.
+  const headers: string[] = [];
+  for (const key of names) headers.push(key, joined[key]!);
   // Measured on loopback: a small text goes out faster as a string (node sends it in the same write as the
   // header block), a large one (list pages) faster encoded once into a buffer.
   const text = typeof answer.body === 'string' ? answer.body : undefined;
   const body = text !== undefined && text.length >= SMALL_TEXT ? Buffer.from(text) : answer.body;
   if (body !== null)
-    headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+    headers.push('content-length', String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength));
   try {
     res.writeHead(answer.status, headers);
   } catch {

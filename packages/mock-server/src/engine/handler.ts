@@ -46,12 +46,25 @@ export interface HandlerContext<Op extends OperationId = OperationId> {
 
 /**
  * A JSON body that is already serialized, for answers assembled from cached parts (order views): the
- * engine sends `text` as is instead of `JSON.stringify`-ing a value, and response validation parses it,
- * so it checks exactly what is sent.
+ * engine sends its content (text, or UTF-8 bytes) as is instead of `JSON.stringify`-ing a value, and
+ * response validation parses it, so it checks exactly what is sent.
  */
 export class JsonText {
-  constructor(readonly text: string) {}
+  #text: string | undefined;
+
+  /** The JSON as text, or as its UTF-8 bytes (sent as they are: a large page need not be encoded again). */
+  constructor(readonly content: string | Uint8Array) {
+    if (typeof content === 'string') this.#text = content;
+  }
+
+  /** The JSON as text (decoded from the bytes on first read, for response validation). */
+  get text(): string {
+    this.#text ??= UTF8.decode(this.content as Uint8Array);
+    return this.#text;
+  }
 }
+
+const UTF8 = new TextDecoder();
 
 /** A handler's answer. `body` is sent as JSON (a {@link JsonText} as it is) unless `raw` is given. */
 export interface HandlerResult {

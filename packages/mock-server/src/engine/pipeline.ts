@@ -245,13 +245,13 @@ export class RequestPipeline {
   /** Step 6: the handler's result as an answer, checked against the document when the config asks for it. */
   respond(routed: Routed, result: HandlerResult, id: string): EngineResponse {
     const headers: Record<string, string> = { 'X-Request-Id': id, ...result.headers };
-    const text = result.body instanceof JsonText ? result.body.text : undefined;
+    const json = result.body instanceof JsonText ? result.body : undefined;
     if (this.parts.runtime.config.validateResponses && result.raw === undefined) {
       assertDocumentedResponse(
         routed.set.description,
         routed.operation.operationId,
         result.status,
-        text === undefined ? result.body : JSON.parse(text),
+        json === undefined ? result.body : JSON.parse(json.text),
       );
     }
     if (result.raw !== undefined) {
@@ -262,8 +262,8 @@ export class RequestPipeline {
       );
     }
     if (result.body === undefined) return new EngineResponse(result.status, headers, null);
-    if (text !== undefined)
-      return new EngineResponse(result.status, { 'Content-Type': JSON_CONTENT_TYPE, ...headers }, text);
+    if (json !== undefined)
+      return new EngineResponse(result.status, { 'Content-Type': JSON_CONTENT_TYPE, ...headers }, json.content);
     return jsonAnswer(result.status, result.body, headers);
   }
 }

@@ -1,6 +1,7 @@
 import type { components } from '@restoapi/openapi';
 import { created, noContent, ok, type HandlerMap } from '../engine/handler.js';
 import { forbidden, notFound, unprocessable } from '../engine/http-error.js';
+import { organizationRows } from '../model/access.js';
 import { categoryRecord } from '../model/dish.js';
 import { notEditableProblems, sameJson } from '../model/editability.js';
 import { requireStaffOf, seesOrganization, type Actor } from '../session/actor.js';
@@ -42,12 +43,7 @@ export function deleteCategoryWithDishes(
 export const draftCategoryHandlers: HandlerMap = {
   listDraftCategories({ runtime, actor, query }) {
     const { state } = runtime;
-    const categories = state.draftCategories
-      .filter(
-        (c) =>
-          seesOrganization(actor, c.organization_id) &&
-          (query.organization_id === undefined || c.organization_id === query.organization_id),
-      )
+    const categories = organizationRows(state.draftCategories, actor, query.organization_id)
       .sort(compareCategories)
       .map((c) => categoryView(state, c));
     return ok({ draft_categories: categories, meta: { count: categories.length, total: categories.length } });
@@ -75,7 +71,7 @@ export const draftCategoryHandlers: HandlerMap = {
         },
       ]);
     }
-    const siblings = state.draftCategories.filter((c) => c.organization_id === sent.organization_id);
+    const siblings = state.draftCategories.where('organization_id', sent.organization_id);
     // Decided default: after the last category of the organization.
     const menuOrder = sent.menu_order ?? Math.max(0, ...siblings.map((c) => c.menu_order)) + 1;
     const category = state.draftCategories.insert(

@@ -1,6 +1,7 @@
 import type { components } from '@restoapi/openapi';
 import { created, noContent, ok, type HandlerMap } from '../engine/handler.js';
 import { forbidden, notFound, unprocessable, type FieldProblem } from '../engine/http-error.js';
+import { organizationRows } from '../model/access.js';
 import { dishRecord } from '../model/dish.js';
 import { notEditableProblems } from '../model/editability.js';
 import type { ConfiguratorGroup } from '../model/pricing.js';
@@ -130,12 +131,16 @@ function applyDishFields(
 export const draftDishHandlers: HandlerMap = {
   listDraftDishes({ runtime, actor, query }) {
     const { state } = runtime;
-    const dishes = state.draftDishes
+    // Through an index: the category's dishes, or the dishes of the organizations asked for and visible.
+    const candidates =
+      query.draft_category_id === undefined
+        ? organizationRows(state.draftDishes, actor, query.organization_id)
+        : state.draftDishes.where('draft_category_id', query.draft_category_id);
+    const dishes = candidates
       .filter(
         (d) =>
           seesOrganization(actor, d.organization_id) &&
-          (query.organization_id === undefined || d.organization_id === query.organization_id) &&
-          (query.draft_category_id === undefined || d.draft_category_id === query.draft_category_id),
+          (query.organization_id === undefined || d.organization_id === query.organization_id),
       )
       .sort(dishComparator(state))
       .map(dishView);

@@ -71,6 +71,8 @@ export function changeOrderStatus(
   }
   order.status = to;
   order.status_changed_at = runtime.nowIso();
+  // Stored again so that the list index files it under its new status.
+  runtime.state.orders.put(order);
   if (options.sendSms !== false && order.contact_phone) {
     runtime.notify({
       channel: 'sms',

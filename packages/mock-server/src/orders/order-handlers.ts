@@ -5,15 +5,30 @@ import { notEditableProblems, sameJson } from '../model/editability.js';
 import type { Actor } from '../session/actor.js';
 import type { OrderRecord } from '../state/mock-state.js';
 import { Money } from '../model/money.js';
-import { listOrderPage } from './order-list.js';
+import { listOrders } from './order-list.js';
 import { receiptFor } from './order-receipts.js';
 import { canTransition, changeOrderStatus, isTerminal, type OrderStatus } from '../model/order-status.js';
-import { ORDER_FIELDS, orderJson, orderResponseJson, publicOrder, visibleOrder } from './order-views.js';
-import { seesCourier, seesOrder } from '../model/access.js';
+import { ORDER_FIELDS, orderJsonBytes, orderResponseJson, publicOrder, visibleOrder } from './order-views.js';
+import { seesCourier } from '../model/access.js';
 import { storedMoney } from '../model/money.js';
 import { renderReceiptHtml, renderReceiptPdf } from './receipt.js';
 
 type OrderUpdateFields = components['schemas']['OrderUpdate']['order'];
+
+const UTF8 = new TextEncoder();
+const COMMA = UTF8.encode(',');
+
+function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
+  let size = 0;
+  for (const part of parts) size += part.byteLength;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.byteLength;
+  }
+  return out;
+}
 
 /** What `PUT /api/orders/{id}` may change (Endpoints > Orders). */
 export const EDITABLE_ORDER_FIELDS = [
@@ -56,9 +71,15 @@ function requireStaffTransition(actor: Actor, order: OrderRecord, to: OrderStatu
 /** `/api/orders…` (alias `/orders…`): list, read, update, confirm, set status, receipts, items and buddies. */
 export const orderHandlers: HandlerMap = {
   listOrders({ runtime, actor, query }) {
-    const page = listOrderPage(runtime.state.orders, (order) => seesOrder(actor, order), query);
-    // `{ orders: page.orders.map(publicOrder), meta }` as JSON, with each order's text from the cache.
-    return ok(new JsonText(`{"orders":[${page.orders.map(orderJson).join(',')}],"meta":${JSON.stringify(page.meta)}}`));
+    const page = listOrders(runtime.state.orders, actor, query);
+    // `{ orders: page.orders.map(publicOrder), meta }` as UTF-8 JSON, with each order's bytes from the cache.
+    const parts: Uint8Array[] = [UTF8.encode('{"orders":[')];
+    page.orders.forEach((order, at) => {
+      if (at > 0) parts.push(COMMA);
+      parts.push(orderJsonBytes(order));
+    });
+    parts.push(UTF8.encode(`],"meta":${JSON.stringify(page.meta)}}`));
+    return ok(new JsonText(concatBytes(parts)));
   },
 
   getOrder({ runtime, actor, params }) {
@@ -114,6 +135,8 @@ export const orderHandlers: HandlerMap = {
         throw error;
       }
     }
+    // Stored again so that the list index files it under its new courier and delivery time.
+    runtime.state.orders.put(order);
     return ok(orderResponseJson(runtime, order));
   },
 

@@ -1,8 +1,8 @@
 import { expect, test } from 'vitest';
 import { createMock } from '../index.js';
-import { seedWithOrders } from '../../test/orders/order-fixtures.js';
+import { listActors, seedWithOrders } from '../../test/orders/order-fixtures.js';
 import type { OrderRecord } from '../state/mock-state.js';
-import { listOrderPage } from './order-list.js';
+import { listOrders } from './order-list.js';
 import {
   ORDER_FIELDS,
   ORDER_JSON_CAPACITY,
@@ -72,7 +72,7 @@ test('the assembled answers are exactly JSON.stringify of the answers as objects
       { headers },
     )
   ).text();
-  const page = listOrderPage(runtime.state.orders, () => true, {
+  const page = listOrders(runtime.state.orders, listActors.dispatcher, {
     per_page: 30,
     status: ['pending', 'delivery'],
     sort_by: '-delivery_at',

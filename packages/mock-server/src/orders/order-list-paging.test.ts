@@ -1,8 +1,10 @@
 import { expect, test } from 'vitest';
-import { seedWithOrders } from '../../test/orders/order-fixtures.js';
+import { listActors, seedWithOrders } from '../../test/orders/order-fixtures.js';
+import { seesOrder } from '../model/access.js';
+import type { Actor } from '../session/actor.js';
 import type { OrderRecord } from '../state/mock-state.js';
 import { Table } from '../state/table.js';
-import { listOrderPage, type OrderListQuery, type OrderSortBy } from './order-list.js';
+import { listOrders, type OrderListQuery, type OrderSortBy } from './order-list.js';
 
 const RANK: Record<string, number> = {
   pending: 0,
@@ -16,11 +18,7 @@ const RANK: Record<string, number> = {
 const COLLATOR = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
 /** The list as it was first written: filter everything, sort all matches (parsing times each time), slice. */
-function reference(
-  rows: OrderRecord[],
-  visible: (o: OrderRecord) => boolean,
-  query: OrderListQuery,
-): { ids: number[]; count: number } {
+function reference(rows: OrderRecord[], actor: Actor, query: OrderListQuery): { ids: number[]; count: number } {
   const sortBy = query.sort_by ?? '-created_at';
   const descending = sortBy.startsWith('-');
   const field = descending ? sortBy.slice(1) : sortBy;
@@ -48,7 +46,7 @@ function reference(
       : COLLATOR.compare(String(a), String(b));
   const matches = rows.filter(
     (o) =>
-      visible(o) &&
+      seesOrder(actor, o) &&
       (!query.restaurant_id?.length || query.restaurant_id.includes(o.restaurant_id)) &&
       (!query.courier_id?.length || (o.courier_id !== null && query.courier_id.includes(o.courier_id))) &&
       (!query.client_id?.length || query.client_id.includes(o.client_id)) &&
@@ -73,24 +71,20 @@ const SORTS: OrderSortBy[] = [
   '-id',
 ] as OrderSortBy[];
 
-function check(table: Table<OrderRecord>, visible: (o: OrderRecord) => boolean, query: OrderListQuery): void {
-  const rows = table.all();
-  const expected = reference(rows, visible, query);
+function check(table: Table<OrderRecord>, actor: Actor, query: OrderListQuery): void {
+  const expected = reference(table.all(), actor, query);
   const label = JSON.stringify(query);
-  // Through the table's restaurant index, and through a plain source without one.
-  for (const source of [table, { filter: (p: (o: OrderRecord) => boolean) => rows.filter(p) }]) {
-    const page = listOrderPage(source, visible, query);
-    expect(
-      page.orders.map((o) => o.id),
-      label,
-    ).toEqual(expected.ids);
-    expect(page.meta.count, label).toBe(expected.count);
-  }
+  const page = listOrders(table, actor, query);
+  expect(
+    page.orders.map((o) => o.id),
+    label,
+  ).toEqual(expected.ids);
+  expect(page.meta.count, label).toBe(expected.count);
 }
 
 test('every sort, direction and page (bounded selection or full sort) gives the rows of a full sort', () => {
   const table = new Table(seedWithOrders(3000).orders!.rows as OrderRecord[]);
-  const everyone = () => true;
+  const everyone = listActors.dispatcher;
   for (const sort_by of SORTS) {
     for (const [page, per_page] of [
       [1, 25],
@@ -106,7 +100,7 @@ test('every sort, direction and page (bounded selection or full sort) gives the 
     }
   }
   // Scope and the other filters, with and without restaurants.
-  const staffOf11 = (o: OrderRecord) => o.restaurant_id === 11 || o.restaurant_id === 21;
+  const staffOf11 = listActors.staffOf(11, 21);
   check(table, staffOf11, { sort_by: '-delivery_at', per_page: 10, restaurant_id: [11, 12, 21] });
   check(table, everyone, { sort_by: 'number', per_page: 10, courier_id: [501], client_id: [7001] });
   check(table, everyone, { per_page: 10, restaurant_id: [424242] });
@@ -115,18 +109,20 @@ test('every sort, direction and page (bounded selection or full sort) gives the 
 test('times changed in place are sorted by their new value (the parsed instants follow the text)', () => {
   const table = new Table(seedWithOrders(500).orders!.rows as OrderRecord[]);
   const query: OrderListQuery = { sort_by: '-delivery_at', per_page: 20 };
-  check(table, () => true, query);
+  check(table, listActors.dispatcher, query);
   const rows = table.all();
   // Move some orders far into the future, one into an unparseable value, one to another offset.
   rows[10]!.delivery_at = '2030-01-01T00:00:00+01:00';
   rows[20]!.delivery_at = '2030-01-01T00:00:00Z';
   rows[30]!.delivery_at = 'not a time';
   rows[40]!.created_at = '1999-12-31T23:59:59.999Z';
-  check(table, () => true, query);
-  check(table, () => true, { sort_by: 'delivery_at', per_page: 5 });
-  check(table, () => true, { sort_by: 'created_at', per_page: 5 });
+  // The write paths store a record changed in place again, which files it under its new values.
+  for (const at of [10, 20, 30, 40]) table.put(rows[at]!);
+  check(table, listActors.dispatcher, query);
+  check(table, listActors.dispatcher, { sort_by: 'delivery_at', per_page: 5 });
+  check(table, listActors.dispatcher, { sort_by: 'created_at', per_page: 5 });
   expect(
-    listOrderPage(table, () => true, query)
+    listOrders(table, listActors.dispatcher, query)
       .orders.slice(0, 2)
       .map((o) => o.id),
   ).toEqual([rows[20]!.id, rows[10]!.id]);
@@ -135,10 +131,10 @@ test('times changed in place are sorted by their new value (the parsed instants 
 test('an order moved to another restaurant with put is listed under its new restaurant only', () => {
   const table = new Table(seedWithOrders(200).orders!.rows as OrderRecord[]);
   const query: OrderListQuery = { restaurant_id: [22], per_page: 100, sort_by: 'id' };
-  check(table, () => true, query);
+  check(table, listActors.dispatcher, query);
   const moved = { ...table.all().find((o) => o.restaurant_id === 11)!, restaurant_id: 22 };
   table.put(moved);
-  check(table, () => true, query);
-  check(table, () => true, { ...query, restaurant_id: [11] });
-  expect(listOrderPage(table, () => true, query).orders.map((o) => o.id)).toContain(moved.id);
+  check(table, listActors.dispatcher, query);
+  check(table, listActors.dispatcher, { ...query, restaurant_id: [11] });
+  expect(listOrders(table, listActors.dispatcher, query).orders.map((o) => o.id)).toContain(moved.id);
 });

@@ -1,17 +1,19 @@
 import { expect, test } from 'vitest';
-import { seedWithOrders } from '../../test/orders/order-fixtures.js';
+import { listActors, seedWithOrders } from '../../test/orders/order-fixtures.js';
+import { seesOrder } from '../model/access.js';
+import type { Actor } from '../session/actor.js';
 import type { OrderRecord } from '../state/mock-state.js';
 import { Table } from '../state/table.js';
-import { listOrderPage, type OrderListQuery } from './order-list.js';
+import { listOrders, type OrderListQuery } from './order-list.js';
 
 const orders = new Table(seedWithOrders(10_000).orders!.rows as OrderRecord[]);
 const all = orders.all();
-const everyone = () => true;
+const everyone = listActors.dispatcher;
 
-function bruteForce(visible: (o: OrderRecord) => boolean, query: OrderListQuery): number[] {
+function bruteForce(actor: Actor, query: OrderListQuery): number[] {
   const matching = all.filter(
     (o) =>
-      visible(o) &&
+      seesOrder(actor, o) &&
       (!query.restaurant_id || query.restaurant_id.includes(o.restaurant_id)) &&
       (!query.courier_id || (o.courier_id !== null && query.courier_id.includes(o.courier_id))) &&
       (!query.client_id || query.client_id.includes(o.client_id)) &&
@@ -22,7 +24,7 @@ function bruteForce(visible: (o: OrderRecord) => boolean, query: OrderListQuery)
 
 test('the pages of a filtered list together hold exactly the matching orders, once each', () => {
   const query: OrderListQuery = { restaurant_id: [11, 22], status: ['pending', 'delivery'], per_page: 37 };
-  const first = listOrderPage(orders, everyone, query);
+  const first = listOrders(orders, everyone, query);
   const expected = bruteForce(everyone, query);
   expect(first.meta).toEqual({
     page: 1,
@@ -32,23 +34,23 @@ test('the pages of a filtered list together hold exactly the matching orders, on
   });
   const seen: number[] = [];
   for (let page = 1; page <= first.meta.page_count; page++) {
-    const { orders: rows, meta } = listOrderPage(orders, everyone, { ...query, page });
+    const { orders: rows, meta } = listOrders(orders, everyone, { ...query, page });
     expect(meta.count).toBe(expected.length);
     expect(rows.length).toBe(page < meta.page_count ? 37 : expected.length - 37 * (meta.page_count - 1));
     seen.push(...rows.map((o) => o.id));
   }
   expect([...seen].sort((a, b) => a - b)).toEqual(expected);
-  expect(listOrderPage(orders, everyone, { ...query, page: first.meta.page_count + 1 }).orders).toEqual([]);
+  expect(listOrders(orders, everyone, { ...query, page: first.meta.page_count + 1 }).orders).toEqual([]);
 });
 
 test('nothing matching gives count 0 and page_count 0', () => {
-  const { orders: rows, meta } = listOrderPage(orders, everyone, { client_id: [424242] });
+  const { orders: rows, meta } = listOrders(orders, everyone, { client_id: [424242] });
   expect(rows).toEqual([]);
   expect(meta).toEqual({ page: 1, page_count: 0, per_page: 25, count: 0 });
 });
 
 test('the default order is newest first, comparing instants and breaking ties by id', () => {
-  const rows = listOrderPage(orders, everyone, { per_page: 100 }).orders;
+  const rows = listOrders(orders, everyone, { per_page: 100 }).orders;
   for (let i = 1; i < rows.length; i++) {
     const a = Date.parse(rows[i - 1]!.created_at);
     const b = Date.parse(rows[i]!.created_at);
@@ -57,12 +59,12 @@ test('the default order is newest first, comparing instants and breaking ties by
 });
 
 test('number sorts numerically inside the prefix and status along the life cycle', () => {
-  const numbers = listOrderPage(orders, (o) => o.organization_id === 1, { sort_by: 'number', per_page: 3 }).orders.map(
+  const numbers = listOrders(orders, listActors.staffOf(11, 12), { sort_by: 'number', per_page: 3 }).orders.map(
     (o) => o.number,
   );
   expect(numbers).toEqual(['PP-5001', 'PP-5002', 'PP-5003']);
-  const statuses = listOrderPage(orders, everyone, { sort_by: '-status', per_page: 100 }).orders.map((o) => o.status);
+  const statuses = listOrders(orders, everyone, { sort_by: '-status', per_page: 100 }).orders.map((o) => o.status);
   expect(new Set(statuses)).toEqual(new Set(['cancelled']));
-  const ascending = listOrderPage(orders, everyone, { sort_by: 'status', per_page: 100 }).orders.map((o) => o.status);
+  const ascending = listOrders(orders, everyone, { sort_by: 'status', per_page: 100 }).orders.map((o) => o.status);
   expect(new Set(ascending)).toEqual(new Set(['pending']));
 });

@@ -104,3 +104,30 @@ test('the revision counts every write, and a state loaded from JSON indexes its 
   expect(reloaded.sessions.findWhere('token', 'def')?.api_user_id).toBe(2);
   expect(reloaded.sessions.findWhere('token', 'nope')).toBeUndefined();
 });
+
+test('a derived index is built on first use from the rows, then kept up to date by every write', () => {
+  const table = new Table<Row>([
+    { id: 1, group: 1, tag: 'a' },
+    { id: 2, group: 2, tag: 'b' },
+  ]);
+  let builds = 0;
+  // Tags by id: what a derived index sees of the table, through put and delete only.
+  const build = (rows: Iterable<Row>) => {
+    builds += 1;
+    const tags = new Map<number, string>();
+    for (const row of rows) tags.set(row.id, row.tag);
+    return { tags, put: (row: Row) => void tags.set(row.id, row.tag), delete: (id: number) => void tags.delete(id) };
+  };
+  table.insert({ group: 1, tag: 'c' });
+  expect(builds).toBe(0);
+  const index = table.indexedBy(build);
+  expect(table.indexedBy(build)).toBe(index);
+  expect(builds).toBe(1);
+  table.insert({ group: 3, tag: 'd' });
+  table.put({ id: 1, group: 1, tag: 'z' });
+  const stored = table.get(2)!;
+  stored.tag = 'in place';
+  table.put(stored);
+  table.delete(3);
+  expect(Object.fromEntries(index.tags)).toEqual({ 1: 'z', 2: 'in place', 4: 'd' });
+});

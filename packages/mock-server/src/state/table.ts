@@ -13,6 +13,14 @@ interface Bucket<T> {
   at: Map<number, number>;
 }
 
+/** Something derived from a table's rows and kept up to date by its writes (see {@link Table.indexedBy}). */
+export interface RowIndex<T> {
+  /** A row was stored: inserted, replaced, or changed in place and stored again. */
+  put(row: T): void;
+  /** The row of this id was deleted. */
+  delete(id: number): void;
+}
+
 /** Rows of one indexed column: value → bucket. */
 type ColumnIndex<T> = Map<unknown, Bucket<T>>;
 
@@ -24,13 +32,15 @@ type ColumnIndex<T> = Map<unknown, Bucket<T>>;
  * on first use per column and kept up to date by `put`, `insert` and `delete`. They are only correct for
  * columns that are never assigned in place on a stored row (write a copy and `put` it instead); rows are
  * re-checked on every lookup, so an in-place change can hide a row from its new value but never return a
- * row under a value it no longer has. Indexed today: `sessions.token`, `orders.restaurant_id`,
- * `draftDishes.draft_category_id`.
+ * row under a value it no longer has. Indexed today: `sessions.token`, `draftDishes.draft_category_id`, and
+ * `organization_id` of the draft dishes, draft categories and delivery zones (their lists). Sorted lists use
+ * a derived index instead ({@link Table.indexedBy}, the orders' `OrderIndex`).
  */
 export class Table<T extends WithId> {
   private readonly rows = new Map<number, T>();
   private nextId: number;
   private readonly indexes = new Map<keyof T, ColumnIndex<T>>();
+  private readonly derived = new Map<(rows: Iterable<T>) => RowIndex<T>, RowIndex<T>>();
   private writes = 0;
 
   constructor(
@@ -62,6 +72,7 @@ export class Table<T extends WithId> {
       }
     }
     this.rows.set(row.id, row);
+    for (const index of this.derived.values()) index.put(row);
     if (row.id >= this.nextId) this.nextId = row.id + 1;
     this.writes += 1;
     return row;
@@ -84,6 +95,7 @@ export class Table<T extends WithId> {
     if (previous === undefined) return false;
     for (const [column, index] of this.indexes) unindex(index, previous[column], id);
     this.rows.delete(id);
+    for (const index of this.derived.values()) index.delete(id);
     this.writes += 1;
     return true;
   }
@@ -129,6 +141,20 @@ export class Table<T extends WithId> {
       for (const row of bucket.rows) if (row[column] === value && predicate(row)) out.push(row);
     }
     return out;
+  }
+
+  /**
+   * The index `build` makes of the rows (one per `build` function), built on first use and then kept up to
+   * date by every `put`, `insert` and `delete`: a row changed in place must be stored again with `put`.
+   * Lazy, so that a small instance that never asks for it pays nothing.
+   */
+  indexedBy<I extends RowIndex<T>>(build: (rows: Iterable<T>) => I): I {
+    let index = this.derived.get(build);
+    if (!index) {
+      index = build(this.rows.values());
+      this.derived.set(build, index);
+    }
+    return index as I;
   }
 
   /** The index of a column, built from the current rows on first use. */

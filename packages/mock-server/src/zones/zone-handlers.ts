@@ -2,6 +2,7 @@ import type { components } from '@restoapi/openapi';
 import { created, noContent, ok, type HandlerMap } from '../engine/handler.js';
 import { forbidden, notFound, unprocessable, type FieldProblem } from '../engine/http-error.js';
 import type { MockRuntime } from '../engine/runtime.js';
+import { organizationRows } from '../model/access.js';
 import { Money } from '../model/money.js';
 import { notEditableProblems } from '../model/editability.js';
 import { seesOrganization, seesRestaurant, type Actor } from '../session/actor.js';
@@ -197,12 +198,8 @@ function zoneRecord(zone: DeliveryZone): DeliveryZone {
 /** `/api/delivery_zones…`: list, read, create, update and delete delivery zones (Endpoints > Delivery zones). */
 export const zoneHandlers: HandlerMap = {
   listDeliveryZones({ runtime, actor, query }) {
-    const zones = runtime.state.deliveryZones
-      .filter(
-        (zone) =>
-          seesZone(actor, zone) &&
-          (query.organization_id === undefined || zone.organization_id === query.organization_id),
-      )
+    const zones = organizationRows(runtime.state.deliveryZones, actor, query.organization_id)
+      .filter((zone) => seesZone(actor, zone))
       .sort((a, b) => a.id - b.id);
     return ok({ delivery_zones: zones, meta: { count: zones.length, total: zones.length } });
   },

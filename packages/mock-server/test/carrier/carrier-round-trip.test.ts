@@ -82,6 +82,12 @@ test('a carrier is called back, reads the order and drives it to complete with t
   expect(
     (await call(mock, 'PUT', `/api/orders/${order.id}`, { token: admin, json: { order: { courier_id: 501 } } })).status,
   ).toBe(200);
+  // The order lists follow the carrier's updates (the list index is built here, before they come).
+  const listed = async (status: string): Promise<number[]> =>
+    (await call(mock, 'GET', `/api/orders?status=${status}&per_page=100`, { token: admin })).body.orders.map(
+      (o: { id: number }) => o.id,
+    );
+  expect(await listed('delivery')).not.toContain(order.id);
 
   const assigned = await call(mock, 'PUT', `/api-delivery/orders/${secureId}/delivery`, {
     json: {
@@ -106,6 +112,7 @@ test('a carrier is called back, reads the order and drives it to complete with t
     delivery: { status: 'delivering', lat: 52.4981, lon: 13.4297 },
   });
   expect((await call(mock, 'GET', `/api/orders/${order.id}`, { token: admin })).body.order.status).toBe('delivery');
+  expect(await listed('delivery')).toContain(order.id);
   const courier = await call(mock, 'GET', '/api/couriers/501', { token: admin });
   expect(courier.body.courier.last_known_position).toEqual({
     lat: 52.4981,
@@ -127,6 +134,8 @@ test('a carrier is called back, reads the order and drives it to complete with t
     delivery: { status: 'delivered', message: 'Handed over to Jonas Becker.' },
   });
   expect((await call(mock, 'GET', `/api/orders/${order.id}`, { token: admin })).body.order.status).toBe('complete');
+  expect(await listed('complete')).toContain(order.id);
+  expect(await listed('delivery')).not.toContain(order.id);
   expect((await carrierServer.nth(3)).query).toMatchObject({
     type: 'order_status_changed',
     order_id: String(order.id),

@@ -1,5 +1,6 @@
 import { demoSeed, type MockStateJson } from '@restoapi/mock-server';
 import type { OrderRecord } from '../../src/state/mock-state.js';
+import type { Actor } from '../../src/session/actor.js';
 
 const STATUSES = ['pending', 'accepted', 'cooking', 'ready', 'delivery', 'complete', 'cancelled'] as const;
 
@@ -39,3 +40,17 @@ export function seedWithOrders(count: number, now = new Date('2026-11-20T18:00:0
   }
   return state;
 }
+
+/** Accounts for list tests that call `listOrders` directly: only what `orderScope` and `seesOrder` read. */
+export const listActors = {
+  dispatcher: { type: 'dispatcher', restaurantIds: 'all', organizationIds: 'all' } as unknown as Actor,
+  staffOf: (...restaurants: number[]) =>
+    ({ type: 'staff_member', restaurantIds: new Set(restaurants), organizationIds: new Set([1]) }) as unknown as Actor,
+  courier: (courierId: number) =>
+    ({
+      type: 'courier',
+      courierId,
+      restaurantIds: new Set([11, 12]),
+      organizationIds: new Set([1]),
+    }) as unknown as Actor,
+};
