@@ -1,6 +1,5 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -20,19 +19,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 /** Runs the CLI in a child process (asynchronously: the mock server answers from this process). */
-function run(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], {
-      cwd: root,
-      env: { ...process.env, TSX_TSCONFIG_PATH: path.join(root, 'tsconfig.json') },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const run = (args: string[]) => runCli([cli, ...args]);
 
 test('restoapi-contract runs against a base URL, prints the summary and the seed, and writes the reports', async () => {
   const reports = mkdtempSync(path.join(tmpdir(), 'restoapi-cli-'));

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,9 +6,9 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createMock } from '@restoapi/mock-server';
 import { createMockServer, type MockServer } from '@restoapi/mock-server/node';
 import { mergeResults, runContractSuite, selectTests, shardOf, type SuiteResult } from '../../src/index.js';
+import { runCli } from '../../../scripts/testing/run-cli.js';
 import { IN_PROCESS_URL, MOCK_CONFIG } from '../helpers.js';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
 const cli = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 const config = fileURLToPath(new URL('../../config/mock.json', import.meta.url));
 let server: MockServer;
@@ -19,19 +18,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-function run(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], {
-      cwd: root,
-      env: { ...process.env, TSX_TSCONFIG_PATH: path.join(root, 'tsconfig.json') },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+/** Runs the CLI in a child process (asynchronously: the mock server answers from this process). */
+const run = (args: string[]) => runCli([cli, ...args]);
 
 test('the shards of a selection are disjoint, deterministic and together the whole selection', () => {
   const all = selectTests('full', 'all').map((t) => t.id);
