@@ -10,6 +10,12 @@
  * A calibration row comes first: the bare server again, but spending a fixed 25 µs of busy work on every
  * request. On a two-core machine, with autocannon on the other core, it shows how far a server that does
  * any work at all falls below the bare ceiling (each answer then has to wake an idle load generator).
+ * The single-order and draft-dish rows add a floor (`floor-servers.ts`): a hand-written server doing only
+ * the work no server can skip to give that answer, so that a target can be read against it too.
+ *
+ * The servers of a row are loaded in turn, `BENCH_ROUNDS` times (default 3) for `BENCH_SECONDS` each
+ * (default 3), and each figure is the median of its rounds; a ratio is the median of the rounds' ratios,
+ * with their range, so that servers compared are always measured minutes, not runs, apart.
  */
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
@@ -18,11 +24,14 @@ import type { AddressInfo } from 'node:net';
 import { createMock, demoSeed, type MockStateJson } from '../src/index.js';
 import { createMockServer } from '../src/node.js';
 import type { OrderRecord } from '../src/state/mock-state.js';
+import type { EngineRequest } from '../src/engine/engine-request.js';
 import { seedWithOrders } from '../test/orders/order-fixtures.js';
 import { scalingCurve } from './scale-bench.js';
+import { draftDishFloor, orderFloor } from './floor-servers.js';
 import { startPrism } from '../../../scripts/testing/start-prism.js';
 
-const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 3);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const CONNECTIONS = 10;
 const require = createRequire(import.meta.url);
 
@@ -66,6 +75,45 @@ async function load(
   };
 }
 
+interface Target {
+  url: string;
+  init?: { method?: string; headers?: Record<string, string>; body?: string };
+}
+
+/** A target's rounds, in the order they ran. */
+type Rounds = Result[];
+
+/** Loads the targets in turn, {@link ROUNDS} times: neighbours in time share the machine's state. */
+async function sideBySide(targets: readonly Target[]): Promise<Rounds[]> {
+  const rounds: Rounds[] = targets.map(() => []);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [index, target] of targets.entries()) rounds[index]!.push(await load(target.url, target.init));
+  }
+  return rounds;
+}
+
+/** The median of each figure over the rounds (non-2xx summed). */
+function typical(rounds: Rounds): Result {
+  return {
+    rps: median(rounds.map((r) => r.rps)),
+    p99: median(rounds.map((r) => r.p99)),
+    cpuUs: median(rounds.map((r) => r.cpuUs)),
+    non2xx: rounds.reduce((sum, r) => sum + r.non2xx, 0),
+  };
+}
+
+/** The CPU-per-request ratio of `a` to `b`, round by round: median and range. */
+function cpuRatio(a: Rounds, b: Rounds): { median: number; low: number; high: number } {
+  const ratios = a.map((r, i) => r.cpuUs / b[i]!.cpuUs);
+  return { median: median(ratios), low: Math.min(...ratios), high: Math.max(...ratios) };
+}
+
+function ratioText(ratio: { median: number; low: number; high: number }): string {
+  return ROUNDS > 1
+    ? `${ratio.median.toFixed(2)}× (${ratio.low.toFixed(2)}–${ratio.high.toFixed(2)} over ${ROUNDS} rounds)`
+    : `${ratio.median.toFixed(2)}×`;
+}
+
 async function bare(body: string, status: number, busyUs = 0): Promise<{ url: string; server: Server }> {
   const bytes = Buffer.from(body);
   const server = createServer((req, res) => {
@@ -85,24 +133,55 @@ async function bare(body: string, status: number, busyUs = 0): Promise<{ url: st
 
 function row(
   name: string,
-  mock: Result,
-  ceiling: Result,
-  prismResult: Result,
+  measured: { mock: Rounds; ceiling: Rounds; floor?: Rounds; prism: Result },
   target: number,
   cpuTarget: number,
 ): string {
+  const mock = typical(measured.mock);
+  const ceiling = typical(measured.ceiling);
   const ratio = mock.rps / ceiling.rps;
-  const vsPrism = mock.rps / prismResult.rps;
-  const cpuRatio = mock.cpuUs / ceiling.cpuUs;
-  return [
+  const vsPrism = mock.rps / measured.prism.rps;
+  const cpu = cpuRatio(measured.mock, measured.ceiling);
+  const lines = [
     `${name}`,
     `  mock      ${mock.rps.toFixed(0).padStart(7)} req/s  p99 ${String(mock.p99).padStart(4)} ms  server CPU ${mock.cpuUs.toFixed(0).padStart(3)} µs/req  (non-2xx ${mock.non2xx})`,
     `  node:http ${ceiling.rps.toFixed(0).padStart(7)} req/s  p99 ${String(ceiling.p99).padStart(4)} ms  server CPU ${ceiling.cpuUs.toFixed(0).padStart(3)} µs/req`,
-    `  prism     ${prismResult.rps.toFixed(0).padStart(7)} req/s  p99 ${String(prismResult.p99).padStart(4)} ms  (non-2xx ${prismResult.non2xx})`,
-    `  server CPU per request, mock / node:http ${cpuRatio.toFixed(2)}× (target ≤ ${cpuTarget}×) ${cpuRatio <= cpuTarget ? 'ok' : 'ABOVE TARGET'}`,
+  ];
+  if (measured.floor) {
+    const floor = typical(measured.floor);
+    lines.push(
+      `  floor     ${floor.rps.toFixed(0).padStart(7)} req/s  p99 ${String(floor.p99).padStart(4)} ms  server CPU ${floor.cpuUs.toFixed(0).padStart(3)} µs/req  (hand-written, bench/floor-servers.ts; non-2xx ${floor.non2xx})`,
+    );
+  }
+  lines.push(
+    `  prism     ${measured.prism.rps.toFixed(0).padStart(7)} req/s  p99 ${String(measured.prism.p99).padStart(4)} ms  (non-2xx ${measured.prism.non2xx})`,
+    `  server CPU per request, mock / node:http ${ratioText(cpu)} (target ≤ ${cpuTarget}×) ${cpu.median <= cpuTarget ? 'ok' : 'ABOVE TARGET'}`,
+  );
+  if (measured.floor) {
+    const floor = cpuRatio(measured.floor, measured.ceiling);
+    lines.push(
+      `  server CPU per request, floor / node:http ${ratioText(floor)}: the least a server giving this answer costs here${floor.median > cpuTarget ? ', above the target' : ''}`,
+      `  server CPU per request, mock / floor ${ratioText(cpuRatio(measured.mock, measured.floor))}`,
+    );
+  }
+  lines.push(
     `  ratio to node:http ${ratio.toFixed(2)} (target ≥ ${target}) ${ratio >= target ? 'ok' : 'BELOW TARGET'}`,
     `  ratio to prism     ${vsPrism.toFixed(1)}× (target ≥ 15×) ${vsPrism >= 15 ? 'ok' : 'BELOW TARGET'}`,
-  ].join('\n');
+  );
+  return lines.join('\n');
+}
+
+/** A request in the engine's own shape, as an adapter hands it over (see `src/engine/engine-request.ts`). */
+function benchRequest(method: string, path: string, headers: Record<string, string>, body?: Uint8Array): EngineRequest {
+  const url = new URL(`http://localhost:4010${path}`);
+  return {
+    method,
+    url,
+    headers: { get: (name) => headers[name.toLowerCase()] ?? null },
+    hasBody: body !== undefined,
+    bytes: () => Promise.resolve(body ?? new Uint8Array()),
+    toRequest: () => new Request(url, { method, headers, ...(body ? { body: body as BodyInit } : {}) }),
+  };
 }
 
 function median(values: number[]): number {
@@ -118,13 +197,31 @@ async function token(baseUrl: string, login: string): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  console.log(`mock-server benchmark: autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per target, loopback\n`);
+  console.log(
+    `mock-server benchmark: autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per load, ${ROUNDS} round${ROUNDS === 1 ? '' : 's'} of the servers compared in a row, loopback\n`,
+  );
+  // Memory with 100,000 orders, measured first: the loads below leave garbage and thousands of dishes behind.
+  {
+    globalThis.gc?.();
+    const before = process.memoryUsage().rss;
+    const mock = createMock({ state: seedWithOrders(100_000) });
+    const rows = (mock.runtime.state.orders.all() as OrderRecord[]).length;
+    globalThis.gc?.();
+    const rss = process.memoryUsage().rss;
+    console.log(
+      `100,000 orders in memory: process RSS ${(rss / 2 ** 20).toFixed(0)} MB (${((rss - before) / 2 ** 20).toFixed(0)} MB for the instance, ${rows} orders; target < 400 MB) ${rss < 400 * 2 ** 20 ? 'ok' : 'ABOVE TARGET'}`,
+    );
+    mock.close();
+  }
+
   const server = await createMockServer({ state: seedWithOrders(10_000) });
   const p = await startPrism({ timeoutMs: 60_000 });
   try {
-    const auth = { Authorization: `Token token="${await token(server.url, 'dispatcher@demo')}"` };
+    const dispatcherToken = await token(server.url, 'dispatcher@demo');
+    const staffToken = await token(server.url, 'admin@pizza.demo');
+    const auth = { Authorization: `Token token="${dispatcherToken}"` };
     const staff = {
-      Authorization: `Token token="${await token(server.url, 'admin@pizza.demo')}"`,
+      Authorization: `Token token="${staffToken}"`,
       'Content-Type': 'application/json',
     };
     const prismAuth = { Authorization: 'Token token="bench"' };
@@ -134,16 +231,17 @@ async function main(): Promise<void> {
       const calibrationBody = await (await fetch(`${server.url}/api/orders/5001`, { headers: auth })).text();
       const plain = await bare(calibrationBody, 200);
       const busy = await bare(calibrationBody, 200, 25);
-      const [ceiling, worked] = [await load(plain.url), await load(busy.url)];
+      const [ceilingRounds, workedRounds] = await sideBySide([{ url: plain.url }, { url: busy.url }]);
       plain.server.close();
       busy.server.close();
+      const [ceiling, worked] = [typical(ceilingRounds!), typical(workedRounds!)];
       console.log(
         [
           'calibration: bare node:http, and the same server spending 25 µs of busy work per request',
           `  node:http       ${ceiling.rps.toFixed(0).padStart(7)} req/s  server CPU ${ceiling.cpuUs.toFixed(0).padStart(3)} µs/req`,
           `  node:http+25µs  ${worked.rps.toFixed(0).padStart(7)} req/s  server CPU ${worked.cpuUs.toFixed(0).padStart(3)} µs/req`,
           `  ratio ${(worked.rps / ceiling.rps).toFixed(2)}: the most any server doing 25 µs of work per request can score here`,
-          `  server CPU ratio ${(worked.cpuUs / ceiling.cpuUs).toFixed(2)}×: what 25 µs of work per request shows as CPU per request here`,
+          `  server CPU ratio ${ratioText(cpuRatio(workedRounds!, ceilingRounds!))}: what 25 µs of work per request shows as CPU per request here`,
         ].join('\n'),
       );
     }
@@ -152,26 +250,43 @@ async function main(): Promise<void> {
     const orderPath = '/api/orders/5001';
     const orderBody = await (await fetch(server.url + orderPath, { headers: auth })).text();
     const c1 = await bare(orderBody, 200);
-    const r1 = [
-      await load(server.url + orderPath, { headers: auth }),
-      await load(c1.url + orderPath),
-      await load(p.url + orderPath, { headers: prismAuth }),
-    ] as const;
+    const f1 = await orderFloor(dispatcherToken, new Map([[5001, { text: orderBody }]]));
+    const [mock1, ceiling1, floor1] = await sideBySide([
+      { url: server.url + orderPath, init: { headers: auth } },
+      { url: c1.url + orderPath },
+      { url: f1.url + orderPath, init: { headers: auth } },
+    ]);
+    const prism1 = await load(p.url + orderPath, { headers: prismAuth });
     c1.server.close();
-    console.log(row(`GET ${orderPath} (order + restaurants, couriers, payments)`, ...r1, 0.6, 1.5));
+    f1.server.close();
+    console.log(
+      row(
+        `GET ${orderPath} (order + restaurants, couriers, payments)`,
+        { mock: mock1!, ceiling: ceiling1!, floor: floor1!, prism: prism1 },
+        0.6,
+        1.5,
+      ),
+    );
 
     // 2. A filtered, sorted page of 50 over 10,000 orders.
     const listPath =
       '/api/orders?per_page=50&status=delivery&status=pending&restaurant_id=11&restaurant_id=12&sort_by=-delivery_at';
     const listBody = await (await fetch(server.url + listPath, { headers: auth })).text();
     const c2 = await bare(listBody, 200);
-    const r2 = [
-      await load(server.url + listPath, { headers: auth }),
-      await load(c2.url + listPath),
-      await load(p.url + listPath, { headers: prismAuth }),
-    ] as const;
+    const [mock2, ceiling2] = await sideBySide([
+      { url: server.url + listPath, init: { headers: auth } },
+      { url: c2.url + listPath },
+    ]);
+    const prism2 = await load(p.url + listPath, { headers: prismAuth });
     c2.server.close();
-    console.log(row('GET /api/orders?per_page=50 over 10,000 orders, filtered and sorted', ...r2, 0.25, 3));
+    console.log(
+      row(
+        'GET /api/orders?per_page=50 over 10,000 orders, filtered and sorted',
+        { mock: mock2!, ceiling: ceiling2!, prism: prism2 },
+        0.25,
+        3,
+      ),
+    );
 
     // 3. Creating a draft dish with full validation.
     const dish = JSON.stringify({
@@ -196,17 +311,28 @@ async function main(): Promise<void> {
       await fetch(`${server.url}/api/draft_dishes`, { method: 'POST', headers: staff, body: dish })
     ).text();
     const c3 = await bare(createdBody, 201);
-    const r3 = [
-      await load(`${server.url}/api/draft_dishes`, { method: 'POST', headers: staff, body: dish }),
-      await load(`${c3.url}/api/draft_dishes`, { method: 'POST', headers: staff, body: dish }),
-      await load(`${p.url}/api/draft_dishes`, {
-        method: 'POST',
-        headers: { ...prismAuth, 'Content-Type': 'application/json' },
-        body: dish,
-      }),
-    ] as const;
+    const f3 = await draftDishFloor(staffToken, createdBody);
+    const post = { method: 'POST', headers: staff, body: dish };
+    const [mock3, ceiling3, floor3] = await sideBySide([
+      { url: `${server.url}/api/draft_dishes`, init: post },
+      { url: `${c3.url}/api/draft_dishes`, init: post },
+      { url: `${f3.url}/api/draft_dishes`, init: post },
+    ]);
+    const prism3 = await load(`${p.url}/api/draft_dishes`, {
+      method: 'POST',
+      headers: { ...prismAuth, 'Content-Type': 'application/json' },
+      body: dish,
+    });
     c3.server.close();
-    console.log(row('POST /api/draft_dishes with full validation', ...r3, 0.5, 2));
+    f3.server.close();
+    console.log(
+      row(
+        'POST /api/draft_dishes with full validation',
+        { mock: mock3!, ceiling: ceiling3!, floor: floor3!, prism: prism3 },
+        0.5,
+        2,
+      ),
+    );
   } finally {
     p.stop();
     await server.close();
@@ -321,16 +447,47 @@ async function main(): Promise<void> {
     mock.close();
   }
 
-  // 7. Memory with 100,000 orders.
+  // 7. The engine alone, hot: the work the single-order and draft-dish rows pay for, without HTTP.
   {
-    globalThis.gc?.();
-    const before = process.memoryUsage().rss;
-    const mock = createMock({ state: seedWithOrders(100_000) });
-    const rows = (mock.runtime.state.orders.all() as OrderRecord[]).length;
-    globalThis.gc?.();
-    const rss = process.memoryUsage().rss;
+    const mock = createMock({ state: seedWithOrders(10_000) });
+    const tokenOf = async (login: string): Promise<string> => {
+      const res = await mock.fetch(`http://localhost:4010/api/session?login=${login}&password=demo`, {
+        method: 'POST',
+      });
+      return ((await res.json()) as { meta: { token: string } }).meta.token;
+    };
+    const dispatcher = await tokenOf('dispatcher@demo');
+    const staff = await tokenOf('admin@pizza.demo');
+    const dish = new TextEncoder().encode(
+      JSON.stringify({ draft_dish: { name: 'Bench', price: '9.50', draft_category_id: 1001, organization_id: 1 } }),
+    );
+    const perCall = async (make: () => EngineRequest, expected: number): Promise<number> => {
+      const calls = 20_000;
+      for (let i = 0; i < 2_000; i++) await mock.answer(make());
+      const started = process.cpuUsage();
+      for (let i = 0; i < calls; i++) {
+        const answer = await mock.answer(make());
+        if (answer.status !== expected) throw new Error(`engine answered ${answer.status}`);
+      }
+      const cpu = process.cpuUsage(started);
+      return (cpu.user + cpu.system) / calls;
+    };
+    const getUs = await perCall(
+      () => benchRequest('GET', '/api/orders/5001', { authorization: `Token token="${dispatcher}"` }),
+      200,
+    );
+    const postUs = await perCall(
+      () =>
+        benchRequest(
+          'POST',
+          '/api/draft_dishes',
+          { authorization: `Token token="${staff}"`, 'content-type': 'application/json' },
+          dish,
+        ),
+      201,
+    );
     console.log(
-      `100,000 orders in memory: process RSS ${(rss / 2 ** 20).toFixed(0)} MB (${((rss - before) / 2 ** 20).toFixed(0)} MB for the instance, ${rows} orders; target < 400 MB) ${rss < 400 * 2 ** 20 ? 'ok' : 'ABOVE TARGET'}`,
+      `engine alone, in process, hot loop (mock.answer, no HTTP): GET one order ${getUs.toFixed(1)} µs, POST a draft dish ${postUs.toFixed(1)} µs of CPU per call`,
     );
     mock.close();
   }
