@@ -15,7 +15,7 @@
  *
  * The servers of a row are loaded in turn, `BENCH_ROUNDS` times (default 3) for `BENCH_SECONDS` each
  * (default 3), and each figure is the median of its rounds; a ratio is the median of the rounds' ratios,
- * with their range, so that servers compared are always measured minutes, not runs, apart.
+ * with their range, so that the servers compared are measured seconds apart, not a whole row apart.
  */
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
