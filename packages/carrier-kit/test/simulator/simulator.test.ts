@@ -1,8 +1,5 @@
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { afterEach, expect, test } from 'vitest';
+import { BIN_SOURCES, startCli } from '../../../../scripts/testing/run-cli.js';
 import { createProgram } from '../../src/simulator/cli-program.js';
 import { runSimulator, type RunningSimulator } from '../../src/node.js';
 import {
@@ -16,9 +13,6 @@ import {
   startWorld,
   type World,
 } from '../support/world.js';
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../../../..');
 
 let world: World | undefined;
 let simulator: RunningSimulator | undefined;
@@ -117,46 +111,30 @@ test('the CLI parses its options', () => {
 
 test('restoapi-carrier simulate runs as a program: it delivers an order and unregisters on SIGINT', async () => {
   world = await startWorld();
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      'packages/carrier-kit/src/cli.ts',
-      'simulate',
-      '--base-url',
-      world.url,
-      '--port',
-      '0',
-      '--speed',
-      '3000',
-      '--tick',
-      '40',
-      '--min-interval',
-      '0',
-    ],
-    {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  const output: string[] = [];
-  const reader = createInterface({ input: child.stdout! });
-  reader.on('line', (line) => output.push(line));
-  await eventually(
-    () => output.some((line) => line.includes('waiting for orders')),
-    15_000,
-    'the simulator to register',
-  );
+  const cli = startCli([
+    BIN_SOURCES['restoapi-carrier']!,
+    'simulate',
+    '--base-url',
+    world.url,
+    '--port',
+    '0',
+    '--speed',
+    '3000',
+    '--tick',
+    '40',
+    '--min-interval',
+    '0',
+  ]);
+  await cli.waitFor(/waiting for orders/, 15_000);
   const order = await placeOrder(world);
   await eventually(
     async () => (await mainOrder(world!, order.id)).order.status === 'complete',
     10_000,
     'the order to be delivered',
   );
-  child.kill('SIGINT');
-  const code = await new Promise((resolve) => child.once('exit', resolve));
-  expect(code).toBe(0);
+  const result = await cli.stop('SIGINT');
+  expect(result.status).toBe(0);
+  const output = result.stdout.trimEnd().split('\n');
   expect(output.some((line) => line.startsWith(order.number) && line.includes('delivered'))).toBe(true);
   expect(output.at(-1)).toMatch(/^simulator stopped: 1 orders, 1 delivered/);
   expect((await world.control.GET('/__mock/carriers')).data?.carriers).toEqual([]);
