@@ -1,9 +1,11 @@
 /**
- * restoapi-contract: runs the contract suite against a base URL.
+ * restoapi-contract: runs the contract suite against a base URL (`merge` merges shards' results, `carrier` checks a
+ * carrier's service).
  * Exit codes: 0 every selected test passed, 1 a test failed, 2 a bad invocation (an unknown option, a
  * bad value, a missing or invalid configuration, a selection matching no test) or an unreachable target.
  */
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { carrierCommand } from './carrier/carrier-command.js';
 import { loadConfig } from './config.js';
 import { mergeResultDirs } from './reports/merge.js';
 import { consoleReporter, fileReporter } from './reports/reports.js';
@@ -168,10 +170,13 @@ const merge = new Command('restoapi-contract merge')
     process.exitCode = result.ok ? 0 : 1;
   });
 
-const isMerge = process.argv[2] === 'merge';
-(isMerge ? merge.parseAsync(process.argv.slice(3), { from: 'user' }) : program.parseAsync()).catch((error: unknown) => {
-  // Commander has printed its own message (and the help) already.
-  if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
-  console.error(`restoapi-contract: ${(error as Error).message}`);
-  process.exit(2);
-});
+const subcommands: Record<string, Command | undefined> = { merge, carrier: carrierCommand() };
+const subcommand = subcommands[process.argv[2] ?? ''];
+(subcommand ? subcommand.parseAsync(process.argv.slice(3), { from: 'user' }) : program.parseAsync()).catch(
+  (error: unknown) => {
+    // Commander has printed its own message (and the help) already.
+    if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
+    console.error(`restoapi-contract: ${(error as Error).message}`);
+    process.exit(2);
+  },
+);

@@ -52,3 +52,12 @@ export { ControlClient, ControlError } from './control.js';
 export { CallbackReceiver, type ReceivedCallback } from './runner/receiver.js';
 export { TestContext, Client, type ContractTest, type SessionInfo } from './runner/context.js';
 export type { ApiResponse, RequestSpec } from './runner/http.js';
+export {
+  CARRIER_CHECKS,
+  CarrierUnreachableError,
+  DEFAULT_CARRIER_TIMINGS,
+  runCarrierConformance,
+  type CarrierRunOptions,
+  type CarrierTimings,
+} from './carrier/run-carrier.js';
+export type { CarrierCall } from './carrier/service-side.js';

@@ -1,0 +1,543 @@
+/**
+ * `restoapi-contract carrier`: plays the service against a carrier's running service. The service side (the
+ * mock engine with the demo world) hands the carrier orders through real callbacks, injects duplicates,
+ * reordering and refusals, and watches what the carrier does through the carrier API.
+ */
+import { connect } from 'node:net';
+import { listDecisions, openapiDocument } from '@restoapi/openapi';
+import { CLAUSES } from '../generated/clauses.js';
+import { curlOf } from '../runner/curl.js';
+import type {
+  ClauseCoverage,
+  DecisionCoverage,
+  OperationCoverage,
+  Profile,
+  Reporter,
+  SuiteResult,
+  TestResult,
+} from '../runner/types.js';
+import {
+  checkAcknowledgements,
+  checkDeliveredLast,
+  checkDeliveryUpdates,
+  checkDuplicates,
+  checkGivesUp,
+  checkLoadsOrder,
+  checkPositions,
+  checkReordered,
+  checkRetryAfter,
+  checkStopsAfterCancel,
+  checkTransitions,
+  type Finding,
+  type Observation,
+} from './carrier-checks.js';
+import { checkSignatures } from './signatures.js';
+import { startServiceSide, type Chaos, type ServiceSide } from './service-side.js';
+
+/** Times of a carrier run, in ms. */
+export interface CarrierTimings {
+  /** How long the carrier may take to answer a callback (default 2000; the document decides 10 s at most). */
+  ackMs: number;
+  /** How long a scenario waits for the carrier to finish a delivery (default 60000). */
+  deliveryMs: number;
+  /** How long the carrier may still send updates after it acknowledged a cancellation (default 1000). */
+  graceMs: number;
+  /** A scenario ends once the carrier has made no call for this long after its goal (default 1000). */
+  quietMs: number;
+}
+
+/** Options of {@link runCarrierConformance}. */
+export interface CarrierRunOptions {
+  /** The carrier's callback URL: the service side sends its callbacks there (or `onListening` answers it). */
+  callbackUrl?: string;
+  /** Where the service side listens, e.g. `http://127.0.0.1:4010`; a free port of 127.0.0.1 by default. */
+  serviceUrl?: string;
+  /** The carrier's signing secret (`whsec_…`): callbacks are signed, and under `full` forged ones must be refused. */
+  secret?: string;
+  profile?: Profile;
+  timings?: Partial<CarrierTimings>;
+  /** How many times the carrier may send a refused (4xx) request (default 3). */
+  maxRepeats?: number;
+  reporters?: Reporter[];
+  /**
+   * Called once the service side listens, before any callback: the place to print its address, or to start
+   * a carrier that needs the service up first (it may answer the carrier's callback URL then).
+   */
+  onListening?: (serviceUrl: string) => void | string | Promise<void | string>;
+  showSecrets?: boolean;
+  /** How long to wait for something to listen at the callback URL before the first scenario (default 0: no wait). */
+  waitForCarrierMs?: number;
+}
+
+/** The default {@link CarrierTimings}. */
+export const DEFAULT_CARRIER_TIMINGS: CarrierTimings = {
+  ackMs: 2000,
+  deliveryMs: 60_000,
+  graceMs: 1000,
+  quietMs: 1000,
+};
+
+interface CheckSpec {
+  id: string;
+  title: string;
+  /** `spec` when the check tests what the spec states (decided parts warn under `spec`); `full` when only decisions. */
+  profile: Profile;
+  clauses: string[];
+  decisions: string[];
+  operations: string[];
+}
+
+const GET_CLAUSE = 'Endpoints > Carrier API: GET /api-delivery/orders/:secure_id';
+const PUT_CLAUSE = 'Endpoints > Carrier API: PUT /api-delivery/orders/:secure_id/delivery';
+const STATUS_CLAUSE = 'Resources > Carrier order view > The delivery block: status';
+const POSITION_CLAUSE = 'Resources > Carrier order view > The delivery block: lat, lon';
+const EVENTS = ['Events: order_created', 'Events: order_status_changed'];
+const WEBHOOKS = ['/webhooks/order_created/post', '/webhooks/order_status_changed/post'];
+const PUT_DECISION = '/paths/~1api-delivery~1orders~1{secure_id}~1delivery/put';
+
+/** The checks of a carrier run, in the order they are reported. */
+export const CARRIER_CHECKS: CheckSpec[] = [
+  {
+    id: 'carrier.acknowledges',
+    title: 'Events: every callback is answered within the time allowed, with a 2xx',
+    profile: 'spec',
+    clauses: EVENTS,
+    decisions: ['/components/responses/CallbackAcknowledged', '/components/responses/CallbackNotAcknowledged'],
+    operations: ['orderCreatedCallback', 'orderStatusChangedCallback'],
+  },
+  {
+    id: 'carrier.loads-order',
+    title:
+      'Events (carrier flow) and Authentication 8: after order_created the carrier loads the order by its secure_id',
+    profile: 'spec',
+    clauses: ['Events: order_created', 'Authentication 8', GET_CLAUSE],
+    decisions: [],
+    operations: ['getCarrierOrder'],
+  },
+  {
+    id: 'carrier.delivery-updates',
+    title: 'Carrier API: every delivery update is JSON with the stated fields and status values',
+    profile: 'spec',
+    clauses: [PUT_CLAUSE, STATUS_CLAUSE],
+    decisions: ['/components/schemas/DeliveryUpdate'],
+    operations: ['updateCarrierDelivery'],
+  },
+  {
+    id: 'carrier.delivered-last',
+    title: 'Events (carrier flow): the carrier keeps the delivery status current up to delivered, which comes last',
+    profile: 'spec',
+    clauses: ['Events: order_created', STATUS_CLAUSE],
+    decisions: [],
+    operations: ['updateCarrierDelivery'],
+  },
+  {
+    id: 'carrier.positions',
+    title: "Events (carrier flow): the carrier updates the courier's position when it moves",
+    profile: 'spec',
+    clauses: [POSITION_CLAUSE, PUT_CLAUSE],
+    decisions: [],
+    operations: ['updateCarrierDelivery'],
+  },
+  {
+    id: 'carrier.transitions',
+    title: 'Decision (delivery statuses): statuses move forward along the delivery state machine',
+    profile: 'full',
+    clauses: [STATUS_CLAUSE],
+    decisions: ['/components/schemas/DeliveryStatus'],
+    operations: ['updateCarrierDelivery'],
+  },
+  {
+    id: 'carrier.duplicates',
+    title: 'Decision (callback retries, at-least-once): a duplicated callback causes no second effect',
+    profile: 'full',
+    clauses: EVENTS,
+    decisions: WEBHOOKS,
+    operations: ['updateCarrierDelivery'],
+  },
+  {
+    id: 'carrier.reordered',
+    title: 'Decision (events not in order): reordered callbacks end in the right state',
+    profile: 'full',
+    clauses: EVENTS,
+    decisions: WEBHOOKS,
+    operations: ['getCarrierOrder'],
+  },
+  {
+    id: 'carrier.cancelled',
+    title:
+      'Decision (delivery locked by the order status): after order_status_changed to cancelled the carrier stops updating',
+    profile: 'full',
+    clauses: ['Events: order_status_changed', PUT_CLAUSE],
+    decisions: ['/components/schemas/DeliveryStatus', PUT_DECISION],
+    operations: ['updateCarrierDelivery'],
+  },
+  {
+    id: 'carrier.retry-after',
+    title: 'Decision (Retry-After): after 429 or 503 the carrier retries, and not sooner than asked',
+    profile: 'full',
+    clauses: [GET_CLAUSE, PUT_CLAUSE],
+    decisions: [
+      '/components/headers/Retry-After',
+      '/components/responses/TooManyRequests',
+      '/components/responses/ServerError',
+    ],
+    operations: ['getCarrierOrder', 'updateCarrierDelivery'],
+  },
+  {
+    id: 'carrier.gives-up',
+    title: 'Decision (carrier API errors): after a 4xx the carrier does not retry for ever',
+    profile: 'full',
+    clauses: [PUT_CLAUSE],
+    decisions: [PUT_DECISION],
+    operations: ['updateCarrierDelivery'],
+  },
+  {
+    id: 'carrier.signatures',
+    title:
+      'Decision (signed callbacks, Authentication 9): a carrier with a secret refuses unsigned and forged callbacks',
+    profile: 'full',
+    clauses: ['Authentication 9'],
+    decisions: ['/components/parameters/WebhookSignature', '/components/parameters/WebhookId'],
+    operations: ['orderCreatedCallback', 'orderStatusChangedCallback'],
+  },
+];
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until `done()` holds (checked every 25 ms) or `ms` passed; answers whether it held. */
+async function until(done: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await done()) return true;
+    await sleep(25);
+  }
+  return done();
+}
+
+/** Waits until the carrier made no call for `quietMs` (at most `ms`). */
+async function quiet(service: ServiceSide, quietMs: number, ms: number): Promise<void> {
+  await until(() => Date.now() - Math.max(0, ...service.calls.map((c) => c.answeredAt)) >= quietMs, ms);
+}
+
+const acceptedStatus = (service: ServiceSide, secureId: string, status?: string): boolean =>
+  service.calls.some(
+    (c) =>
+      c.kind === 'update' &&
+      c.secureId === secureId &&
+      c.status >= 200 &&
+      c.status < 300 &&
+      (status === undefined || (c.json as { status?: string } | undefined)?.status === status),
+  );
+
+/** Waits until no callback of the order is pending any more (at most `ms`). */
+async function settled(service: ServiceSide, orderId: number, ms: number): Promise<void> {
+  await until(
+    async () => (await service.callbacks()).every((c) => c.order_id !== orderId || c.state !== 'pending'),
+    ms,
+  );
+}
+
+interface Scenario {
+  name: string;
+  chaos?: Chaos;
+  run(service: ServiceSide, order: { id: number; secureId: string }, t: CarrierTimings): Promise<void>;
+  /** Arms faults before the order is placed. */
+  prepare?(service: ServiceSide): Promise<void>;
+}
+
+/** Delivered (or out of time), then quiet. */
+const deliver: Scenario['run'] = async (service, order, t) => {
+  await until(() => acceptedStatus(service, order.secureId, 'delivered'), t.deliveryMs);
+  await quiet(service, t.quietMs, t.deliveryMs);
+};
+
+const SCENARIOS = {
+  flow: { name: 'flow', run: deliver },
+  duplicates: { name: 'duplicates', chaos: { duplicate: 1, seed: 1 }, run: deliver },
+  reordered: {
+    name: 'reordered',
+    chaos: { reorder: true, seed: 1 },
+    async run(service, order, t) {
+      // order_created is held back until the next event: the cancellation overtakes it.
+      await service.setOrderStatus(order.id, 'cancelled');
+      await settled(service, order.id, t.deliveryMs);
+      await quiet(service, t.quietMs, t.deliveryMs);
+    },
+  },
+  cancelled: {
+    name: 'cancelled',
+    async run(service, order, t) {
+      await until(() => acceptedStatus(service, order.secureId), t.deliveryMs);
+      await service.setOrderStatus(order.id, 'cancelled');
+      await settled(service, order.id, t.deliveryMs);
+      await sleep(t.graceMs);
+      await quiet(service, t.quietMs, t.deliveryMs);
+    },
+  },
+  retryAfter: {
+    name: 'retry-after',
+    async prepare(service) {
+      await service.addFault({ method: 'GET', path: '/api-delivery/orders/*', status: 429, retryAfter: 1, count: 1 });
+      await service.addFault({
+        method: 'PUT',
+        path: '/api-delivery/orders/*/delivery',
+        status: 503,
+        retryAfter: 1,
+        count: 1,
+      });
+    },
+    // The two faults ask for 1 s each: that time is the carrier's on top of the delivery's.
+    run: (service, order, t) => deliver(service, order, { ...t, deliveryMs: t.deliveryMs + 2000 }),
+  },
+  refused: {
+    name: 'refused',
+    async prepare(service) {
+      await service.addFault({ method: 'PUT', path: '/api-delivery/orders/*/delivery', status: 422, count: 10_000 });
+    },
+    async run(service, order, t) {
+      await until(() => service.calls.some((c) => c.kind === 'update' && c.status === 422), t.deliveryMs);
+      await quiet(service, t.quietMs, t.deliveryMs);
+    },
+  },
+} satisfies Record<string, Scenario>;
+
+async function observe(
+  service: ServiceSide,
+  scenario: Scenario,
+  options: CarrierRunOptions,
+  timings: CarrierTimings,
+): Promise<Observation> {
+  await service.reset({
+    callbackUrl: options.callbackUrl!,
+    ...(options.secret ? { secret: options.secret } : {}),
+    ...(scenario.chaos ? { chaos: scenario.chaos } : {}),
+  });
+  await scenario.prepare?.(service);
+  const startedAt = Date.now();
+  const order = await service.placeOrder();
+  await scenario.run(service, order, timings);
+  return {
+    scenario: scenario.name,
+    orderId: order.id,
+    secureId: order.secureId,
+    calls: [...service.calls],
+    callbacks: (await service.callbacks()).filter((c) => c.order_id === order.id),
+    startedAt,
+  };
+}
+
+function clauseCoverage(results: TestResult[]): ClauseCoverage[] {
+  const named = new Set(CARRIER_CHECKS.flatMap((c) => c.clauses));
+  return CLAUSES.filter((c) => named.has(c.id)).map((clause) => {
+    const tests = results.filter((r) => r.clauses.includes(clause.id)).map((r) => ({ id: r.id, status: r.status }));
+    const state = tests.some((t) => t.status === 'failed')
+      ? 'failed'
+      : tests.some((t) => t.status === 'passed')
+        ? 'covered'
+        : tests.length
+          ? 'skipped'
+          : 'uncovered';
+    return { id: clause.id, section: clause.section, text: clause.text, notShown: clause.notShown, tests, state };
+  });
+}
+
+function operationCoverage(observations: Observation[]): OperationCoverage[] {
+  const ops: OperationCoverage[] = [
+    {
+      operationId: 'getCarrierOrder',
+      method: 'GET',
+      route: '/api-delivery/orders/{secure_id}',
+      documentedStatuses: [],
+      seenStatuses: {},
+      calls: 0,
+    },
+    {
+      operationId: 'updateCarrierDelivery',
+      method: 'PUT',
+      route: '/api-delivery/orders/{secure_id}/delivery',
+      documentedStatuses: [],
+      seenStatuses: {},
+      calls: 0,
+    },
+    {
+      operationId: 'orderCreatedCallback',
+      method: 'POST',
+      route: '{callback_url}?type=order_created',
+      documentedStatuses: ['2XX'],
+      seenStatuses: {},
+      calls: 0,
+    },
+    {
+      operationId: 'orderStatusChangedCallback',
+      method: 'POST',
+      route: '{callback_url}?type=order_status_changed',
+      documentedStatuses: ['2XX'],
+      seenStatuses: {},
+      calls: 0,
+    },
+  ];
+  const count = (op: OperationCoverage, status: number | null): void => {
+    op.calls += 1;
+    const key = status === null ? 'none' : String(status);
+    op.seenStatuses[key] = (op.seenStatuses[key] ?? 0) + 1;
+  };
+  for (const o of observations) {
+    for (const call of o.calls) if (call.kind !== 'other') count(ops[call.kind === 'load' ? 0 : 1]!, call.status);
+    for (const callback of o.callbacks)
+      for (const attempt of callback.attempts) count(ops[callback.type === 'order_created' ? 2 : 3]!, attempt.status);
+  }
+  const document = openapiDocument as {
+    paths: Record<string, Record<string, { responses?: Record<string, unknown> }>>;
+  };
+  ops[0]!.documentedStatuses = Object.keys(document.paths['/api-delivery/orders/{secure_id}']?.get?.responses ?? {});
+  ops[1]!.documentedStatuses = Object.keys(
+    document.paths['/api-delivery/orders/{secure_id}/delivery']?.put?.responses ?? {},
+  );
+  return ops;
+}
+
+/**
+ * Runs the carrier conformance checks against the carrier service whose callbacks arrive at `callbackUrl`:
+ * starts the service side, plays each scenario (a plain delivery, duplicated and reordered callbacks, a
+ * cancellation, 429/503 with Retry-After, refusals), and reports each check as a test of the main suite's
+ * reports. The carrier must be told to use the printed service URL as its `{base_url}`.
+ * @example
+ * const result = await runCarrierConformance({ callbackUrl: 'http://127.0.0.1:4020/callbacks', profile: 'full' });
+ */
+export async function runCarrierConformance(options: CarrierRunOptions): Promise<SuiteResult> {
+  const profile = options.profile ?? 'spec';
+  const timings: CarrierTimings = { ...DEFAULT_CARRIER_TIMINGS, ...options.timings };
+  const startedAt = new Date();
+  const service = await startServiceSide({
+    ...(options.serviceUrl ? { serviceUrl: options.serviceUrl } : {}),
+    callbackTimeoutMs: timings.ackMs,
+  });
+  const reporters = options.reporters ?? [];
+  const results: TestResult[] = [];
+  const observations: Partial<Record<keyof typeof SCENARIOS, Observation>> = {};
+  const timeOf: Record<string, number> = {};
+  try {
+    const started = await options.onListening?.(service.url);
+    const callbackUrl = started ?? options.callbackUrl;
+    if (!callbackUrl) throw new TypeError('runCarrierConformance needs a callbackUrl');
+    options = { ...options, callbackUrl };
+    if (options.waitForCarrierMs) await waitForListener(callbackUrl, options.waitForCarrierMs);
+    for (const [key, scenario] of Object.entries(SCENARIOS) as [keyof typeof SCENARIOS, Scenario][]) {
+      const began = Date.now();
+      observations[key] = await observe(service, scenario, options, timings);
+      timeOf[key] = Date.now() - began;
+    }
+    const signing = Date.now();
+    const signed: [Finding, number] = [
+      await checkSignatures(callbackUrl, options.secret, timings.ackMs),
+      Date.now() - signing,
+    ];
+    const o = observations as Record<keyof typeof SCENARIOS, Observation>;
+    const all = Object.values(o);
+    // Each scenario's time goes to the check it was played for, so the checks' times add up to the run's.
+    const findings: Record<string, [Finding, number]> = {
+      'carrier.acknowledges': [checkAcknowledgements(all, timings.ackMs), 0],
+      'carrier.loads-order': [checkLoadsOrder(o.flow), timeOf.flow!],
+      'carrier.delivery-updates': [checkDeliveryUpdates(all), 0],
+      'carrier.delivered-last': [checkDeliveredLast(o.flow, timings.deliveryMs), 0],
+      'carrier.positions': [checkPositions(o.flow), 0],
+      'carrier.transitions': [checkTransitions([o.flow, o.retryAfter]), 0],
+      'carrier.duplicates': [checkDuplicates(o.duplicates), timeOf.duplicates!],
+      'carrier.reordered': [checkReordered(o.reordered), timeOf.reordered!],
+      'carrier.cancelled': [checkStopsAfterCancel(o.cancelled, timings.graceMs), timeOf.cancelled!],
+      'carrier.retry-after': [checkRetryAfter(o.retryAfter), timeOf.retryAfter!],
+      'carrier.gives-up': [checkGivesUp(o.refused, options.maxRepeats ?? 3), timeOf.refused!],
+      'carrier.signatures': signed,
+    };
+    for (const spec of CARRIER_CHECKS) {
+      const [found, durationMs] = findings[spec.id]!;
+      const result = resultOf(spec, found, profile, durationMs, options.showSecrets ?? false);
+      results.push(result);
+      for (const reporter of reporters) reporter.onTestEnd?.(result);
+    }
+  } finally {
+    await service.close();
+  }
+  const summary = {
+    total: results.length,
+    passed: results.filter((r) => r.status === 'passed').length,
+    failed: results.filter((r) => r.status === 'failed').length,
+    skipped: results.filter((r) => r.status === 'skipped').length,
+    warnings: results.reduce((n, r) => n + r.warnings.length, 0),
+  };
+  const named = new Set(CARRIER_CHECKS.flatMap((c) => c.decisions));
+  const decisions: DecisionCoverage[] = listDecisions(openapiDocument)
+    .filter((d) => named.has(d.pointer))
+    .map((d) => ({
+      pointer: d.pointer,
+      where: d.where,
+      tests: results.filter((r) => r.decisions.includes(d.pointer)).map((r) => ({ id: r.id, status: r.status })),
+    }));
+  const result: SuiteResult = {
+    baseUrl: service.url,
+    carrierBaseUrl: `${service.url}/api-delivery`,
+    profile,
+    selection: 'carrier',
+    seed: 0,
+    startedAt: startedAt.toISOString(),
+    durationMs: Date.now() - startedAt.getTime(),
+    results,
+    summary,
+    operations: operationCoverage(Object.values(observations)),
+    clauses: clauseCoverage(results),
+    decisions,
+    ok: summary.failed === 0 && summary.passed > 0,
+  };
+  for (const reporter of reporters) await reporter.onEnd?.(result);
+  return result;
+}
+
+/** Resolves once a TCP connection to the URL's host and port succeeds; throws naming the URL after `ms`. */
+async function waitForListener(url: string, ms: number): Promise<void> {
+  const { hostname, port, protocol } = new URL(url);
+  const target = { host: hostname.replace(/^\[|\]$/g, ''), port: Number(port || (protocol === 'https:' ? 443 : 80)) };
+  const connects = () =>
+    new Promise<boolean>((resolve) => {
+      const socket = connect(target, () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+  if (!(await until(connects, ms)))
+    throw new CarrierUnreachableError(`nothing listens at the callback URL ${url} (waited ${ms} ms)`);
+}
+
+/** The carrier's callback URL cannot be reached: nothing was checked. */
+export class CarrierUnreachableError extends Error {
+  override name = 'CarrierUnreachableError';
+}
+
+function resultOf(
+  spec: CheckSpec,
+  found: Finding,
+  profile: Profile,
+  durationMs: number,
+  showSecrets: boolean,
+): TestResult {
+  // Under spec, a break of a decision is a warning; a check made only of decisions is still run, so it warns.
+  const failures = profile === 'full' ? [...found.stated, ...found.decided] : found.stated;
+  const warnings = profile === 'full' ? [] : found.decided.map((text) => `decided, not stated: ${text}`);
+  const calls = [...new Set(found.calls)];
+  return {
+    id: spec.id,
+    title: spec.title,
+    kind: spec.profile === 'spec' ? 'behaviour' : 'decision',
+    profile: spec.profile,
+    clauses: spec.clauses,
+    decisions: spec.decisions,
+    operations: spec.operations,
+    status: found.skip ? 'skipped' : failures.length ? 'failed' : 'passed',
+    durationMs,
+    ...(failures.length ? { failure: failures.join('\n') } : {}),
+    ...(found.skip ? { skipReason: found.skip } : {}),
+    warnings,
+    requests: calls.length,
+    ...(failures.length && calls.length ? { reproducers: calls.slice(0, 5).map((c) => curlOf(c, showSecrets)) } : {}),
+  };
+}
