@@ -107,6 +107,18 @@ const ORDER = {
   items: [{ dish_id: 10001, amount: 1, config: [{ group: 'Size', items: ['40 cm'] }] }],
 };
 
+/** Headers every HTTP client sets by itself: left out of the record and so out of the curl reproducers. */
+const TRANSPORT_HEADERS = new Set([
+  'host',
+  'connection',
+  'content-length',
+  'accept',
+  'accept-encoding',
+  'accept-language',
+  'sec-fetch-mode',
+  'user-agent',
+]);
+
 const LOAD = /^\/api-delivery\/orders\/([^/]+)$/;
 const UPDATE = /^\/api-delivery\/orders\/([^/]+)\/delivery$/;
 
@@ -133,7 +145,7 @@ export async function startServiceSide(options: ServiceSideOptions): Promise<Ser
         const update = UPDATE.exec(url.pathname);
         const headers: Record<string, string> = {};
         request.headers.forEach((value, name) => {
-          if (!['host', 'connection', 'content-length', 'accept-encoding'].includes(name)) headers[name] = value;
+          if (!TRANSPORT_HEADERS.has(name)) headers[name] = value;
         });
         let json: unknown;
         try {

@@ -116,5 +116,9 @@ test.concurrent(
     expect(status.results.find((r) => r.id === 'carrier.delivery-updates')!.failure).toMatch(
       /"picked_up" is not one the spec lists/,
     );
+    // The report's reproducer sends the carrier's refused update again.
+    expect(status.results.find((r) => r.id === 'carrier.delivery-updates')!.reproducers?.[0]).toMatch(
+      /^curl -sS -i -X PUT 'http:\/\/127\.0\.0\.1:\d+\/api-delivery\/orders\/[\w-]+\/delivery' -H 'content-type: application\/json' --data-binary '\{"status":"picked_up"\}'$/,
+    );
   },
 );
