@@ -134,7 +134,11 @@ export function carrierCommand(): Command {
                 'RestoAPI carrier conformance: profile $1',
               )
               .replace(/\n {2}target {6}(\S+) \(carrier API (\S+)\)/, '\n  service     $1 (carrier API $2)')
-              .replace(/\n {2}reproduce {3}--seed 0/, ''),
+              .replace(/\n {2}reproduce {3}--seed 0/, '')
+              .replaceAll(
+                'reproduce with curl (RESTOAPI_TOKEN: a session token of the same role):',
+                "the carrier's calls, as curl:",
+              ),
           );
         const reporters: Reporter[] = [consoleReporter({ verbose: options.verbose, write })];
         if (options.report) reporters.push(fileReporter(options.report));
