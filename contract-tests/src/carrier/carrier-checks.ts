@@ -12,6 +12,8 @@ export interface Finding {
   stated: string[];
   /** Breaks of a decision of the document: failures under `full`, warnings under `spec`. */
   decided: string[];
+  /** JSON Pointer of the `x-decision` marker the `decided` findings break. */
+  decision?: string;
   /** The carrier API calls that show the problem (printed as curl reproducers). */
   calls: CarrierCall[];
   /** Why the check could not be made, when it could not. */
@@ -29,7 +31,12 @@ export interface Observation {
   startedAt: number;
 }
 
-const finding = (): Finding => ({ stated: [], decided: [], calls: [] });
+const finding = (decision?: string): Finding => ({
+  stated: [],
+  decided: [],
+  calls: [],
+  ...(decision ? { decision } : {}),
+});
 const accepted = (call: CarrierCall): boolean => call.status >= 200 && call.status < 300;
 const statusOf = (call: CarrierCall): string | undefined => {
   const json = call.json as { status?: unknown } | undefined;
@@ -43,7 +50,7 @@ const ms = (from: number, to: number): string => `${Math.round(to - from)} ms`;
 
 /** Every callback was answered within the time allowed (stated), and with a 2xx (decided). */
 export function checkAcknowledgements(observations: Observation[], ackTimeoutMs: number): Finding {
-  const out = finding();
+  const out = finding('/components/responses/CallbackAcknowledged');
   let attempts = 0;
   for (const o of observations)
     for (const callback of o.callbacks)
@@ -89,7 +96,7 @@ function issueText(issue: ValidationIssue, json: unknown): string {
 
 /** Every delivery update is JSON with the stated fields and status values (decided rules apart). */
 export function checkDeliveryUpdates(observations: Observation[]): Finding {
-  const out = finding();
+  const out = finding('/components/schemas/DeliveryUpdate');
   let updates = 0;
   for (const o of observations)
     for (const call of o.calls.filter((c) => c.kind === 'update')) {
@@ -146,7 +153,7 @@ const STATUSES = new Set(MACHINE.transitions.flatMap((t) => [t.from, t.to]));
 
 /** Every status the carrier sends is a move the document's delivery state machine allows. */
 export function checkTransitions(observations: Observation[]): Finding {
-  const out = finding();
+  const out = finding('/components/schemas/DeliveryStatus');
   for (const o of observations) {
     let current = MACHINE.initial;
     for (const call of updatesOf(o)) {
@@ -186,7 +193,7 @@ export function checkPositions(o: Observation): Finding {
 
 /** A callback delivered twice causes no second effect: no second delivery, no status accepted twice. */
 export function checkDuplicates(o: Observation): Finding {
-  const out = finding();
+  const out = finding('/webhooks/order_created/post');
   const duplicated = o.callbacks.filter((c) => c.duplicate_of !== null && c.state === 'delivered');
   if (duplicated.length === 0) {
     out.skip = 'the service side delivered no duplicated callback';
@@ -218,7 +225,7 @@ export function checkDuplicates(o: Observation): Finding {
 
 /** Callbacks that arrive out of order end in the right state: an order cancelled first is never delivered. */
 export function checkReordered(o: Observation): Finding {
-  const out = finding();
+  const out = finding('/webhooks/order_status_changed/post');
   const created = o.callbacks.find((c) => c.type === 'order_created' && c.attempts.length > 0);
   const cancelled = o.callbacks.find((c) => c.query.status === 'cancelled' && c.attempts.length > 0);
   if (!created || !cancelled || Date.parse(cancelled.attempts[0]!.at) > Date.parse(created.attempts[0]!.at)) {
@@ -237,7 +244,7 @@ export function checkReordered(o: Observation): Finding {
 
 /** After `order_status_changed` to `cancelled` is acknowledged, the carrier stops updating the order. */
 export function checkStopsAfterCancel(o: Observation, graceMs: number): Finding {
-  const out = finding();
+  const out = finding('/components/schemas/DeliveryStatus');
   const cancelled = o.callbacks.find((c) => c.query.status === 'cancelled');
   const acked = cancelled?.attempts.find((a) => a.status !== null && a.status >= 200 && a.status < 300);
   if (!acked) {
@@ -257,7 +264,7 @@ export function checkStopsAfterCancel(o: Observation, graceMs: number): Finding 
 
 /** After a 429 or 503 with `Retry-After` the carrier retries, and not sooner than asked. */
 export function checkRetryAfter(o: Observation, toleranceMs = 100): Finding {
-  const out = finding();
+  const out = finding('/components/headers/Retry-After');
   const refused = o.calls.filter((c) => (c.status === 429 || c.status === 503) && c.retryAfter !== undefined);
   if (refused.length === 0) {
     out.skip = 'the carrier made no call the service side could answer 429 or 503';
@@ -285,7 +292,7 @@ export function checkRetryAfter(o: Observation, toleranceMs = 100): Finding {
 
 /** After a 4xx the carrier does not send the same refused request again and again. */
 export function checkGivesUp(o: Observation, maxRepeats: number): Finding {
-  const out = finding();
+  const out = finding('/paths/~1api-delivery~1orders~1{secure_id}~1delivery/put');
   const refused = o.calls.filter((c) => c.status >= 400 && c.status < 500 && c.status !== 429);
   if (refused.length === 0) {
     out.skip = 'the carrier made no call the service side could refuse';

@@ -4,12 +4,21 @@
  * reordering and refusals, and watches what the carrier does through the carrier API.
  */
 import { connect } from 'node:net';
-import { listDecisions, openapiDocument } from '@restoapi/openapi';
+import {
+  createApiDescription,
+  createDepartureClassifier,
+  listDecisions,
+  openapiDocument,
+  type DepartureClassifier,
+} from '@restoapi/openapi';
 import { CLAUSES } from '../generated/clauses.js';
 import { curlOf } from '../runner/curl.js';
+import { describeDecision } from '../runner/http.js';
+import { groupWarningsByDecision } from '../runner/run.js';
 import type {
   ClauseCoverage,
   DecisionCoverage,
+  DecisionWarning,
   OperationCoverage,
   Profile,
   Reporter,
@@ -413,6 +422,7 @@ export async function runCarrierConformance(options: CarrierRunOptions): Promise
     callbackTimeoutMs: timings.ackMs,
   });
   const reporters = options.reporters ?? [];
+  const classifier = createDepartureClassifier(createApiDescription());
   const results: TestResult[] = [];
   const observations: Partial<Record<keyof typeof SCENARIOS, Observation>> = {};
   const timeOf: Record<string, number> = {};
@@ -451,7 +461,10 @@ export async function runCarrierConformance(options: CarrierRunOptions): Promise
     };
     for (const spec of CARRIER_CHECKS) {
       const [found, durationMs] = findings[spec.id]!;
-      const result = resultOf(spec, found, profile, durationMs, options.showSecrets ?? false);
+      const result = resultOf(spec, found, profile, durationMs, {
+        showSecrets: options.showSecrets ?? false,
+        classifier,
+      });
       results.push(result);
       for (const reporter of reporters) reporter.onTestEnd?.(result);
     }
@@ -486,6 +499,7 @@ export async function runCarrierConformance(options: CarrierRunOptions): Promise
     operations: operationCoverage(Object.values(observations)),
     clauses: clauseCoverage(results),
     decisions,
+    warningsByDecision: groupWarningsByDecision(results),
     ok: summary.failed === 0 && summary.passed > 0,
   };
   for (const reporter of reporters) await reporter.onEnd?.(result);
@@ -513,17 +527,49 @@ export class CarrierUnreachableError extends Error {
   override name = 'CarrierUnreachableError';
 }
 
+/** Method and route of each operation a check names, for its decision warnings. */
+const ROUTES: Record<string, [string, string]> = {
+  getCarrierOrder: ['GET', '/api-delivery/orders/{secure_id}'],
+  updateCarrierDelivery: ['PUT', '/api-delivery/orders/{secure_id}/delivery'],
+  orderCreatedCallback: ['POST', '{callback_url}?type=order_created'],
+  orderStatusChangedCallback: ['POST', '{callback_url}?type=order_status_changed'],
+};
+
 function resultOf(
   spec: CheckSpec,
   found: Finding,
   profile: Profile,
   durationMs: number,
-  showSecrets: boolean,
+  options: { showSecrets: boolean; classifier: DepartureClassifier },
 ): TestResult {
+  const ref = found.decision ? options.classifier.decisionAt(found.decision) : undefined;
+  if (found.decided.length && !ref)
+    throw new Error(`${spec.id}: ${found.decision} is not an x-decision of the document`);
   // Under spec, a break of a decision is a warning; a check made only of decisions is still run, so it warns.
-  const failures = profile === 'full' ? [...found.stated, ...found.decided] : found.stated;
-  const warnings = profile === 'full' ? [] : found.decided.map((text) => `decided, not stated: ${text}`);
+  const failures =
+    profile === 'full'
+      ? [
+          ...found.stated,
+          ...found.decided,
+          ...(found.decided.length ? [`(these break the ${describeDecision(ref!)})`] : []),
+        ]
+      : found.stated;
   const calls = [...new Set(found.calls)];
+  const [method, route] = ROUTES[spec.operations[0]!] ?? ['', ''];
+  const first = calls[0];
+  const decisionWarnings: DecisionWarning[] =
+    profile === 'full' || !ref
+      ? []
+      : found.decided.map((message) => ({
+          decision: ref.pointer,
+          entry: ref.entry,
+          summary: ref.summary,
+          operationId: spec.operations[0]!,
+          method: first?.method ?? method,
+          path: first ? new URL(first.url).pathname : route,
+          status: first?.status ?? 0,
+          message,
+        }));
   return {
     id: spec.id,
     title: spec.title,
@@ -536,8 +582,11 @@ function resultOf(
     durationMs,
     ...(failures.length ? { failure: failures.join('\n') } : {}),
     ...(found.skip ? { skipReason: found.skip } : {}),
-    warnings,
+    warnings: decisionWarnings.map((w) => `${w.message} (departs from the ${describeDecision(ref!)})`),
+    ...(decisionWarnings.length ? { decisionWarnings } : {}),
     requests: calls.length,
-    ...(failures.length && calls.length ? { reproducers: calls.slice(0, 5).map((c) => curlOf(c, showSecrets)) } : {}),
+    ...(failures.length && calls.length
+      ? { reproducers: calls.slice(0, 5).map((c) => curlOf(c, options.showSecrets)) }
+      : {}),
   };
 }

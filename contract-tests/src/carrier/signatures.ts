@@ -11,7 +11,7 @@ export async function checkSignatures(
   secret: string | undefined,
   ackMs: number,
 ): Promise<Finding> {
-  const out: Finding = { stated: [], decided: [], calls: [] };
+  const out: Finding = { stated: [], decided: [], calls: [], decision: '/components/parameters/WebhookSignature' };
   if (!secret) {
     out.skip = 'no --secret given: the callbacks were sent unsigned, as the spec allows';
     return out;

@@ -5,7 +5,7 @@ import type { Profile, SuiteResult } from '../../src/runner/types.js';
 import { startTestCarrier, type CarrierFault } from './test-carrier.js';
 
 // Short, so that the whole file takes seconds; a faulty carrier's late answer is well past `ackMs`.
-const timings = { ackMs: 1000, deliveryMs: 3000, graceMs: 300, quietMs: 300 };
+const timings = { ackMs: 2000, deliveryMs: 3000, graceMs: 300, quietMs: 300 };
 
 const failedIds = (result: SuiteResult) => result.results.filter((r) => r.status === 'failed').map((r) => r.id);
 const warned = (result: SuiteResult, id: string) => result.results.find((r) => r.id === id)!.warnings;
@@ -42,7 +42,7 @@ async function againstTestCarrier(profile: Profile, fault?: CarrierFault): Promi
   let carrierApi = '';
   const carrier = await startTestCarrier({
     carrierApi: () => carrierApi,
-    lateAckMs: 2500,
+    lateAckMs: 4000,
     ...(fault ? { fault } : {}),
   });
   try {
@@ -95,7 +95,8 @@ const FAULTS: [CarrierFault, string][] = [
 for (const [fault, check] of FAULTS)
   test.concurrent(`a carrier that ${fault.replace(/-/g, ' ')} fails ${check} under full`, async () => {
     const result = await againstTestCarrier('full', fault);
-    expect(failedIds(result)).toEqual([check]);
+    const failures = result.results.filter((r) => r.status === 'failed').map((r) => `${r.id}: ${r.failure}`);
+    expect(failedIds(result), failures.join('\n')).toEqual([check]);
     expect(result.ok).toBe(false);
     const failure = result.results.find((r) => r.id === check)!;
     expect(failure.failure).toBeTruthy();
