@@ -69,4 +69,4 @@ export {
   type CarrierRunOptions,
   type CarrierTimings,
 } from './carrier/run-carrier.js';
-export type { CarrierCall } from './carrier/service-side.js';
+export { ServiceSideError, type CarrierCall } from './carrier/service-side.js';

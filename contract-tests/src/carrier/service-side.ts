@@ -122,6 +122,11 @@ const TRANSPORT_HEADERS = new Set([
 const LOAD = /^\/api-delivery\/orders\/([^/]+)$/;
 const UPDATE = /^\/api-delivery\/orders\/([^/]+)\/delivery$/;
 
+/** The service side cannot start where it was asked to listen. */
+export class ServiceSideError extends Error {
+  override name = 'ServiceSideError';
+}
+
 /** Starts the service side: the mock with the demo world, listening where the carrier is told to call. */
 export async function startServiceSide(options: ServiceSideOptions): Promise<ServiceSide> {
   const bind = new URL(options.serviceUrl ?? 'http://127.0.0.1:0');
@@ -178,10 +183,19 @@ export async function startServiceSide(options: ServiceSideOptions): Promise<Ser
       res.end(String(error));
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(Number(bind.port || 0), bind.hostname, () => resolve());
-  });
+  const host = bind.hostname.replace(/^\[|\]$/g, '');
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(Number(bind.port || 0), host, () => resolve());
+    });
+  } catch (error) {
+    mock.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE')
+      throw new ServiceSideError(`port ${bind.port} on ${host} is already in use; choose another with --service-url`);
+    throw new ServiceSideError(`the service side cannot listen at ${bind.origin}: ${(error as Error).message}`);
+  }
   const { port } = server.address() as AddressInfo;
   origin = `${bind.protocol}//${bind.hostname}:${port}`;
   mock.runtime.baseUrl = origin;
