@@ -1,6 +1,8 @@
 import { expect, test } from 'vitest';
 import {
+  checkDeliveredLast,
   checkDeliveryUpdates,
+  checkStopsAfterCancel,
   checkGivesUp,
   checkRetryAfter,
   checkTransitions,
@@ -95,4 +97,39 @@ test('the same refused update sent more often than allowed is found', () => {
     expect.stringContaining('was refused with 422 and sent 5 times (at most 3 allowed)'),
   ]);
   expect(checkGivesUp(observation(refused.slice(0, 3)), 3).decided).toEqual([]);
+});
+
+test('delivered must come, and last; sending delivered again is a harmless resend', () => {
+  const flow = [call('PUT', { status: 'courier_assigned' }), call('PUT', { status: 'delivering' })];
+  expect(checkDeliveredLast(observation(flow), 3000).stated).toEqual([
+    'unit: the carrier never reported order 5007 delivered within 3000 ms (statuses sent: courier_assigned → delivering)',
+  ]);
+  const resent = [...flow, call('PUT', { status: 'delivered' }), call('PUT', { status: 'delivered' })];
+  expect(checkDeliveredLast(observation(resent), 3000).stated).toEqual([]);
+  const moved = [...resent, call('PUT', { lat: 52.5, lon: 13.4 }, 409)];
+  expect(checkDeliveredLast(observation(moved), 3000).stated).toEqual([
+    'unit: the carrier kept updating order 5007 after it reported it delivered',
+  ]);
+});
+
+test('an update later than the grace after the acknowledged cancellation is found', () => {
+  const told = clock + 5;
+  const cancelled = {
+    id: 2,
+    order_id: 5007,
+    type: 'order_status_changed',
+    query: { status: 'cancelled' },
+    duplicate_of: null,
+    state: 'delivered' as const,
+    attempts: [
+      { at: new Date(told).toISOString(), outcome: 'delivered' as const, status: 204, error: null, duration_ms: 0 },
+    ],
+  };
+  const inGrace = call('PUT', { lat: 52.5, lon: 13.4 }, 409, 500);
+  const late = call('PUT', { status: 'delivered' }, 409, 1000);
+  const found = checkStopsAfterCancel({ ...observation([inGrace, late]), callbacks: [cancelled] }, 1000);
+  expect(found.decided).toEqual([
+    'unit: order 5007 was cancelled and the carrier acknowledged it, yet it sent 1 update(s) later than 1000 ms after (the first 1495 ms after)',
+  ]);
+  expect(found.calls).toEqual([late]);
 });
