@@ -9,11 +9,15 @@ import { startTestCarrier } from './test-carrier.js';
 const cli = fileURLToPath(new URL('../../src/cli.ts', import.meta.url));
 const run = (args: string[]) => runCli([cli, 'carrier', ...args]);
 
-test.concurrent('restoapi-contract carrier refuses a bad secret with exit code 2 and says why', async () => {
-  const result = await run(['--callback-url', 'http://127.0.0.1:4020/callbacks', '--secret', 'hunter2']);
-  expect(result.stderr).toContain('expected a Standard Webhooks secret');
-  expect(result.status).toBe(2);
-});
+test.concurrent(
+  'restoapi-contract carrier refuses a bad secret with exit code 2 and says why',
+  async () => {
+    const result = await run(['--callback-url', 'http://127.0.0.1:4020/callbacks', '--secret', 'hunter2']);
+    expect(result.stderr).toContain('expected a Standard Webhooks secret');
+    expect(result.status).toBe(2);
+  },
+  60_000,
+);
 
 test.concurrent(
   'restoapi-contract carrier names the callback URL where nothing listens, with exit code 2',
@@ -31,6 +35,7 @@ test.concurrent(
     expect(result.stderr).toContain(`nothing listens at the callback URL ${callbackUrl} (waited 300 ms)`);
     expect(result.status).toBe(2);
   },
+  60_000,
 );
 
 test.concurrent(
@@ -61,4 +66,5 @@ test.concurrent(
       await carrier.close();
     }
   },
+  60_000,
 );

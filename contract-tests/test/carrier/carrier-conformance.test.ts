@@ -60,28 +60,40 @@ async function againstTestCarrier(profile: Profile, fault?: CarrierFault): Promi
   }
 }
 
-test.concurrent('the simulator of @restoapi/carrier-kit passes the spec profile', async () => {
-  const result = await againstSimulator('spec');
-  expect(failedIds(result)).toEqual([]);
-  expect(result.ok).toBe(true);
-  expect(result.summary.warnings).toBe(0);
-});
+test.concurrent(
+  'the simulator of @restoapi/carrier-kit passes the spec profile',
+  async () => {
+    const result = await againstSimulator('spec');
+    expect(failedIds(result)).toEqual([]);
+    expect(result.ok).toBe(true);
+    expect(result.summary.warnings).toBe(0);
+  },
+  60_000,
+);
 
-test.concurrent('the simulator with a signing secret passes the full profile, signatures included', async () => {
-  const result = await againstSimulator(
-    'full',
-    `whsec_${Buffer.from('a secret of the simulator, 32 bytes').toString('base64')}`,
-  );
-  expect(failedIds(result)).toEqual([]);
-  expect(result.results.filter((r) => r.status === 'skipped').map((r) => r.id)).toEqual([]);
-  expect(result.ok).toBe(true);
-});
+test.concurrent(
+  'the simulator with a signing secret passes the full profile, signatures included',
+  async () => {
+    const result = await againstSimulator(
+      'full',
+      `whsec_${Buffer.from('a secret of the simulator, 32 bytes').toString('base64')}`,
+    );
+    expect(failedIds(result)).toEqual([]);
+    expect(result.results.filter((r) => r.status === 'skipped').map((r) => r.id)).toEqual([]);
+    expect(result.ok).toBe(true);
+  },
+  60_000,
+);
 
-test.concurrent('the test carrier without a fault passes the full profile', async () => {
-  const result = await againstTestCarrier('full');
-  expect(failedIds(result)).toEqual([]);
-  expect(result.ok).toBe(true);
-});
+test.concurrent(
+  'the test carrier without a fault passes the full profile',
+  async () => {
+    const result = await againstTestCarrier('full');
+    expect(failedIds(result)).toEqual([]);
+    expect(result.ok).toBe(true);
+  },
+  60_000,
+);
 
 const FAULTS: [CarrierFault, string][] = [
   ['handles-duplicates-twice', 'carrier.duplicates'],
@@ -93,14 +105,18 @@ const FAULTS: [CarrierFault, string][] = [
 ];
 
 for (const [fault, check] of FAULTS)
-  test.concurrent(`a carrier that ${fault.replace(/-/g, ' ')} fails ${check} under full`, async () => {
-    const result = await againstTestCarrier('full', fault);
-    const failures = result.results.filter((r) => r.status === 'failed').map((r) => `${r.id}: ${r.failure}`);
-    expect(failedIds(result), failures.join('\n')).toEqual([check]);
-    expect(result.ok).toBe(false);
-    const failure = result.results.find((r) => r.id === check)!;
-    expect(failure.failure).toBeTruthy();
-  });
+  test.concurrent(
+    `a carrier that ${fault.replace(/-/g, ' ')} fails ${check} under full`,
+    async () => {
+      const result = await againstTestCarrier('full', fault);
+      const failures = result.results.filter((r) => r.status === 'failed').map((r) => `${r.id}: ${r.failure}`);
+      expect(failedIds(result), failures.join('\n')).toEqual([check]);
+      expect(result.ok).toBe(false);
+      const failure = result.results.find((r) => r.id === check)!;
+      expect(failure.failure).toBeTruthy();
+    },
+    60_000,
+  );
 
 test.concurrent(
   'under spec, ignoring Retry-After (a decision) is a warning, and an unstated status a failure',
@@ -122,4 +138,5 @@ test.concurrent(
       /^curl -sS -i -X PUT 'http:\/\/127\.0\.0\.1:\d+\/api-delivery\/orders\/[\w-]+\/delivery' -H 'content-type: application\/json' --data-binary '\{"status":"picked_up"\}'$/,
     );
   },
+  60_000,
 );
