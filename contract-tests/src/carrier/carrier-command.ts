@@ -157,6 +157,9 @@ export function carrierCommand(): Command {
           waitForCarrierMs: options.waitForCarrier,
           showSecrets: options.showSecrets,
           reporters,
+          onScenario({ index, total, name, plays, orderId }) {
+            console.log(`  [${index}/${total}] ${name}: ${plays} (order ${orderId})`);
+          },
           onListening(url) {
             console.log(
               [

@@ -74,6 +74,8 @@ export interface CarrierRunOptions {
    */
   onListening?: (serviceUrl: string) => void | string | Promise<void | string>;
   showSecrets?: boolean;
+  /** Called as each scenario starts, with the order handed over for it (progress for a long run). */
+  onScenario?: (scenario: { index: number; total: number; name: string; plays: string; orderId: number }) => void;
   /** How long to wait for something to listen at the callback URL before the first scenario (default 0: no wait). */
   waitForCarrierMs?: number;
 }
@@ -248,6 +250,8 @@ async function settled(service: ServiceSide, orderId: number, ms: number): Promi
 
 interface Scenario {
   name: string;
+  /** What the service side does, for progress lines. */
+  plays: string;
   chaos?: Chaos;
   run(service: ServiceSide, order: { id: number; secureId: string }, t: CarrierTimings): Promise<void>;
   /** Arms faults before the order is placed. */
@@ -261,10 +265,16 @@ const deliver: Scenario['run'] = async (service, order, t) => {
 };
 
 const SCENARIOS = {
-  flow: { name: 'flow', run: deliver },
-  duplicates: { name: 'duplicates', chaos: { duplicate: 1, seed: 1 }, run: deliver },
+  flow: { name: 'flow', plays: 'a plain delivery', run: deliver },
+  duplicates: {
+    name: 'duplicates',
+    plays: 'every callback sent twice',
+    chaos: { duplicate: 1, seed: 1 },
+    run: deliver,
+  },
   reordered: {
     name: 'reordered',
+    plays: 'order_created overtaken by the cancellation',
     chaos: { reorder: true, seed: 1 },
     async run(service, order, t) {
       // order_created is held back until the next event: the cancellation overtakes it.
@@ -275,6 +285,7 @@ const SCENARIOS = {
   },
   cancelled: {
     name: 'cancelled',
+    plays: 'the order cancelled once the carrier is on it',
     async run(service, order, t) {
       await until(() => acceptedStatus(service, order.secureId), t.deliveryMs);
       await service.setOrderStatus(order.id, 'cancelled');
@@ -285,6 +296,7 @@ const SCENARIOS = {
   },
   retryAfter: {
     name: 'retry-after',
+    plays: '429 and 503 with Retry-After: 1 from the carrier API',
     async prepare(service) {
       await service.addFault({ method: 'GET', path: '/api-delivery/orders/*', status: 429, retryAfter: 1, count: 1 });
       await service.addFault({
@@ -300,6 +312,7 @@ const SCENARIOS = {
   },
   refused: {
     name: 'refused',
+    plays: 'every delivery update refused with 422',
     async prepare(service) {
       await service.addFault({ method: 'PUT', path: '/api-delivery/orders/*/delivery', status: 422, count: 10_000 });
     },
@@ -315,6 +328,7 @@ async function observe(
   scenario: Scenario,
   options: CarrierRunOptions,
   timings: CarrierTimings,
+  onOrder: (orderId: number) => void,
 ): Promise<Observation> {
   await service.reset({
     callbackUrl: options.callbackUrl!,
@@ -324,6 +338,7 @@ async function observe(
   await scenario.prepare?.(service);
   const startedAt = Date.now();
   const order = await service.placeOrder();
+  onOrder(order.id);
   await scenario.run(service, order, timings);
   return {
     scenario: scenario.name,
@@ -432,9 +447,18 @@ export async function runCarrierConformance(options: CarrierRunOptions): Promise
     if (!callbackUrl) throw new TypeError('runCarrierConformance needs a callbackUrl');
     options = { ...options, callbackUrl };
     if (options.waitForCarrierMs) await waitForListener(callbackUrl, options.waitForCarrierMs);
-    for (const [key, scenario] of Object.entries(SCENARIOS) as [keyof typeof SCENARIOS, Scenario][]) {
+    const scenarios = Object.entries(SCENARIOS) as [keyof typeof SCENARIOS, Scenario][];
+    for (const [index, [key, scenario]] of scenarios.entries()) {
       const began = Date.now();
-      observations[key] = await observe(service, scenario, options, timings);
+      observations[key] = await observe(service, scenario, options, timings, (orderId) =>
+        options.onScenario?.({
+          index: index + 1,
+          total: scenarios.length,
+          name: scenario.name,
+          plays: scenario.plays,
+          orderId,
+        }),
+      );
       timeOf[key] = Date.now() - began;
     }
     const signing = Date.now();
