@@ -4,8 +4,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createMock, demoSeed, type Mock, type MockStateJson } from '@restoapi/mock-server';
-import { toFetchRequest, writeFetchResponse } from '@restoapi/mock-server/node';
+import type { Mock, MockStateJson } from '@restoapi/mock-server';
 import type { Exchange } from '../runner/http.js';
 
 /** One call of the carrier API as the service side saw it. */
@@ -86,7 +85,7 @@ export interface ServiceSideOptions {
 }
 
 /** The demo world, open around the clock: the callbacks' timestamps must be real ones for signatures to verify. */
-function openWorld(): MockStateJson {
+function openWorld(demoSeed: (now: Date) => MockStateJson): MockStateJson {
   const state = demoSeed(new Date());
   for (const zone of state.deliveryZones?.rows ?? []) zone.timetables = [];
   return state;
@@ -130,7 +129,12 @@ export class ServiceSideError extends Error {
 /** Starts the service side: the mock with the demo world, listening where the carrier is told to call. */
 export async function startServiceSide(options: ServiceSideOptions): Promise<ServiceSide> {
   const bind = new URL(options.serviceUrl ?? 'http://127.0.0.1:0');
-  const seed = openWorld();
+  // Loaded only here: the main suite's command and API need none of the mock.
+  const [{ createMock, demoSeed }, { toFetchRequest, writeFetchResponse }] = await Promise.all([
+    import('@restoapi/mock-server'),
+    import('@restoapi/mock-server/node'),
+  ]);
+  const seed = openWorld(demoSeed);
   const mock = createMock({ state: structuredClone(seed), config: { callbackTimeoutMs: options.callbackTimeoutMs } });
   const calls: CarrierCall[] = [];
   const onCall = new Set<(call: CarrierCall) => void>();
