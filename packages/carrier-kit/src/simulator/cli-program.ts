@@ -22,6 +22,20 @@ function url(value: string): string {
   return value.replace(/\/+$/, '');
 }
 
+function storeUrl(value: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new InvalidArgumentError(
+      'expected a PostgreSQL connection string such as postgres://carrier@127.0.0.1:5432/carrier',
+    );
+  }
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:')
+    throw new InvalidArgumentError(`expected a postgres:// connection string, not ${parsed.protocol}`);
+  return value;
+}
+
 function number(min: number, max = Number.POSITIVE_INFINITY) {
   return (value: string): number => {
     const parsed = Number(value);
@@ -43,6 +57,17 @@ function integerList(value: string): number[] {
   if (ids.length === 0 || ids.some((id) => !Number.isInteger(id) || id < 1))
     throw new InvalidArgumentError('expected restaurant ids like 11,12');
   return ids;
+}
+
+/** Turns a connection failure into the unreachable exit code, naming the database without its password. */
+function databaseUnreachable(store: string) {
+  return (error: NodeJS.ErrnoException): never => {
+    const url = new URL(store);
+    url.password = '';
+    if (['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ETIMEDOUT'].includes(error.code ?? ''))
+      throw new ServiceUnreachableError(url.href, { cause: error });
+    throw error;
+  };
 }
 
 /** Builds the command-line program (exported for tests). */
@@ -145,6 +170,19 @@ export function createProgram(): Command {
       };
       process.once('SIGINT', shutdown);
       process.once('SIGTERM', shutdown);
+    });
+  program
+    .command('migrate')
+    .description('Create or update the tables of the PostgreSQL stores (safe to run at every start)')
+    .requiredOption('--store <url>', 'the database, e.g. postgres://carrier@127.0.0.1:5432/carrier', storeUrl)
+    .action(async (opts: { store: string }) => {
+      const { migrate } = await import('../postgres/migrate.js');
+      const result = await migrate({ connectionString: opts.store }).catch(databaseUnreachable(opts.store));
+      console.log(
+        result.applied.length > 0
+          ? `applied migration${result.applied.length > 1 ? 's' : ''} ${result.applied.join(', ')}; the database is at schema version ${result.version}`
+          : `nothing to apply; the database is at schema version ${result.version}`,
+      );
     });
   return program;
 }
