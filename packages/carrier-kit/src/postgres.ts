@@ -13,3 +13,9 @@ export {
   type PostgresDedupeStore,
   type PostgresDedupeStoreOptions,
 } from './postgres/postgres-dedupe-store.js';
+export {
+  createReplicaCoordinator,
+  type Registration,
+  type ReplicaCoordinator,
+  type ReplicaCoordinatorOptions,
+} from './postgres/replica-coordinator.js';

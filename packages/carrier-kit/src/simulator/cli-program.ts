@@ -2,6 +2,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { consoleLogger } from '../observability/logger.js';
 import { ServiceUnreachableError } from './mock-control.js';
+import { replicaArgs, startReplicaGroup } from './replica-group.js';
 import { runSimulator } from './run-simulator.js';
 
 /** Exit codes of `restoapi-carrier` (listed in the package README). */
@@ -100,6 +101,27 @@ export function createProgram(): Command {
       'callback URL to register when the mock reaches this process under another address',
       url,
     )
+    .option(
+      '--callback-url <url>',
+      "the public callback URL (a load balancer's) registered once for all replicas; same as --public-url",
+      url,
+    )
+    .option(
+      '--store <url>',
+      'share the outbox, the callback dedupe and the deliveries with other replicas in this PostgreSQL database',
+      storeUrl,
+    )
+    .addOption(
+      new Option(
+        '--replicas <n>',
+        'start n replicas (separate processes) behind a round-robin balancer on --port; needs --store',
+      ).argParser(number(1, 64)),
+    )
+    .addOption(
+      new Option('--lease <ms>', 'with --store: how long after a replica died the others take its work over')
+        .default(10_000)
+        .argParser(number(100)),
+    )
     .addOption(new Option('--speed <km/h>', 'courier speed in km/h').default(25).argParser(number(1, 10_000)))
     .addOption(
       new Option('--tick <ms>', 'time between two position reports of a courier').default(1000).argParser(number(10)),
@@ -139,12 +161,40 @@ export function createProgram(): Command {
     )
     .option('--verbose', 'log what the kit does', false)
     .action(async (opts: Record<string, unknown>) => {
+      const publicUrl = (opts.callbackUrl ?? opts.publicUrl) as string | undefined;
+      if (opts.replicas !== undefined) {
+        if (!opts.store)
+          throw new UsageError(
+            '--replicas needs --store postgres://…: replicas share their outbox and callback dedupe through the database',
+          );
+        const group = await startReplicaGroup({
+          replicas: opts.replicas as number,
+          args: ['simulate', ...replicaArgs(process.argv.slice(process.argv.indexOf('simulate') + 1))],
+          port: opts.port as number,
+          host: opts.host as string,
+          ...(publicUrl ? { callbackUrl: publicUrl } : {}),
+          print: (line) => console.log(line),
+        }).catch((error: NodeJS.ErrnoException) => {
+          if (error.code === 'EADDRINUSE')
+            throw new UsageError(
+              `port ${String(opts.port)} on ${String(opts.host)} is already in use by another program`,
+            );
+          throw error;
+        });
+        const stopGroup = (): void => {
+          void group.stop().then(() => process.exit(0));
+        };
+        process.once('SIGINT', stopGroup);
+        process.once('SIGTERM', stopGroup);
+        return;
+      }
       const simulator = await runSimulator({
         baseUrl: opts.baseUrl as string,
         ...(opts.controlUrl ? { controlUrl: opts.controlUrl as string } : {}),
         port: opts.port as number,
         host: opts.host as string,
-        ...(opts.publicUrl ? { publicUrl: opts.publicUrl as string } : {}),
+        ...(publicUrl ? { publicUrl } : {}),
+        ...(opts.store ? { store: opts.store as string, leaseMs: opts.lease as number } : {}),
         speedKmh: opts.speed as number,
         tickMs: opts.tick as number,
         minIntervalMs: opts.minInterval as number,
