@@ -101,8 +101,11 @@ export function createSharedOutbox(options: SharedOutboxOptions): Outbox {
     })();
   };
 
+  let reconciledAt = Number.NEGATIVE_INFINITY;
   const poll = async (): Promise<void> => {
-    if (local.size > 0) {
+    // Updates of this replica that another one sent: looked up once per poll interval, not per send.
+    if (local.size > 0 && scheduler.now() - reconciledAt >= pollMs) {
+      reconciledAt = scheduler.now();
       const still = await store.stillPending([...local.keys()]);
       for (const id of local.keys()) if (!still.has(id)) local.delete(id);
     }

@@ -56,16 +56,28 @@ export function createPostgresOutboxStore(options: PostgresOutboxStoreOptions): 
     shared: true,
     owner,
     leaseMs,
-    enqueue(update) {
+    async enqueue(update) {
+      if (update.kind === 'status' && !update.terminal) {
+        const [row] = await query<EntryRow>(OUTBOX_SQL.insertStatus, [
+          update.secureId,
+          update.orderId ?? null,
+          update.patch,
+          owner,
+        ]);
+        return { outcome: 'queued', entry: toEntry(row!) };
+      }
       return inTransaction(pool, async (client): Promise<SharedEnqueueResult> => {
         const orderId = update.orderId ?? null;
         const [order] = (await client.query<{ closed: boolean }>(OUTBOX_SQL.lockOrder, [update.secureId, orderId]))
           .rows;
         const patch = { ...update.patch };
         if (update.kind === 'position' && order?.closed) return { outcome: 'dropped_terminal' };
-        const [waiting] = (
-          await client.query<{ id: string; patch: DeliveryUpdate }>(OUTBOX_SQL.waitingPosition, [update.secureId])
-        ).rows;
+        // Only a position or the final status deals with the waiting position.
+        const [waiting] =
+          update.kind === 'position' || update.terminal
+            ? (await client.query<{ id: string; patch: DeliveryUpdate }>(OUTBOX_SQL.waitingPosition, [update.secureId]))
+                .rows
+            : [];
         let foldedPosition = false;
         if (update.kind === 'position' && waiting) {
           await client.query(OUTBOX_SQL.replacePatch, [waiting.id, patch]);

@@ -112,6 +112,15 @@ VALUES ($1, $2, $3, $4, $5,
     SELECT max(sent_at) FROM carrier_outbox WHERE secure_id = $1 AND kind = 'position' AND state = 'sent'
   ) + $6 * interval '1 millisecond') ELSE now() END)
 RETURNING ${ENTRY_COLUMNS}`,
+  /** A status that does not end the delivery, queued in one statement (the order's row is locked by its upsert). */
+  insertStatus: `WITH ensured AS (
+  INSERT INTO carrier_outbox_orders (secure_id, order_id) VALUES ($1, $2)
+  ON CONFLICT (secure_id) DO UPDATE SET order_id = coalesce(EXCLUDED.order_id, carrier_outbox_orders.order_id)
+  RETURNING secure_id
+)
+INSERT INTO carrier_outbox (secure_id, order_id, kind, patch, enqueued_by)
+SELECT secure_id, $2, 'status', $3, $4 FROM ensured
+RETURNING ${ENTRY_COLUMNS}`,
   /**
    * Claims the next update of up to $3 orders for replica $1, leased for $2 ms. Per order only its
    * first pending update can be taken (a position waiting for its interval does not hold back the
@@ -122,8 +131,7 @@ RETURNING ${ENTRY_COLUMNS}`,
    */
   claim: `WITH orders AS (
   SELECT o.secure_id FROM carrier_outbox_orders o
-  WHERE EXISTS (SELECT 1 FROM carrier_outbox e
-                WHERE e.secure_id = o.secure_id AND e.state = 'pending' AND e.not_before <= now())
+  WHERE o.secure_id IN (SELECT e.secure_id FROM carrier_outbox e WHERE e.state = 'pending' AND e.not_before <= now())
     AND NOT EXISTS (SELECT 1 FROM carrier_outbox e
                     WHERE e.secure_id = o.secure_id AND e.state = 'pending' AND e.lease_until >= now())
   LIMIT $3
