@@ -34,6 +34,7 @@ export function createPostgresDedupeStore(options: PostgresDedupeStoreOptions): 
   const owner = options.owner ?? replicaName();
   const open = new Map<string, pg.PoolClient>();
   const guarded = new WeakSet<pg.PoolClient>();
+  let prunedAt = 0;
   const finish = async (key: string, statement: 'COMMIT' | 'ROLLBACK', before?: () => Promise<unknown>) => {
     const client = open.get(key);
     if (!client) return;
@@ -52,6 +53,11 @@ export function createPostgresDedupeStore(options: PostgresDedupeStoreOptions): 
   return {
     async claim(key, leaseMs): Promise<ClaimResult> {
       if (open.has(key)) return 'in_flight';
+      // Keys past their TTL are forgotten in batches, about once a minute per replica.
+      if (Date.now() - prunedAt > 60_000) {
+        prunedAt = Date.now();
+        await pool.query(DEDUPE_SQL.prune);
+      }
       const client = await pool.connect();
       // A connection lost while its transaction is open (the server restarted) must not crash the process:
       // the transaction is gone, and the next statement on it fails and is handled there.

@@ -10,6 +10,8 @@ export interface PostgresOutboxStoreOptions extends PostgresConnectionOptions {
   owner?: string;
   /** How long a claimed update stays with this replica before another may send it (default 30 s). */
   leaseMs?: number;
+  /** How long settled updates (sent, refused, dropped) stay in the table, for audits (default 24 h). */
+  keepMs?: number;
 }
 
 interface EntryRow {
@@ -50,6 +52,8 @@ export function createPostgresOutboxStore(options: PostgresOutboxStoreOptions): 
   const { pool, owned } = openPool(options, 'createPostgresOutboxStore');
   const owner = options.owner ?? replicaName();
   const leaseMs = options.leaseMs ?? 30_000;
+  const keepMs = options.keepMs ?? 24 * 60 * 60 * 1000;
+  let prunedAt = 0;
   const query = async <R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<R[]> =>
     (await pool.query<R>(text, values)).rows;
   return {
@@ -107,6 +111,11 @@ export function createPostgresOutboxStore(options: PostgresOutboxStoreOptions): 
       });
     },
     async claim(limit) {
+      // Each replica trims the settled rows about once a minute, a batch at a time.
+      if (Date.now() - prunedAt > 60_000) {
+        prunedAt = Date.now();
+        await query(OUTBOX_SQL.prune, [keepMs]);
+      }
       return (await query<EntryRow>(OUTBOX_SQL.claim, [owner, leaseMs, limit])).map(toEntry);
     },
     async markSent(id) {

@@ -42,6 +42,8 @@ CREATE TABLE carrier_outbox (
   sent_seq bigint
 );
 CREATE INDEX carrier_outbox_pending ON carrier_outbox (secure_id, id) WHERE state = 'pending';
+CREATE INDEX carrier_outbox_sent_positions ON carrier_outbox (secure_id, sent_at) WHERE state = 'sent' AND kind = 'position';
+CREATE INDEX carrier_outbox_done ON carrier_outbox (created_at) WHERE state <> 'pending';
 CREATE SEQUENCE carrier_outbox_sent_seq;
 CREATE TABLE carrier_callbacks (
   key text PRIMARY KEY,
@@ -49,6 +51,7 @@ CREATE TABLE carrier_callbacks (
   handled_at timestamptz NOT NULL DEFAULT now(),
   expires_at timestamptz NOT NULL
 );
+CREATE INDEX carrier_callbacks_expiry ON carrier_callbacks (expires_at);
 CREATE TABLE carrier_deliveries (
   secure_id text PRIMARY KEY,
   order_id integer,
@@ -161,6 +164,11 @@ WHERE id = $1 AND state = 'pending'`,
   discard: `UPDATE carrier_outbox SET state = 'dropped'
 WHERE secure_id = $1 AND state = 'pending' AND (lease_until IS NULL OR lease_until < now())
 RETURNING ${ENTRY_COLUMNS}`,
+  /** Forgets up to 1000 updates that were settled (sent, refused, dropped) more than $1 ms ago. */
+  prune: `DELETE FROM carrier_outbox WHERE id IN (
+  SELECT id FROM carrier_outbox WHERE state <> 'pending' AND created_at < now() - $1 * interval '1 millisecond'
+  LIMIT 1000
+)`,
   /** Which of the given updates are still pending. */
   stillPending: `SELECT id FROM carrier_outbox WHERE id = ANY($1::bigint[]) AND state = 'pending'`,
   /** Pending updates, oldest first (of one order when $1 is not null). */
@@ -183,6 +191,10 @@ export const DEDUPE_SQL = {
    */
   claim: `INSERT INTO carrier_callbacks (key, handled_by, expires_at) VALUES ($1, $2, now() + $3 * interval '1 millisecond')
 ON CONFLICT (key) DO NOTHING RETURNING key`,
+  /** Forgets up to 1000 keys whose TTL ran out. */
+  prune: `DELETE FROM carrier_callbacks WHERE key IN (
+  SELECT key FROM carrier_callbacks WHERE expires_at < now() LIMIT 1000 FOR UPDATE SKIP LOCKED
+)`,
   complete: `UPDATE carrier_callbacks SET expires_at = now() + $2 * interval '1 millisecond' WHERE key = $1`,
   lockTimeout: `SELECT set_config('lock_timeout', $1, true)`,
 } as const;

@@ -190,3 +190,17 @@ test.runIf(run)(
   },
   30_000,
 );
+
+test.runIf(run)('settled updates are pruned once they are older than keepMs; pending ones stay', async () => {
+  const url = await database();
+  const store = createPostgresOutboxStore({ pool: poolOf(url), owner: 'r', keepMs: 0 });
+  await store.enqueue(status('o1', 'courier_assigned'));
+  await store.enqueue(status('o1', 'delivering'));
+  const [first] = await store.claim(5);
+  await store.markSent(first!.id);
+  // The first claim of a store prunes; a fresh store prunes at its first claim too.
+  const [second] = await createPostgresOutboxStore({ pool: poolOf(url), owner: 's', keepMs: 0 }).claim(5);
+  expect(second?.patch).toEqual({ status: 'delivering' });
+  const { rows } = await poolOf(url).query<{ state: string }>('SELECT state FROM carrier_outbox');
+  expect(rows).toEqual([{ state: 'pending' }]);
+});

@@ -112,18 +112,27 @@ test.runIf(run)(
     expect(duplicates.length).toBeGreaterThan(0);
     expect(sent.filter((c) => c.state !== 'delivered')).toEqual([]);
     // Each callback handled once: of all deliveries of one event (chaos duplicates, retries after the kill),
-    // exactly one was answered "processed"; the others were acknowledged as duplicates.
+    // at most one was answered "processed"; the others were acknowledged as duplicates.
     const processed = new Map<string, number>();
     for (const callback of sent) {
       const key = `${callback.order_id}|${callback.type}|${String(callback.query.status ?? '')}`;
       const answers = callback.attempts.filter((a) => a.outcome === 'delivered').map((a) => a.response_body ?? '');
       processed.set(key, (processed.get(key) ?? 0) + answers.filter((body) => body.includes('processed')).length);
     }
-    expect([...processed.values()].every((count) => count === 1)).toBe(true);
+    const keys = await db.query<{ key: string; handled_by: string }>('SELECT key, handled_by FROM carrier_callbacks');
+    const handledBy = new Map(keys.rows.map((row) => [row.key, Number(row.handled_by.split(':')[1])]));
+    // The database holds each event's key once. An event with no "processed" answer was handled by the
+    // killed replica, which committed its work but died before its answer left.
+    expect([...handledBy.keys()].sort()).toEqual([...processed.keys()].sort());
+    const unexpected = [...processed].filter(
+      ([key, count]) => count > 1 || (count === 0 && handledBy.get(key) !== victim),
+    );
+    expect(
+      unexpected,
+      JSON.stringify(sent.filter((c) => unexpected.some(([k]) => k.startsWith(`${c.order_id}|${c.type}`)))),
+    ).toEqual([]);
 
     // The database: each event's key once, every update sent (none lost), an order's updates in order.
-    const keys = await db.query<{ key: string }>('SELECT key FROM carrier_callbacks ORDER BY key');
-    expect(keys.rows.map((r) => r.key).sort()).toEqual([...processed.keys()].sort());
     const updates = await db.query<{
       secure_id: string;
       id: string;
