@@ -24,7 +24,8 @@ export interface TestPostgres {
 
 /** The folder of `initdb`, `pg_ctl` and `postgres`: `PG_BINDIR`, else `pg_config --bindir`, else Debian's newest. */
 export function postgresBinDir(): string | undefined {
-  if (process.env.PG_BINDIR) return process.env.PG_BINDIR;
+  if (process.env.PG_BINDIR)
+    return existsSync(path.join(process.env.PG_BINDIR, 'pg_ctl')) ? process.env.PG_BINDIR : undefined;
   try {
     const dir = execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim();
     if (existsSync(path.join(dir, 'pg_ctl'))) return dir;
@@ -43,7 +44,7 @@ export function postgresBinDir(): string | undefined {
 /** The reason the server cannot be started here, or `undefined` when it can. */
 export function postgresUnavailable(): string | undefined {
   if (!postgresBinDir())
-    return 'no PostgreSQL binaries (pg_config --bindir): apt-get install -y postgresql, or set PG_BINDIR';
+    return `no PostgreSQL binaries (${process.env.PG_BINDIR ? `no pg_ctl in PG_BINDIR=${process.env.PG_BINDIR}` : 'pg_config --bindir, /usr/lib/postgresql/*/bin'}): apt-get install -y postgresql, or set PG_BINDIR`;
   if (process.getuid?.() === 0 && !unixUser())
     return 'running as root and no "postgres" system user to run the server as (PostgreSQL refuses root)';
   return undefined;

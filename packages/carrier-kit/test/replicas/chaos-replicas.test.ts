@@ -93,7 +93,7 @@ test.runIf(run)(
     await eventually(
       async () =>
         (await Promise.all(orders.map((o) => mainOrder(world!, o.id)))).every((o) => o.order.status === 'complete'),
-      45_000,
+      60_000,
       'every order to be delivered',
     );
     // The last callbacks (`complete`) may still wait for their chaos delay.
@@ -178,5 +178,5 @@ test.runIf(run)(
         `replica pid ${victim} killed half-way, ${takenOver} deliveries taken over, ${resent.rows[0]!.n} updates claimed again after its lease ran out; ${seconds.toFixed(1)} s`,
     );
   },
-  90_000,
+  120_000,
 );
