@@ -162,6 +162,8 @@ export function createProgram(): Command {
     .option('--verbose', 'log what the kit does', false)
     .action(async (opts: Record<string, unknown>) => {
       const publicUrl = (opts.callbackUrl ?? opts.publicUrl) as string | undefined;
+      if (opts.store && opts.outbox)
+        throw new UsageError('--outbox and --store exclude each other: with --store the outbox is in the database');
       if (opts.replicas !== undefined) {
         if (!opts.store)
           throw new UsageError(

@@ -171,11 +171,25 @@ test.runIf(run)(
     const url = await server.createDatabase();
     const first = await runCli([BIN_SOURCES['restoapi-carrier']!, 'migrate', '--store', url]);
     expect(first.stdout.trim()).toBe(`applied migration 1; the database is at schema version 1`);
-    const [second, bad, down] = await Promise.all(
-      [url, 'mysql://db/carrier', 'postgres://u:secret@127.0.0.1:9/x'].map((store) =>
+    const [second, bad, down, both] = await Promise.all([
+      ...[url, 'mysql://db/carrier', 'postgres://u:secret@127.0.0.1:9/x'].map((store) =>
         runCli([BIN_SOURCES['restoapi-carrier']!, 'migrate', '--store', store]),
       ),
-    );
+      runCli([
+        BIN_SOURCES['restoapi-carrier']!,
+        'simulate',
+        '--base-url',
+        'http://127.0.0.1:9',
+        '--store',
+        url,
+        '--outbox',
+        'o.json',
+      ]),
+    ]);
+    expect([both!.status, both!.stderr.trim()]).toEqual([
+      2,
+      'restoapi-carrier: --outbox and --store exclude each other: with --store the outbox is in the database',
+    ]);
     expect([second!.status, second!.stdout.trim()]).toEqual([
       0,
       'nothing to apply; the database is at schema version 1',
