@@ -139,9 +139,16 @@ export async function startPostgres(): Promise<TestPostgres> {
     },
     pids() {
       const main = Number(readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
-      const children = spawnSync('pgrep', ['-P', String(main)], { encoding: 'utf8' })
-        .stdout.split('\n')
-        .filter(Boolean)
+      // The backends are the postmaster's children: read each process's parent from /proc (no pgrep needed).
+      const children = readdirSync('/proc')
+        .filter((entry) => /^\d+$/.test(entry))
+        .filter((pid) => {
+          try {
+            return Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]) === main;
+          } catch {
+            return false;
+          }
+        })
         .map(Number);
       return [main, ...children];
     },
