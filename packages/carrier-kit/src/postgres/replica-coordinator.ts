@@ -29,6 +29,8 @@ export interface ReplicaCoordinator {
   finish(secureId: string): Promise<void>;
   /** Deliveries of replicas that stopped renewing their lease, now this replica's. */
   takeOver(limit: number): Promise<{ secureId: string; orderId: number | null }[]>;
+  /** Gives one delivery of this replica up, so another replica (or this one) takes it over later. */
+  release(secureId: string): Promise<void>;
   /** Renews the leases of this replica's deliveries. */
   heartbeat(): Promise<void>;
   /** Gives every delivery of this replica up at once (a clean stop). */
@@ -71,6 +73,9 @@ export function createReplicaCoordinator(options: ReplicaCoordinatorOptions): Re
     },
     async heartbeat() {
       await pool.query(REPLICA_SQL.heartbeat, [owner, leaseMs]);
+    },
+    async release(secureId) {
+      await pool.query(REPLICA_SQL.release, [secureId, owner]);
     },
     async releaseAll() {
       await pool.query(REPLICA_SQL.releaseAll, [owner]);

@@ -214,6 +214,8 @@ RETURNING secure_id`,
   heartbeat: `UPDATE carrier_deliveries SET owner_until = now() + $2 * interval '1 millisecond'
 WHERE owner = $1 AND NOT finished`,
   finish: `UPDATE carrier_deliveries SET finished = true WHERE secure_id = $1 AND owner = $2`,
+  /** Gives one delivery up (taking it over failed), so a replica takes it over again later. */
+  release: `UPDATE carrier_deliveries SET owner_until = now() - interval '1 second' WHERE secure_id = $1 AND owner = $2`,
   /** Gives this replica's deliveries up (a clean stop), so the others take them over at once. */
   releaseAll: `UPDATE carrier_deliveries SET owner_until = now() - interval '1 second' WHERE owner = $1 AND NOT finished`,
   /**

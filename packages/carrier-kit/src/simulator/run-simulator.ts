@@ -307,12 +307,18 @@ export async function runSimulator(options: SimulatorOptions): Promise<RunningSi
     // Deliveries of a replica that died: once their updates have gone out, this one drives them on.
     every(leaseMs / 2, async () => {
       for (const { secureId } of await shared.coordinator.takeOver(4)) {
-        const order = await agent.refresh(secureId);
-        const tracker = agent.tracker(secureId);
-        if (tracker.finished) await shared.coordinator.finish(secureId);
-        else if (!runs.has(order.id)) {
-          view.log(`${order.number} taken over from a replica that stopped (delivery ${tracker.status})`);
-          startRun(order, tracker);
+        try {
+          const order = await agent.refresh(secureId);
+          const tracker = agent.tracker(secureId);
+          if (tracker.finished) await shared.coordinator.finish(secureId);
+          else if (!runs.has(order.id)) {
+            view.log(`${order.number} taken over from a replica that stopped (delivery ${tracker.status})`);
+            startRun(order, tracker);
+          }
+        } catch (error) {
+          // The order could not be read (the service is down): give it back for a later attempt.
+          await shared.coordinator.release(secureId);
+          throw error;
         }
       }
     });
