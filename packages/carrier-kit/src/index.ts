@@ -58,12 +58,16 @@ export {
 export {
   assertSnapshot,
   createMemoryOutboxStore,
+  isSharedOutboxStore,
   type MemoryOutboxStore,
+  type SharedEnqueueResult,
+  type SharedOutboxStore,
   type OutboxEntry,
   type OutboxEntryKind,
   type OutboxSnapshot,
   type OutboxStore,
 } from './outbox/outbox-store.js';
+export { createSharedOutbox, type SharedOutboxOptions } from './outbox/shared-outbox.js';
 export {
   callbackKey,
   parseCallback,
