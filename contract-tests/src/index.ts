@@ -3,12 +3,22 @@
  * of the Online Restaurant Ordering Service API can be checked against,
  * traceable to every clause of the written specification.
  */
-export { parseShard, runContractSuite, selectTests, selectionName, shardOf } from './runner/run.js';
+export {
+  groupWarningsByDecision,
+  parseShard,
+  runContractSuite,
+  selectTests,
+  selectionName,
+  shardOf,
+} from './runner/run.js';
 export { MergeError, mergeResultDirs, mergeResults } from './reports/merge.js';
 export { curlOf, TOKEN_PLACEHOLDER } from './runner/curl.js';
+export { CHECKS, VerdictSettings, relaxationLines, type CheckName, type Relaxation } from './runner/verdict.js';
 export type {
   ClauseCoverage,
   DecisionCoverage,
+  DecisionWarning,
+  DecisionWarningGroup,
   Need,
   OperationCoverage,
   Profile,
@@ -29,6 +39,7 @@ export {
   resolveConfig,
   validateConfig,
   ROLES,
+  type CheckSetting,
   type ContractConfig,
   type Credentials,
   type Point,

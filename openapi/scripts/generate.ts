@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
 import YAML from 'yaml';
-import { listDecisions, type Decision } from '../src/decisions.js';
+import { decisionAnchor, listDecisions, type Decision } from '../src/decisions.js';
 import { apiTypes } from './api-types.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -87,15 +87,19 @@ function decisionsMarkdown(
     'The written specification (`shared/seeds/000_1d0cb84b409498a3.txt`) leaves many places "not shown".',
     'Each was decided the way a careful API designer would, and marked in the OpenAPI document with',
     '`x-decision: "<what and why>"`. Anything without the marker restates the specification. This page lists',
-    "every marker, grouped by where it sits; the contract tests' `full` profile checks them, the `spec` profile does not.",
+    "every marker, grouped by where it sits; the contract tests' `full` profile checks them, and their `spec` profile reports a",
+    'departure from one as a warning that links its entry here (`x-decided` narrows a marker to the aspects it fixes).',
     '',
     `${decisions.length} decisions.`,
     '',
   ];
   for (const [group, items] of groups) {
     lines.push(`## ${group}`, '');
+    // The anchor lets the contract reports link a warning to its entry (createDepartureClassifier's `entry`).
     for (const item of items)
-      lines.push(`- **${item.where}** (\`${item.pointer || '/'}\`): ${item.why.replace(/\s+/g, ' ')}`);
+      lines.push(
+        `- <a id="${decisionAnchor(item.pointer)}"></a>**${item.where}** (\`${item.pointer || '/'}\`): ${item.why.replace(/\s+/g, ' ')}`,
+      );
     lines.push('');
   }
   // The mock's control API is not the service: its decisions are listed apart and not counted above.

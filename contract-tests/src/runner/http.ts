@@ -1,5 +1,14 @@
-import { CARRIER_PATH_PREFIX, type ApiDescription, type OperationInfo } from '@restoapi/openapi';
-import type { Profile, Violation } from './types.js';
+import {
+  CARRIER_PATH_PREFIX,
+  createDepartureClassifier,
+  type ApiDescription,
+  type ClassifiedIssue,
+  type DecisionRef,
+  type DepartureClassifier,
+  type OperationInfo,
+} from '@restoapi/openapi';
+import type { DecisionWarning, Profile, Violation } from './types.js';
+import type { CheckName, VerdictSettings } from './verdict.js';
 
 /** Query parameters; arrays are sent as repeated keys. */
 export type QueryInput = Record<string, string | number | boolean | undefined | null | readonly (string | number)[]>;
@@ -55,6 +64,8 @@ export interface RequestSink {
   violations: Violation[];
   failures: string[];
   warnings: string[];
+  /** The decision departures among `warnings`, structured. */
+  decisionWarnings?: DecisionWarning[];
   requests: number;
   log: string[];
   /** Every request and its answer, in order (for curl reproducers and printed sequences). */
@@ -97,17 +108,30 @@ export interface HttpOptions {
   coverage: CoverageRecorder;
   requestMs: number;
   notImplemented: 'fail' | 'skip';
+  /** Tells stated departures from decided ones; default one over `validator`. */
+  classifier?: DepartureClassifier;
+  /** Checks and decisions the configuration switched off, and extra statuses it accepts. */
+  verdict?: VerdictSettings;
+}
+
+/** The check an issue of an answer belongs to. */
+function checkOf(issue: ClassifiedIssue): CheckName {
+  if (issue.keyword === 'status') return 'status_code_conformance';
+  if (issue.keyword === 'contentType' || issue.keyword === 'body' || issue.keyword === 'json')
+    return 'content_type_conformance';
+  if (issue.in === 'header') return 'response_headers_conformance';
+  return 'response_schema_conformance';
+}
+
+/** How a decided departure names its decision in a message. */
+export function describeDecision(decision: DecisionRef): string {
+  return `decision ${decision.pointer} (openapi/${decision.entry}): ${decision.summary}`;
 }
 
 const TEXTUAL = /json|text|xml|html|javascript|x-www-form-urlencoded/i;
 
 function mediaType(contentType: string | null): string | undefined {
   return contentType ? contentType.split(';')[0]!.trim().toLowerCase() : undefined;
-}
-
-function hasDecidedSuccess(op: OperationInfo): boolean {
-  if (op.decision) return true;
-  return op.responses.some((r) => r.status.startsWith('2') && typeof r.raw['x-decision'] === 'string');
 }
 
 function describeBody(spec: RequestSpec): Pick<Exchange, 'body' | 'form'> {
@@ -132,8 +156,11 @@ function describeBody(spec: RequestSpec): Pick<Exchange, 'body' | 'form'> {
  */
 export class CheckingHttp {
   sink: RequestSink | undefined;
+  readonly classifier: DepartureClassifier;
 
-  constructor(readonly options: HttpOptions) {}
+  constructor(readonly options: HttpOptions) {
+    this.classifier = options.classifier ?? createDepartureClassifier(options.validator);
+  }
 
   url(spec: RequestSpec): URL {
     const base = (spec.api === 'carrier' ? this.options.carrierBaseUrl : this.options.baseUrl).replace(/\/$/, '');
@@ -240,17 +267,24 @@ export class CheckingHttp {
       exchange.faulty = true;
       return response;
     }
-    if (raw.status >= 500) {
+    const verdict = this.options.verdict;
+    if (raw.status >= 500 && !verdict?.ignoresCheck('not_a_server_error')) {
       const detail =
         typeof response.body === 'object' ? JSON.stringify(response.body).slice(0, 300) : text.slice(0, 300);
       sink?.failures.push(`${where}: server error ${raw.status} ${detail}`);
     }
-    const issues: { message: string; decisionOnly: boolean }[] = [];
-    if (parseProblem) issues.push({ message: parseProblem, decisionOnly: false });
-    else {
-      const result = this.options.validator.validateResponse(op.operationId, {
-        status: raw.status,
-        contentType,
+    const issues: ClassifiedIssue[] = [];
+    const answer = { status: raw.status, contentType };
+    if (parseProblem) {
+      // An error body that is not JSON departs from the decided error format; a success body from the spec.
+      const issue = { in: 'body' as const, pointer: '', keyword: 'json', message: parseProblem };
+      issues.push(
+        raw.status >= 400 ? this.classifier.classify(op.operationId, answer, issue) : { ...issue, basis: 'stated' },
+      );
+    } else {
+      const result = this.classifier.checkResponse(op.operationId, {
+        ...answer,
+        headers: raw.headers,
         body:
           type && (type === 'application/json' || type.endsWith('+json'))
             ? response.body
@@ -258,28 +292,43 @@ export class CheckingHttp {
               ? undefined
               : text || '<binary>',
       });
-      if (!result.valid) {
-        const undocumented = result.issues.some((issue) => issue.keyword === 'status');
-        // The spec leaves error statuses and error bodies "not shown", and some success statuses too:
-        // only the decisions of the document fix them.
-        const decisionOnly = raw.status >= 400 || (undocumented && raw.status < 300 && hasDecidedSuccess(op));
-        for (const issue of result.issues)
-          issues.push({ message: `${issue.pointer ? `${issue.pointer}: ` : ''}${issue.message}`, decisionOnly });
-      }
+      issues.push(...result.issues);
     }
     for (const issue of issues) {
+      if (verdict) {
+        const check = checkOf(issue);
+        if (check === 'status_code_conformance' && verdict.acceptsStatus(op.operationId, raw.status)) continue;
+        if (verdict.ignoresCheck(check) || verdict.ignoresDecision(issue.decision?.pointer)) continue;
+      }
+      const message = `${issue.pointer ? `${issue.pointer}: ` : ''}${issue.message}`;
+      const path = `${url.pathname}${url.search}`;
+      if (!sink) continue;
+      if (issue.basis === 'decided' && issue.decision && this.options.profile === 'spec') {
+        sink.warnings.push(
+          `${where} → ${raw.status}: ${message} (departs from the ${describeDecision(issue.decision)})`,
+        );
+        (sink.decisionWarnings ??= []).push({
+          decision: issue.decision.pointer,
+          entry: issue.decision.entry,
+          summary: issue.decision.summary,
+          operationId: op.operationId,
+          method,
+          path,
+          status: raw.status,
+          message,
+        });
+        continue;
+      }
       const violation: Violation = {
         operationId: op.operationId,
         method,
-        path: `${url.pathname}${url.search}`,
+        path,
         status: raw.status,
-        message: issue.message,
-        decisionOnly: issue.decisionOnly,
+        message: issue.decision ? `${message} (breaks the ${describeDecision(issue.decision)})` : message,
+        decisionOnly: issue.basis === 'decided',
+        ...(issue.decision ? { decision: issue.decision } : {}),
       };
-      if (!sink) continue;
-      if (issue.decisionOnly && this.options.profile === 'spec')
-        sink.warnings.push(`${where} → ${raw.status}: ${issue.message} (deviates from a decision of the document)`);
-      else sink.violations.push(violation);
+      sink.violations.push(violation);
     }
     if (sink && sink.violations.length + sink.failures.length > problemsBefore) exchange.faulty = true;
     return response;

@@ -6,9 +6,11 @@ import { allTests } from '../tests/index.js';
 import { CheckFailure, SkipSignal, TestContext, type ContractTest, type SuiteRuntime } from './context.js';
 import { reproducers } from './curl.js';
 import { CheckingHttp, CoverageRecorder, NotImplementedSignal, type RequestSink } from './http.js';
+import { VerdictSettings, type Relaxation } from './verdict.js';
 import type {
   ClauseCoverage,
   DecisionCoverage,
+  DecisionWarningGroup,
   OperationCoverage,
   Profile,
   RunOptions,
@@ -150,7 +152,9 @@ export async function runContractSuite(options: RunOptions): Promise<SuiteResult
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const validator = createApiDescription();
   const coverage = new CoverageRecorder();
+  const verdict = new VerdictSettings(config, validator);
   const http = new CheckingHttp({
+    verdict,
     fetch: fetchImpl,
     baseUrl,
     carrierBaseUrl,
@@ -166,6 +170,7 @@ export async function runContractSuite(options: RunOptions): Promise<SuiteResult
     seed,
     http,
     validator,
+    verdict,
     control: config.capabilities.controlApi ? new ControlClient(config.capabilities.controlApi, fetchImpl) : undefined,
     sessions: new Map(),
     stateful: {
@@ -181,7 +186,15 @@ export async function runContractSuite(options: RunOptions): Promise<SuiteResult
 
   for (const test of tests) {
     const testStarted = Date.now();
-    const sink: RequestSink = { violations: [], failures: [], warnings: [], requests: 0, log: [], exchanges: [] };
+    const sink: RequestSink = {
+      violations: [],
+      failures: [],
+      warnings: [],
+      decisionWarnings: [],
+      requests: 0,
+      log: [],
+      exchanges: [],
+    };
     http.sink = sink;
     const result: TestResult = {
       id: test.id,
@@ -194,6 +207,7 @@ export async function runContractSuite(options: RunOptions): Promise<SuiteResult
       status: 'passed',
       durationMs: 0,
       warnings: sink.warnings,
+      decisionWarnings: sink.decisionWarnings!,
       requests: 0,
     };
     const reason = unmetNeed(test, config);
@@ -259,9 +273,38 @@ export async function runContractSuite(options: RunOptions): Promise<SuiteResult
     results,
     coverage,
     validator,
+    relaxations: verdict.relaxations(),
   });
   for (const reporter of options.reporters ?? []) await reporter.onEnd?.(suite);
   return suite;
+}
+
+/** The decision warnings of a set of results, one group per decision, most frequent first. */
+export function groupWarningsByDecision(results: TestResult[]): DecisionWarningGroup[] {
+  const groups = new Map<string, DecisionWarningGroup>();
+  for (const result of results) {
+    for (const warning of result.decisionWarnings ?? []) {
+      let group = groups.get(warning.decision);
+      if (!group) {
+        group = {
+          decision: warning.decision,
+          entry: warning.entry,
+          summary: warning.summary,
+          count: 0,
+          tests: [],
+          operations: [],
+          examples: [],
+        };
+        groups.set(warning.decision, group);
+      }
+      group.count += 1;
+      if (!group.tests.includes(result.id)) group.tests.push(result.id);
+      if (!group.operations.includes(warning.operationId)) group.operations.push(warning.operationId);
+      const example = `${warning.method} ${warning.path} → ${warning.status}: ${warning.message}`;
+      if (group.examples.length < 3 && !group.examples.includes(example)) group.examples.push(example);
+    }
+  }
+  return [...groups.values()].sort((a, b) => b.count - a.count || a.decision.localeCompare(b.decision));
 }
 
 /** Clause and decision coverage of a set of results (also of merged shards). */
@@ -313,6 +356,7 @@ function summarize(input: {
   results: TestResult[];
   coverage: CoverageRecorder;
   validator: ReturnType<typeof createApiDescription>;
+  relaxations: Relaxation[];
 }): SuiteResult {
   const { results } = input;
   const operations: OperationCoverage[] = input.validator.operations.map((op) => {
@@ -341,5 +385,7 @@ function summarize(input: {
     operations,
     clauses,
     decisions,
+    warningsByDecision: groupWarningsByDecision(results),
+    relaxations: input.relaxations,
   };
 }
