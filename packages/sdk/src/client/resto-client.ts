@@ -22,36 +22,44 @@ export interface RestoClientOptions extends PipelineOptions {
   token?: TokenOption;
   /** Send the token as the `token` query parameter instead of `Authorization: Token token="…"`. */
   tokenIn?: 'header' | 'query';
+  /**
+   * Whether the methods that change a record (`orders.setStatus`, `confirm`, `update`, `draftDishes.update`…)
+   * read it back with one GET when the answer holds none (a `204`: the spec shows no body for those answers).
+   * Default `true`; `false` makes them resolve to `undefined` then (and their types say so). Each call's
+   * `readBack` option overrides it.
+   */
+  readBack?: boolean;
 }
 
 /**
  * The main API client: resources grouped as the API is, every method typed from the generated types.
  * Use {@link createRestoClient} to make one.
  */
-export class RestoClient {
+export class RestoClient<R extends boolean = true> {
   /** The raw typed openapi-fetch client (same token, retries and timeouts; `{ data, error }` results) for anything else. */
   readonly raw: RawMainClient;
   /** Sign in and out. */
   readonly session: SessionResource;
   /** Organizations and menu publication. */
-  readonly organizations: OrganizationsResource;
+  readonly organizations: OrganizationsResource<R>;
   /** Restaurants. */
-  readonly restaurants: RestaurantsResource;
+  readonly restaurants: RestaurantsResource<R>;
   /** Couriers (read-only). */
   readonly couriers: CouriersResource;
   /** Menu draft categories. */
-  readonly draftCategories: DraftCategoriesResource;
+  readonly draftCategories: DraftCategoriesResource<R>;
   /** Menu draft dishes. */
-  readonly draftDishes: DraftDishesResource;
+  readonly draftDishes: DraftDishesResource<R>;
   /** Delivery zones. */
-  readonly deliveryZones: DeliveryZonesResource;
+  readonly deliveryZones: DeliveryZonesResource<R>;
   /** Orders, with pagination helpers. */
-  readonly orders: OrdersResource;
+  readonly orders: OrdersResource<R>;
   /** Menu, client and order imports. */
   readonly imports: ImportsResource;
 
-  constructor(options: RestoClientOptions) {
+  constructor(options: RestoClientOptions & { readBack?: R }) {
     const pipeline = createPipeline(options);
+    const readBack = options.readBack ?? true;
     const store = toTokenStore(options.token);
     const core = new Core<MainPaths>({
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
@@ -62,13 +70,13 @@ export class RestoClient {
     });
     this.raw = core.raw;
     this.session = new SessionResource(core, store);
-    this.organizations = new OrganizationsResource(core);
-    this.restaurants = new RestaurantsResource(core);
+    this.organizations = new OrganizationsResource<R>(core, readBack);
+    this.restaurants = new RestaurantsResource<R>(core, readBack);
     this.couriers = new CouriersResource(core);
-    this.draftCategories = new DraftCategoriesResource(core);
-    this.draftDishes = new DraftDishesResource(core);
-    this.deliveryZones = new DeliveryZonesResource(core);
-    this.orders = new OrdersResource(core);
+    this.draftCategories = new DraftCategoriesResource<R>(core, readBack);
+    this.draftDishes = new DraftDishesResource<R>(core, readBack);
+    this.deliveryZones = new DeliveryZonesResource<R>(core, readBack);
+    this.orders = new OrdersResource<R>(core, readBack);
     this.imports = new ImportsResource(core, options.sleep);
   }
 }
@@ -80,6 +88,8 @@ export class RestoClient {
  * await api.session.login('admin@pizza.demo', 'demo');
  * const { order } = await api.orders.get(5001);
  */
-export function createRestoClient(options: RestoClientOptions): RestoClient {
-  return new RestoClient(options);
+export function createRestoClient<R extends boolean = true>(
+  options: RestoClientOptions & { readBack?: R },
+): RestoClient<R> {
+  return new RestoClient<R>(options);
 }

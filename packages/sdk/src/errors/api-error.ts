@@ -6,7 +6,7 @@ import { RestoApiError, type ApiErrorObject, type RestoApiErrorInit } from './re
 // The base class lives in its own module, and ImportJobError in another, so that the import job (which throws
 // ImportJobError) and ConflictError (which carries an ImportJob) do not import each other.
 export { RestoApiError, type ApiErrorObject, type RestoApiErrorInit } from './restoapi-error.js';
-export { ImportJobError } from './import-job-error.js';
+export { ImportJobError, ImportJobTimeoutError } from './import-job-error.js';
 
 /** The body of the import `busy` answer (409): the running job plus the error objects. */
 export type ImportBusyBody = components['schemas']['ImportJobBusy'];

@@ -3,7 +3,7 @@ import type { MainBody, MainQuery } from '../transport/operations.js';
 import type { RequestOptions } from '../transport/options.js';
 import { ConflictError } from '../errors/api-error.js';
 import type { components } from '../generated/main.js';
-import { ImportJob, type ImportKind } from '../imports/import-job.js';
+import { ImportJob, type ImportJobState, type ImportKind } from '../imports/import-job.js';
 import type { Sleep } from '../resilience/abort.js';
 
 /**
@@ -89,9 +89,9 @@ export class ImportsResource {
   menuState<O extends RequestOptions = DefaultOptions>(
     organizationId: number,
     options?: O,
-  ): MainCall<O, 'GET /api/organizations/{id}/import/menu'> {
+  ): MainCall<O, 'GET /api/organizations/{id}/import/menu', ImportJobState> {
     const core = this.#core;
-    return core.invoke(
+    return core.invoke<'GET /api/organizations/{id}/import/menu', O, ImportJobState>(
       'GET /api/organizations/{id}/import/menu',
       { params: { path: { id: organizationId } } },
       options,
@@ -121,9 +121,9 @@ export class ImportsResource {
   clientsState<O extends RequestOptions = DefaultOptions>(
     organizationId: number,
     options?: O,
-  ): MainCall<O, 'GET /api/organizations/{id}/import/clients'> {
+  ): MainCall<O, 'GET /api/organizations/{id}/import/clients', ImportJobState> {
     const core = this.#core;
-    return core.invoke(
+    return core.invoke<'GET /api/organizations/{id}/import/clients', O, ImportJobState>(
       'GET /api/organizations/{id}/import/clients',
       { params: { path: { id: organizationId } } },
       options,

@@ -22,8 +22,8 @@ describe.each(TRANSPORTS)('organizations, restaurants and couriers over %s', (tr
 
     const first = await api.organizations.publish(1);
     const second = await api.organizations.publish(1);
-    expect(first.menu).toMatchObject({ organization_id: 1 });
-    expect(second.menu.version).toBe(first.menu.version + 1);
+    expect(first?.menu).toMatchObject({ organization_id: 1 });
+    expect(second?.menu.version).toBe(first!.menu.version + 1);
   });
 
   test('organizations: the documented errors surface as typed errors', async () => {
