@@ -96,7 +96,7 @@ test('order created → callback → load → assign → deliver, with the main 
   expect(steps).toContain('update_pushed');
   expect(steps).toContain('update_answered');
   const answered = trail.filter((e) => e.step === 'update_answered').map((e) => e.detail);
-  expect(answered[0]).toBe('200: delivery courier_assigned, order prepared');
-  expect(answered.at(-1)).toBe('200: delivery delivered, order complete');
+  expect(answered[0]).toBe('accepted: delivery courier_assigned, order prepared');
+  expect(answered.at(-1)).toBe('accepted: delivery delivered, order complete');
   console.log(`audit trail of ${order.number}:\n${trail.map((e) => `  ${e.step.padEnd(18)} ${e.detail}`).join('\n')}`);
 });

@@ -167,8 +167,8 @@ test('the service unavailable while the courier drives: updates wait in the outb
     .filter((e) => e.step === 'update_answered')
     .map((e) => e.detail);
   expect(answered).toEqual([
-    '200: delivery courier_assigned, order new',
-    '200: delivery delivering, order delivering',
-    '200: delivery delivered, order complete',
+    'accepted: delivery courier_assigned, order new',
+    'accepted: delivery delivering, order delivering',
+    'accepted: delivery delivered, order complete',
   ]);
 });
