@@ -8,7 +8,9 @@ type DocumentedState = components['schemas']['ImportJobState'];
  * `job_status` is `queued` or `working` while the job runs and any other name once it ended (the spec names no
  * other value), `job_percent` the progress from 0 to 100.
  */
-export type ImportJobState = Omit<DocumentedState, 'status' | 'job_status'> & {
+export type ImportJobState = Omit<DocumentedState, 'status' | 'job_id' | 'job_status'> & {
+  /** The running or last job (`null`: none); its type is not shown by the spec, so a number is possible. */
+  job_id: string | number | null;
   /** `busy` while a job runs; other values are the service's. */
   status: 'busy' | (string & {});
   /** `queued` or `working` while the job runs; what a finished job is called is the service's choice. */

@@ -42,7 +42,7 @@ export class ImportJob {
   readonly kind: ImportKind;
   /** The organization the job imports into. */
   readonly organizationId: number;
-  /** The job's id (opaque). */
+  /** The job's id (opaque), as text also when the service sends a number. */
   readonly id: string;
   readonly #read: ImportStateReader;
   readonly #sleep: Sleep;
@@ -89,7 +89,8 @@ export class ImportJob {
         signal.throwIfAborted();
         const state = await this.#read({ signal });
         last = state;
-        if (state.job_id !== this.id) {
+        // The spec leaves the id's type open: a service may send a number for the job known as "42".
+        if (state.job_id === null || String(state.job_id) !== this.id) {
           throw new ImportJobError({
             status: undefined,
             operation,

@@ -55,7 +55,8 @@ export class ImportsResource {
 
   #attachJob(kind: ImportKind, organizationId: number) {
     return (error: unknown): void => {
-      if (error instanceof ConflictError && error.busy) error.job = this.job(kind, organizationId, error.busy.job_id);
+      if (error instanceof ConflictError && error.busy)
+        error.job = this.job(kind, organizationId, String(error.busy.job_id));
     };
   }
 
@@ -79,7 +80,7 @@ export class ImportsResource {
       },
       options,
       {
-        map: (data) => this.job('menu', organizationId, data.job_id),
+        map: (data) => this.job('menu', organizationId, String(data.job_id)),
         onError: this.#attachJob('menu', organizationId),
       },
     );
@@ -111,7 +112,7 @@ export class ImportsResource {
       { params: { path: { id: organizationId }, query }, body },
       options,
       {
-        map: (data) => this.job('clients', organizationId, data.job_id),
+        map: (data) => this.job('clients', organizationId, String(data.job_id)),
         onError: this.#attachJob('clients', organizationId),
       },
     );

@@ -54,14 +54,6 @@ export function otherBody(method: string, path: RegExp, body: (old: unknown) => 
   };
 }
 
-/** The import state calls a job's `job_status` `from` by the name `to` (say `done` → `finished`). */
-export function jobStatusNamed(from: string, to: string): Departure {
-  return otherBody('GET', /\/import\/(menu|clients)$/, (state) => {
-    const s = state as { job_status?: string | null };
-    return s.job_status === from ? { ...s, job_status: to } : s;
-  });
-}
-
 function withoutBodyHeaders(headers: Headers): Headers {
   const copy = new Headers(headers);
   copy.delete('content-length');
