@@ -58,7 +58,12 @@ export {
 export { sniffImageType, toUploadForm, type UploadFileOptions, type UploadInput } from './uploads/upload-file.js';
 export { fromMinorUnits, toMinorUnits } from './money/minor-units.js';
 
-export { type ReadBackOn, type ReadBackOptions, type RecordResult } from './resources/read-back.js';
+export {
+  type ClientReadBack,
+  type ReadBackOn,
+  type ReadBackOptions,
+  type RecordResult,
+} from './resources/read-back.js';
 export { SessionResource, type SessionState } from './resources/session.js';
 export {
   OrganizationsResource,

@@ -20,6 +20,7 @@ import {
   type PermissionDeniedError,
   type RateLimitError,
   type RestoApiError,
+  type RestoClientOptions,
   type UnprocessableEntityError,
 } from '@restoapi/sdk';
 
@@ -192,7 +193,10 @@ test('where the spec shows no answer body, the types admit what a correct servic
   const quiet = createRestoClient({ baseUrl: 'http://localhost:4010', readBack: false });
   expectTypeOf(quiet.orders.confirm(5002)).resolves.toEqualTypeOf<OrderAnswer | undefined>();
   expectTypeOf(quiet.orders.confirm(5002, { readBack: true })).resolves.toEqualTypeOf<OrderAnswer>();
-  const either = createRestoClient({ baseUrl: 'http://localhost:4010', readBack: Math.random() > 0.5 });
+  // A typed options object keeps the default; only a readBack given beside it changes the types.
+  const options: RestoClientOptions = { baseUrl: 'http://localhost:4010' };
+  expectTypeOf(createRestoClient(options).orders.setStatus(1, 'accepted')).resolves.toEqualTypeOf<OrderAnswer>();
+  const either = createRestoClient({ ...options, readBack: Math.random() > 0.5 });
   expectTypeOf(either.restaurants.update(11, { name: 'x' })).resolves.toEqualTypeOf<
     Schemas['RestaurantSingleResponse'] | undefined
   >();

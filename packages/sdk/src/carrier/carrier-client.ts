@@ -4,17 +4,12 @@ import type { PipelineOptions, RequestOptions } from '../transport/options.js';
 import { createPipeline } from '../transport/pipeline.js';
 import type { components, paths as CarrierPaths } from '../generated/carrier.js';
 import { carrierBaseUrl, type RawCarrierClient } from '../raw/raw-client.js';
-import { readBack, type ReadBackOptions, type RecordResult } from '../resources/read-back.js';
+import { readBack, type ClientReadBack, type ReadBackOptions, type RecordResult } from '../resources/read-back.js';
 
 /** Options of {@link createCarrierClient}. */
 export interface CarrierClientOptions extends PipelineOptions {
   /** Base address of the service (`{base_url}`); `/api-delivery` is appended unless already there. */
   baseUrl: string;
-  /**
-   * Whether `updateDelivery` reads the order back with one GET when the answer holds none (a `204`: the spec shows
-   * no answer body). Default `true`; `false` makes it resolve to `undefined` then. A call's `readBack` overrides it.
-   */
-  readBack?: boolean;
 }
 
 type CarrierCall<O, K extends OperationKey<CarrierPaths>> = Call<
@@ -46,7 +41,7 @@ export class CarrierClient<R extends boolean = true> {
   readonly #core: Core<CarrierPaths>;
   readonly #readBack: boolean;
 
-  constructor(options: CarrierClientOptions & { readBack?: R }) {
+  constructor(options: CarrierClientOptions & ClientReadBack<R>) {
     this.#readBack = options.readBack ?? true;
     this.#core = new Core<CarrierPaths>({
       baseUrl: carrierBaseUrl(options.baseUrl),
@@ -95,7 +90,7 @@ export class CarrierClient<R extends boolean = true> {
  * await carrier.updateDelivery(secureId, { status: 'courier_assigned', courier_name: 'Max' });
  */
 export function createCarrierClient<R extends boolean = true>(
-  options: CarrierClientOptions & { readBack?: R },
+  options: CarrierClientOptions & ClientReadBack<R>,
 ): CarrierClient<R> {
   return new CarrierClient<R>(options);
 }

@@ -9,6 +9,7 @@ import { OrdersResource } from '../resources/orders.js';
 import { OrganizationsResource } from '../resources/organizations.js';
 import { RestaurantsResource } from '../resources/restaurants.js';
 import { SessionResource } from '../resources/session.js';
+import type { ClientReadBack } from '../resources/read-back.js';
 import { Core } from '../transport/core.js';
 import type { PipelineOptions } from '../transport/options.js';
 import { createPipeline } from '../transport/pipeline.js';
@@ -22,13 +23,6 @@ export interface RestoClientOptions extends PipelineOptions {
   token?: TokenOption;
   /** Send the token as the `token` query parameter instead of `Authorization: Token token="…"`. */
   tokenIn?: 'header' | 'query';
-  /**
-   * Whether the methods that change a record (`orders.setStatus`, `confirm`, `update`, `draftDishes.update`…)
-   * read it back with one GET when the answer holds none (a `204`: the spec shows no body for those answers).
-   * Default `true`; `false` makes them resolve to `undefined` then (and their types say so). Each call's
-   * `readBack` option overrides it.
-   */
-  readBack?: boolean;
 }
 
 /**
@@ -57,7 +51,7 @@ export class RestoClient<R extends boolean = true> {
   /** Menu, client and order imports. */
   readonly imports: ImportsResource;
 
-  constructor(options: RestoClientOptions & { readBack?: R }) {
+  constructor(options: RestoClientOptions & ClientReadBack<R>) {
     const pipeline = createPipeline(options);
     const readBack = options.readBack ?? true;
     const store = toTokenStore(options.token);
@@ -89,7 +83,7 @@ export class RestoClient<R extends boolean = true> {
  * const { order } = await api.orders.get(5001);
  */
 export function createRestoClient<R extends boolean = true>(
-  options: RestoClientOptions & { readBack?: R },
+  options: RestoClientOptions & ClientReadBack<R>,
 ): RestoClient<R> {
   return new RestoClient<R>(options);
 }

@@ -12,6 +12,20 @@ export interface ReadBackOptions {
   readBack?: boolean;
 }
 
+/**
+ * The client-wide read-back setting, beside the client's options. It is kept out of the options interfaces so
+ * that a client made from a typed options object keeps the default (`true`) in its types.
+ */
+export interface ClientReadBack<R extends boolean> {
+  /**
+   * Whether the methods that change a record (`orders.setStatus`, `confirm`, `update`, `draftDishes.update`,
+   * `carrier.updateDelivery`…) read it back with one GET when the answer holds none (a `204`: the spec shows no
+   * body for those answers). Default `true`; `false` makes them resolve to `undefined` then, and their types say
+   * so. A call's `readBack` option overrides it.
+   */
+  readBack?: R;
+}
+
 type CallFlag<O> = O extends { readBack?: infer F } ? F : undefined;
 type Resolve<F, R extends boolean> = F extends true ? true : F extends false ? false : R;
 
