@@ -5,7 +5,15 @@ import {
   createIndependentService,
   startIndependentService,
 } from '../../../scripts/testing/independent-service.js';
-import { runContractSuite, type Selection, type SuiteResult } from '../../src/index.js';
+import {
+  consoleSummary,
+  junitXml,
+  matrixHtml,
+  matrixMarkdown,
+  runContractSuite,
+  type Selection,
+  type SuiteResult,
+} from '../../src/index.js';
 import { MOCK_CONFIG } from '../helpers.js';
 
 // The stateful tests (tests/stateful/) are left out until they learn the service's conventions too.
@@ -71,3 +79,60 @@ test('one departure alone, served over HTTP: publish answering 204 is one warnin
     await running.close();
   }
 }, 60_000);
+
+test('QA tune the verdict: a decision off, a check off and extra statuses, each printed as a relaxation', async () => {
+  const only = createIndependentService({ departures: ['publish-204', 'days-from-sunday', 'bearer-challenge'] });
+  try {
+    const result = await runContractSuite({
+      baseUrl: 'http://independent.local',
+      fetch: only.fetch,
+      config: {
+        ...MOCK_CONFIG,
+        checks: {
+          response_headers_conformance: false,
+          status_code_conformance: { expectedStatuses: { publishMenu: [204] } },
+        },
+        decisions: { [DEPARTURES['days-from-sunday'].decision]: false },
+      },
+      profile: 'full',
+      selection: {
+        ids: ['menu.drafts-reach-storefront-only-on-publish', 'schema.listDeliveryZones', 'session.token-forms'],
+      },
+    });
+    expect(result.results.filter((r) => r.status === 'failed').map((r) => `${r.id}: ${r.failure}`)).toEqual([]);
+    expect(result.relaxations).toEqual([
+      expect.objectContaining({ kind: 'check', target: 'response_headers_conformance', ignored: expect.any(Number) }),
+      expect.objectContaining({ kind: 'decision', target: DEPARTURES['days-from-sunday'].decision }),
+      expect.objectContaining({
+        kind: 'expected-statuses',
+        target: 'publishMenu',
+        detail: 'publishMenu may also answer 204',
+      }),
+    ]);
+    expect(result.relaxations.filter((r) => r.ignored === 0)).toEqual([]);
+    const summary = consoleSummary(result);
+    expect(summary).toContain('relaxed     the response_headers_conformance check is off');
+    expect(junitXml(result)).toContain('<property name="relaxed" value="publishMenu may also answer 204');
+    expect(matrixMarkdown(result)).toContain(
+      'Relaxed by the configuration: the response_headers_conformance check is off',
+    );
+    expect(matrixHtml(result)).toContain('Relaxed by the configuration');
+  } finally {
+    await only.close();
+  }
+}, 60_000);
+
+test('a configuration naming an unknown decision or operation is refused with the name', async () => {
+  const attempt = (config: object) =>
+    runContractSuite({
+      baseUrl: 'http://independent.local',
+      fetch: service.fetch,
+      config: { ...MOCK_CONFIG, ...config },
+    });
+  await expect(attempt({ decisions: { '/components/schemas/Nope': false } })).rejects.toThrow(
+    '/components/schemas/Nope is not an x-decision',
+  );
+  await expect(
+    attempt({ checks: { status_code_conformance: { expectedStatuses: { publishMenus: [204] } } } }),
+  ).rejects.toThrow('publishMenus');
+});
