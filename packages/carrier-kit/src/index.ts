@@ -15,6 +15,7 @@ export { readOrderStatusProgress, type OrderStatusProgress } from './agent/order
 export {
   asCarrierApi,
   createCarrierApi,
+  isProgrammingError,
   isRetryableError,
   retryAfterOf,
   type CarrierApi,

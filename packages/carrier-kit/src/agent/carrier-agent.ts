@@ -163,8 +163,21 @@ export class CarrierAgent {
     this.outbox = isSharedOutboxStore(store)
       ? createSharedOutbox({ ...outboxOptions, store })
       : createOutbox({ ...outboxOptions, ...(store ? { store } : {}) });
-    // The service answers every update with the whole order: that is a fresh read too.
-    this.outbox.on('sent', ({ order }) => this.serial(order.secure_id, () => this.apply(order, 'push')));
+    // An answer that holds the order is a fresh read too. Without one (a 204: the spec shows no answer body), the
+    // agent reads the order back after a status update, the one that moves the order; positions change nothing
+    // the agent keeps, and the callbacks announce the rest.
+    this.outbox.on('sent', ({ entry, order }) => {
+      if (order) return this.serial(order.secure_id, () => this.apply(order, 'push'));
+      // Not awaited: the read-back must not hold the order's next update (agent.idle() still waits for it).
+      if (entry.patch.status !== undefined)
+        void this.refresh(entry.secureId).catch((error: unknown) =>
+          this.logger.warn('could not read an order back after its update', {
+            secure_id: entry.secureId,
+            error: String(error),
+          }),
+        );
+      return undefined;
+    });
     this.outbox.on('rejected', ({ entry }) => {
       // A refused update (409: the order was cancelled or completed meanwhile) means our view is behind.
       void this.refresh(entry.secureId).catch(() => undefined);

@@ -1,4 +1,4 @@
-import { isRetryableError, retryAfterOf } from '../carrier-api/carrier-api.js';
+import { isProgrammingError, isRetryableError, retryAfterOf, type CarrierOrder } from '../carrier-api/carrier-api.js';
 import { TypedEmitter } from '../events/typed-emitter.js';
 import { discardAudit, type AuditStep } from '../observability/audit-trail.js';
 import { silentLogger } from '../observability/logger.js';
@@ -46,6 +46,7 @@ export function createSharedOutbox(options: SharedOutboxOptions): Outbox {
     sent: 0,
     retried: 0,
     rejected: 0,
+    failed: 0,
     dropped: 0,
   };
   /** Updates this replica queued that are still pending as far as it knows. */
@@ -123,38 +124,67 @@ export function createSharedOutbox(options: SharedOutboxOptions): Outbox {
       { patch: entry.patch, entry_id: entry.id, replica: store.owner },
     );
     const work = (async () => {
+      // The call alone is guarded, as in createOutbox: what we do with a 2xx can never pass for a failed exchange.
+      let answered: { order: CarrierOrder | undefined } | undefined;
+      let failure: unknown;
       try {
-        const order = await api.updateDelivery(entry.secureId, { ...entry.patch });
+        answered = { order: await api.updateDelivery(entry.secureId, { ...entry.patch }) };
+      } catch (error) {
+        failure = error;
+      }
+      if (answered) {
+        const { order } = answered;
         await store.markSent(entry.id);
         stats.sent += 1;
         local.delete(entry.id);
         if (entry.kind === 'position' && entry.patch.lat !== undefined && entry.patch.lon !== undefined)
           lastPosition.set(entry.secureId, { lat: entry.patch.lat, lon: entry.patch.lon });
-        record(entry, 'update_answered', `delivery ${order.delivery.status}, order ${order.order_status}`);
-        await emitter.emit('sent', { entry, order }, (error) =>
+        record(
+          entry,
+          'update_answered',
+          order
+            ? `accepted: delivery ${order.delivery.status}, order ${order.order_status}`
+            : 'accepted (the answer held no order)',
+        );
+        await emitter.emit('sent', { entry, ...(order ? { order } : {}) }, (error) =>
           logger.error('outbox sent listener failed', { error: String(error) }),
         );
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        if (entry.kind === 'position' && closed.has(entry.secureId)) {
-          stats.dropped += 1;
-          local.delete(entry.id);
-          await store.markRejected(entry.id, `dropped: the delivery ended (${message})`);
-          record(entry, 'update_dropped', 'position dropped: the delivery ended');
-        } else if (isRetryableError(error)) {
-          const delayMs = backoffDelay(options.retry ?? {}, entry.attempts + 1, random(), retryAfterOf(error));
-          stats.retried += 1;
-          await store.markRetry(entry.id, delayMs, message);
-          record(entry, 'update_retrying', `retry in ${delayMs} ms`, { error: message, delay_ms: delayMs });
-          await emitter.emit('retry', { entry: { ...entry, attempts: entry.attempts + 1 }, error, delayMs });
-        } else {
-          stats.rejected += 1;
-          local.delete(entry.id);
-          await store.markRejected(entry.id, message);
-          record(entry, 'update_rejected', message, { patch: entry.patch });
-          logger.error('delivery update refused by the service', { secure_id: entry.secureId, error: message });
-          await emitter.emit('rejected', { entry, error });
-        }
+        return;
+      }
+      const error = failure;
+      const message = error instanceof Error ? error.message : String(error);
+      if (entry.kind === 'position' && closed.has(entry.secureId)) {
+        stats.dropped += 1;
+        local.delete(entry.id);
+        await store.markRejected(entry.id, `dropped: the delivery ended (${message})`);
+        record(entry, 'update_dropped', 'position dropped: the delivery ended');
+      } else if (isProgrammingError(error)) {
+        // A bug (in a custom CarrierApi, the SDK or the kit) is not a network failure: sending again repeats it.
+        stats.failed += 1;
+        local.delete(entry.id);
+        const name = (error as Error).name;
+        await store.markRejected(entry.id, `failed: ${name}: ${message}`);
+        record(entry, 'update_failed', `${name}: ${message} (a bug, not retried)`, { patch: entry.patch, error: name });
+        logger.error('delivery update failed with an error in the code, not retried', {
+          secure_id: entry.secureId,
+          patch: entry.patch,
+          error: String(error),
+          stack: (error as Error).stack,
+        });
+        await emitter.emit('failed', { entry, error });
+      } else if (isRetryableError(error)) {
+        const delayMs = backoffDelay(options.retry ?? {}, entry.attempts + 1, random(), retryAfterOf(error));
+        stats.retried += 1;
+        await store.markRetry(entry.id, delayMs, message);
+        record(entry, 'update_retrying', `retry in ${delayMs} ms`, { error: message, delay_ms: delayMs });
+        await emitter.emit('retry', { entry: { ...entry, attempts: entry.attempts + 1 }, error, delayMs });
+      } else {
+        stats.rejected += 1;
+        local.delete(entry.id);
+        await store.markRejected(entry.id, message);
+        record(entry, 'update_rejected', message, { patch: entry.patch });
+        logger.error('delivery update refused by the service', { secure_id: entry.secureId, error: message });
+        await emitter.emit('rejected', { entry, error });
       }
     })()
       .catch((error: unknown) => logger.error('outbox store failed', { error: String(error) }))

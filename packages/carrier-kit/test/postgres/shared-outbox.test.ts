@@ -112,3 +112,32 @@ test.runIf(run)('the update of a replica that hangs is sent by another once the 
   await eventually(() => first.pending().length === 0, 5000, 'the first replica to see it sent');
   void first.stop(); // stops its polling; its hanging send is never awaited
 });
+
+test.runIf(run)(
+  'an update answered without the order (a 204) counts as sent; a bug while sending is failed, not retried',
+  async () => {
+    const api = new FakeCarrierApi();
+    const order = api.add(carrierOrder(4));
+    const url = await database();
+    const outbox = await replica(api, url);
+    const sent: unknown[] = [];
+    const failed: unknown[] = [];
+    outbox.on('sent', ({ order }) => void sent.push(order));
+    outbox.on('failed', ({ error }) => void failed.push(error));
+    api.answersWithOrder = false;
+    await outbox.enqueue(order.secure_id, { status: 'courier_assigned', courier_name: 'Tom', courier_phone: '+49 1' });
+    await eventually(() => sent.length === 1, 5000, 'the 204 update to count as sent');
+    expect(sent).toEqual([undefined]);
+    api.fail('bug');
+    await outbox.enqueue(order.secure_id, { status: 'delivering' });
+    await eventually(() => failed.length === 1, 5000, 'the bug to surface');
+    await new Promise((resolve) => setTimeout(resolve, 300)); // several poll rounds: nothing is sent again
+    expect(failed[0]).toBeInstanceOf(TypeError);
+    expect(api.puts(order.secure_id).map((p) => p.status)).toEqual(['courier_assigned', 'delivering']);
+    expect(outbox.stats).toMatchObject({ sent: 1, retried: 0, rejected: 0, failed: 1 });
+    const pool = new pg.Pool({ connectionString: url, max: 1 });
+    pools.push(pool);
+    const { rows } = await pool.query<{ state: string }>('SELECT state FROM carrier_outbox ORDER BY id');
+    expect(rows.map((r) => r.state)).not.toContain('pending');
+  },
+);
