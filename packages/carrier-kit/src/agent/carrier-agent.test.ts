@@ -151,4 +151,26 @@ describe('carrier agent', () => {
       'update_answered',
     ]);
   });
+
+  test('after a status update answered without the order (204), the agent reads the order back', async () => {
+    const { agent, api } = setup();
+    api.answersWithOrder = false;
+    agent.on('newOrder', async ({ tracker }) => {
+      await tracker.assignCourier({ name: 'Tom Richter', phone: '+49 160 9876543', externalId: 4711 });
+      await tracker.startDelivery();
+    });
+    await agent.start();
+    await agent.handle(post(created()));
+    await agent.idle();
+    await agent.outbox.drained();
+    await agent.idle();
+    expect(agent.outbox.stats).toMatchObject({ sent: 2, failed: 0, retried: 0 });
+    // The callback's load, then one read-back after each status update.
+    expect(api.calls.filter((c) => c.method === 'PUT')).toHaveLength(2);
+    expect(api.calls.filter((c) => c.method === 'GET')).toHaveLength(3);
+    expect(agent.view(5001)?.order).toMatchObject({ order_status: 'delivering', delivery: { status: 'delivering' } });
+    expect(agent.audit.forOrder(5001).find((e) => e.step === 'update_answered')?.detail).toBe(
+      'accepted (the answer held no order)',
+    );
+  });
 });

@@ -11,7 +11,8 @@ import { createAuditTrail, type AuditTrail } from '../observability/audit-trail.
 import { silentLogger, type Logger } from '../observability/logger.js';
 import { backoffDelay, type BackoffPolicy } from '../outbox/backoff.js';
 import { createOutbox, type Outbox, type PositionPolicy } from '../outbox/outbox.js';
-import type { OutboxStore } from '../outbox/outbox-store.js';
+import { isSharedOutboxStore, type OutboxStore, type SharedOutboxStore } from '../outbox/outbox-store.js';
+import { createSharedOutbox } from '../outbox/shared-outbox.js';
 import type { CallbackEvent } from '../receiver/callback-event.js';
 import {
   createCallbackReceiver,
@@ -66,8 +67,11 @@ export interface CarrierAgentOptions {
   mockSession?: string;
   /** A carrier API client of your own (e.g. the SDK's); replaces `baseUrl`/`fetch`. */
   api?: CarrierApi;
-  /** Where pending delivery updates are kept (default: memory; use the file store to survive restarts). */
-  outboxStore?: OutboxStore;
+  /**
+   * Where pending delivery updates are kept (default: memory; use the file store to survive restarts, or
+   * a shared store such as PostgreSQL's for several replicas).
+   */
+  outboxStore?: OutboxStore | SharedOutboxStore;
   /** Thinning of courier positions (default: 10 s, 10 m). */
   positions?: PositionPolicy;
   /** Backoff of delivery update retries. */
@@ -145,19 +149,35 @@ export class CarrierAgent {
         ...(options.fetch ? { fetch: options.fetch } : {}),
         ...(options.mockSession !== undefined ? { mockSession: options.mockSession } : {}),
       });
-    this.outbox = createOutbox({
+    const outboxOptions = {
       api: this.api,
       scheduler: this.scheduler,
       logger: this.logger,
       audit: this.audit,
       machine: this.machine,
       random: this.random,
-      ...(options.outboxStore ? { store: options.outboxStore } : {}),
       ...(options.positions ? { positions: options.positions } : {}),
       ...(options.retry ? { retry: options.retry } : {}),
+    };
+    const store = options.outboxStore;
+    this.outbox = isSharedOutboxStore(store)
+      ? createSharedOutbox({ ...outboxOptions, store })
+      : createOutbox({ ...outboxOptions, ...(store ? { store } : {}) });
+    // An answer that holds the order is a fresh read too. Without one (a 204: the spec shows no answer body), the
+    // agent reads the order back after a status update, the one that moves the order; positions change nothing
+    // the agent keeps, and the callbacks announce the rest.
+    this.outbox.on('sent', ({ entry, order }) => {
+      if (order) return this.serial(order.secure_id, () => this.apply(order, 'push'));
+      // Not awaited: the read-back must not hold the order's next update (agent.idle() still waits for it).
+      if (entry.patch.status !== undefined)
+        void this.refresh(entry.secureId).catch((error: unknown) =>
+          this.logger.warn('could not read an order back after its update', {
+            secure_id: entry.secureId,
+            error: String(error),
+          }),
+        );
+      return undefined;
     });
-    // The service answers every update with the whole order: that is a fresh read too.
-    this.outbox.on('sent', ({ order }) => this.serial(order.secure_id, () => this.apply(order, 'push')));
     this.outbox.on('rejected', ({ entry }) => {
       // A refused update (409: the order was cancelled or completed meanwhile) means our view is behind.
       void this.refresh(entry.secureId).catch(() => undefined);

@@ -1,7 +1,7 @@
 import { createMock } from '@restoapi/mock-server';
 import { ConflictError, ConnectionError, InternalServerError, NotFoundError, createCarrierClient } from '@restoapi/sdk';
 import { expect, test } from 'vitest';
-import { asCarrierApi, createCarrierApi, isRetryableError, retryAfterOf } from './carrier-api.js';
+import { asCarrierApi, createCarrierApi, isProgrammingError, isRetryableError, retryAfterOf } from './carrier-api.js';
 
 const SECURE = 'c9f3b2a4e1d84f0b9a7c6e5d4f3a2b1c';
 
@@ -20,7 +20,7 @@ test('reads and updates an order through the SDK carrier client and answers the 
   const order = await api.getOrder(SECURE);
   expect(order).toMatchObject({ id: 5001, secure_id: SECURE, number: 'PP-5001' });
   const updated = await api.updateDelivery(SECURE, { message: 'Courier on the way' });
-  expect(updated.delivery.message).toBe('Courier on the way');
+  expect(updated?.delivery.message).toBe('Courier on the way');
   mock.close();
 });
 
@@ -78,6 +78,30 @@ test('adapts a client answering { order }, such as an SDK carrier client of your
   const mock = await mockWithCarrierOrder();
   const api = asCarrierApi(createCarrierClient({ baseUrl: 'http://mock.test', fetch: mock.fetch, maxRetries: 0 }));
   expect((await api.getOrder(SECURE)).id).toBe(5001);
-  expect((await api.updateDelivery(SECURE, { courier_name: 'Tom' })).delivery.courier_name).toBe('Tom');
+  expect((await api.updateDelivery(SECURE, { courier_name: 'Tom' }))?.delivery.courier_name).toBe('Tom');
   mock.close();
+});
+
+test('a delivery update answered 204 without body resolves to undefined: accepted, no order to show', async () => {
+  const mock = await mockWithCarrierOrder();
+  const noBody = async (input: string | Request, init?: RequestInit) => {
+    const answer = await mock.fetch(input, init);
+    return init?.method === 'PUT' && answer.ok ? new Response(null, { status: 204 }) : answer;
+  };
+  const api = createCarrierApi({ baseUrl: 'http://mock.test', fetch: noBody as typeof fetch });
+  await expect(api.updateDelivery(SECURE, { message: 'Courier on the way' })).resolves.toBeUndefined();
+  expect((await api.getOrder(SECURE)).delivery.message).toBe('Courier on the way');
+  const adapted = asCarrierApi(createCarrierClient({ baseUrl: 'http://mock.test', fetch: noBody, readBack: false }));
+  await expect(adapted.updateDelivery(SECURE, { courier_name: 'Tom' })).resolves.toBeUndefined();
+  mock.close();
+});
+
+test("a bug in code is never a reason to retry; fetch's own 'fetch failed' TypeError is", () => {
+  const bug = new TypeError("Cannot destructure property 'order' of 'undefined' as it is undefined.");
+  expect(isProgrammingError(bug)).toBe(true);
+  expect(isRetryableError(bug)).toBe(false);
+  expect(isRetryableError(new RangeError('Invalid time value'))).toBe(false);
+  expect(isRetryableError(new TypeError('fetch failed'))).toBe(true);
+  expect(isRetryableError(new TypeError('Failed to fetch'))).toBe(true);
+  expect(isRetryableError(new Error('socket hang up'))).toBe(true);
 });

@@ -26,14 +26,47 @@ export interface CarrierCallOptions {
 export interface CarrierApi {
   /** `GET /orders/{secure_id}`: the order in the carrier view. */
   getOrder(secureId: string, options?: CarrierCallOptions): Promise<CarrierOrder>;
-  /** `PUT /orders/{secure_id}/delivery`: the order after the update. */
-  updateDelivery(secureId: string, patch: DeliveryUpdate, options?: CarrierCallOptions): Promise<CarrierOrder>;
+  /**
+   * `PUT /orders/{secure_id}/delivery`: resolves once the service accepted the update (any 2xx). The spec shows
+   * no answer body, so the order comes back only when the answer holds one (`undefined` otherwise).
+   */
+  updateDelivery(
+    secureId: string,
+    patch: DeliveryUpdate,
+    options?: CarrierCallOptions,
+  ): Promise<CarrierOrder | undefined>;
+}
+
+/** The names of the errors a bug in JavaScript code throws (a broken call, a number out of range…). */
+const PROGRAMMING_ERRORS = new Set([
+  'TypeError',
+  'RangeError',
+  'ReferenceError',
+  'SyntaxError',
+  'EvalError',
+  'URIError',
+]);
+/**
+ * What `fetch` throws when no answer came: a `TypeError` with one of these messages (undici, Chromium,
+ * Firefox, Safari, React Native). Any other `TypeError` is a bug.
+ */
+const FETCH_FAILURE =
+  /^(fetch failed|failed to fetch|networkerror when attempting to fetch resource\.?|load failed|network request failed)$/i;
+
+/**
+ * Whether an error is a bug in code (ours, a listener's, a custom {@link CarrierApi}'s) rather than a failed
+ * exchange: a `TypeError` (other than `fetch`'s own "fetch failed"), `RangeError`, `ReferenceError`…
+ * Retrying such an error only repeats the bug.
+ */
+export function isProgrammingError(error: unknown): boolean {
+  if (!(error instanceof Error) || !PROGRAMMING_ERRORS.has(error.name)) return false;
+  return !(error.name === 'TypeError' && FETCH_FAILURE.test(error.message));
 }
 
 /**
  * Whether a failed call is worth retrying: no answer (connection error, timeout), 408, 425, 429 or 5xx.
  * Works with the SDK's error classes (`ConnectionError`, `RateLimitError`, `InternalServerError`…), any
- * error with a numeric `status`, and plain `fetch` failures.
+ * error with a numeric `status`, and plain `fetch` failures. A bug in code ({@link isProgrammingError}) never is.
  */
 export function isRetryableError(error: unknown): boolean {
   if (!error || typeof error !== 'object') return false;
@@ -41,8 +74,8 @@ export function isRetryableError(error: unknown): boolean {
   if (typeof flagged === 'boolean') return flagged;
   const status = (error as { status?: unknown }).status;
   if (typeof status === 'number') return status === 425 || isRetryableStatus(status);
-  // No status: the request never got an answer (refused, reset, timed out).
-  return error instanceof Error && error.name !== 'AbortError';
+  // No status: the request never got an answer (refused, reset, timed out), unless the error is a bug.
+  return error instanceof Error && error.name !== 'AbortError' && !isProgrammingError(error);
 }
 
 /** The pause the service asked for with `Retry-After` (429, 503), in milliseconds, when the error carries one. */
@@ -51,6 +84,10 @@ export function retryAfterOf(error: unknown): number | undefined {
   if (typeof own === 'number' && Number.isFinite(own) && own >= 0) return own;
   const headers = (error as { headers?: unknown } | undefined)?.headers;
   return headers instanceof Headers ? parseRetryAfter(headers.get('retry-after')) : undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
 }
 
 /** The header that names a mock server session, when there is one. */
@@ -103,12 +140,12 @@ export function createCarrierApi(options: CarrierApiOptions): CarrierApi {
       return order;
     },
     async updateDelivery(secureId, patch, callOptions) {
-      const { order } = await client.updateDelivery(
-        secureId,
-        patch,
-        callOptions?.signal ? { signal: callOptions.signal } : {},
-      );
-      return order;
+      // No read-back here: the agent reads the order when it needs it, the outbox only needs the 2xx.
+      const answer = await client.updateDelivery(secureId, patch, {
+        readBack: false,
+        ...(callOptions?.signal ? { signal: callOptions.signal } : {}),
+      });
+      return answer?.order;
     },
   };
 }
@@ -121,12 +158,18 @@ export function asCarrierApi(client: {
   getOrder(secureId: string, ...rest: never[]): Promise<unknown>;
   updateDelivery(secureId: string, patch: DeliveryUpdate, ...rest: never[]): Promise<unknown>;
 }): CarrierApi {
-  const unwrap = (value: unknown): CarrierOrder => {
-    const wrapped = value as { order?: CarrierOrder; data?: { order?: CarrierOrder } };
-    return (wrapped.order ?? wrapped.data?.order ?? value) as CarrierOrder;
+  const unwrap = (value: unknown): CarrierOrder | undefined => {
+    if (!isObject(value)) return undefined;
+    const wrapped = value as { order?: unknown; data?: { order?: unknown } };
+    const order = wrapped.order ?? (isObject(wrapped.data) ? wrapped.data.order : undefined) ?? value;
+    return isObject(order) && typeof order.secure_id === 'string' ? (order as unknown as CarrierOrder) : undefined;
   };
   return {
-    getOrder: async (secureId) => unwrap(await client.getOrder(secureId)),
+    getOrder: async (secureId) => {
+      const answer = await client.getOrder(secureId);
+      return unwrap(answer) ?? (answer as CarrierOrder);
+    },
+    // Any answer counts: an update's answer body is not shown by the spec (204, an empty body…).
     updateDelivery: async (secureId, patch) => unwrap(await client.updateDelivery(secureId, patch)),
   };
 }

@@ -15,6 +15,7 @@ export type AuditStep =
   | 'update_answered'
   | 'update_retrying'
   | 'update_rejected'
+  | 'update_failed'
   | 'update_dropped';
 
 /** One line of an order's audit trail. */

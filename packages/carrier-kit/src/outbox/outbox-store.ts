@@ -98,3 +98,62 @@ export function assertSnapshot(value: unknown, where: string): OutboxSnapshot {
     closed: Array.isArray(snapshot.closed) ? snapshot.closed : [],
   };
 }
+
+/** What {@link SharedOutboxStore.enqueue} did with an update. */
+export interface SharedEnqueueResult {
+  /** `queued`: a new entry; `coalesced`: it replaced the waiting position; `dropped_terminal`: the delivery had ended. */
+  outcome: 'queued' | 'coalesced' | 'dropped_terminal';
+  /** The entry that holds the update (absent when dropped). */
+  entry?: OutboxEntry;
+  /** A terminal status took the order's waiting position along. */
+  foldedPosition?: boolean;
+}
+
+/**
+ * An outbox store that several replicas of a carrier service share (the PostgreSQL store of
+ * `@restoapi/carrier-kit/postgres`). Instead of one snapshot it keeps one row per update: each replica
+ * claims due updates under a lease, so an update is sent by one replica at a time and an order's
+ * updates go out in the order queued; a dead replica's lease runs out and another takes its updates.
+ */
+export interface SharedOutboxStore {
+  /** Marks the store as shared: {@link createCarrierAgent} then builds a shared outbox over it. */
+  readonly shared: true;
+  /** This replica's name in leases and logs. */
+  readonly owner: string;
+  /** How long a claimed update stays with its replica before another may take it (ms). */
+  readonly leaseMs: number;
+  /**
+   * Queues an update. A status that ends the delivery (`terminal`) closes the order and takes its
+   * waiting position along; a position replaces the order's waiting one, or waits `minIntervalMs` after
+   * the last position sent, and is dropped once the order is closed.
+   */
+  enqueue(update: {
+    secureId: string;
+    orderId?: number;
+    kind: OutboxEntryKind;
+    patch: DeliveryUpdate;
+    terminal: boolean;
+    minIntervalMs: number;
+  }): Promise<SharedEnqueueResult>;
+  /** Claims due updates for this replica, at most one per order and at most `limit`. */
+  claim(limit: number): Promise<OutboxEntry[]>;
+  /** The service accepted a claimed update. */
+  markSent(id: number): Promise<void>;
+  /** A claimed update failed and is due again after `delayMs`. */
+  markRetry(id: number, delayMs: number, error: string): Promise<void>;
+  /** A claimed update was refused for good, or is no longer to be sent. */
+  markRejected(id: number, error: string): Promise<void>;
+  /** Closes an order and drops its pending updates that are not in flight; answers those dropped. */
+  discard(secureId: string): Promise<OutboxEntry[]>;
+  /** The ids among `ids` that are still pending. */
+  stillPending(ids: number[]): Promise<Set<number>>;
+  /** Pending updates of every replica, oldest first (of one order when given). */
+  pending(secureId?: string): Promise<OutboxEntry[]>;
+  /** Releases the store's connections when it made them. */
+  close?(): Promise<void>;
+}
+
+/** Whether an outbox store is shared between replicas (see {@link SharedOutboxStore}). */
+export function isSharedOutboxStore(store: OutboxStore | SharedOutboxStore | undefined): store is SharedOutboxStore {
+  return (store as Partial<SharedOutboxStore> | undefined)?.shared === true;
+}

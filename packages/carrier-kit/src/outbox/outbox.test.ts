@@ -3,6 +3,7 @@ import { FakeCarrierApi, carrierOrder } from '../../test/support/fake-carrier-ap
 import { createManualScheduler } from '../time/scheduler.js';
 import { createOutbox } from './outbox.js';
 import { createMemoryOutboxStore } from './outbox-store.js';
+import { silentLogger } from '../observability/logger.js';
 
 function setup(options: { minIntervalMs?: number; minDistanceM?: number } = {}) {
   const clock = createManualScheduler();
@@ -59,6 +60,67 @@ describe('outbox', () => {
     clock.advance(1000);
     await outbox.idle();
     expect(api.puts()).toHaveLength(2);
+  });
+
+  test('an update answered without the order (a 204) counts as sent', async () => {
+    const { outbox, api, order } = setup();
+    api.answersWithOrder = false;
+    const sent: unknown[] = [];
+    outbox.on('sent', ({ order }) => void sent.push(order));
+    await outbox.start();
+    await outbox.enqueue(order.secure_id, { status: 'courier_assigned', courier_name: 'Tom', courier_phone: '+49 1' });
+    await outbox.idle();
+    expect(sent).toEqual([undefined]);
+    expect(outbox.pending()).toEqual([]);
+    expect(outbox.stats).toMatchObject({ sent: 1, retried: 0, rejected: 0, failed: 0 });
+    expect(api.orders.get(order.secure_id)!.delivery.status).toBe('courier_assigned');
+  });
+
+  test('a bug (TypeError) while sending is logged with the update, surfaces as failed and is never retried', async () => {
+    const clock = createManualScheduler();
+    const api = new FakeCarrierApi();
+    const order = api.add(carrierOrder(5001));
+    const errors: { message: string; details?: Record<string, unknown> }[] = [];
+    const logger = {
+      ...silentLogger,
+      error: (message: string, details?: Record<string, unknown>) => void errors.push({ message, details }),
+    };
+    const outbox = createOutbox({ api, scheduler: clock, random: () => 0.5, logger });
+    const failed: unknown[] = [];
+    outbox.on('failed', ({ error }) => void failed.push(error));
+    api.fail('bug');
+    await outbox.start();
+    await outbox.enqueue(order.secure_id, { status: 'courier_assigned', courier_name: 'Tom', courier_phone: '+49 1' });
+    await outbox.idle();
+    clock.advance(600_000);
+    await outbox.idle();
+    expect(api.puts()).toHaveLength(1);
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toBeInstanceOf(TypeError);
+    expect(outbox.stats).toMatchObject({ sent: 0, retried: 0, rejected: 0, failed: 1 });
+    expect(outbox.pending()).toEqual([]);
+    expect(errors).toEqual([
+      {
+        message: 'delivery update failed with an error in the code, not retried',
+        details: expect.objectContaining({
+          secure_id: order.secure_id,
+          patch: { status: 'courier_assigned', courier_name: 'Tom', courier_phone: '+49 1' },
+          error: expect.stringContaining("TypeError: Cannot destructure property 'order'"),
+        }),
+      },
+    ]);
+  });
+
+  test("fetch's own TypeError ('fetch failed': no answer) is a transport failure and is retried", async () => {
+    const { outbox, api, order, clock } = setup();
+    api.fail('fetch failed');
+    await outbox.start();
+    await outbox.enqueue(order.secure_id, { status: 'courier_assigned', courier_name: 'Tom', courier_phone: '+49 1' });
+    await outbox.idle();
+    clock.runNext();
+    await outbox.idle();
+    expect(api.puts()).toHaveLength(2);
+    expect(outbox.stats).toMatchObject({ sent: 1, retried: 1, failed: 0 });
   });
 
   test('drops an update the service refuses (4xx) and goes on with the next one', async () => {

@@ -1,4 +1,5 @@
 import {
+  isProgrammingError,
   isRetryableError,
   retryAfterOf,
   type CarrierApi,
@@ -45,14 +46,22 @@ export type PositionOutcome = 'queued' | 'coalesced' | 'skipped_nearby' | 'dropp
 
 /** Events of an outbox. */
 export interface OutboxEvents {
-  /** An update was accepted by the service; `order` is its answer (the order in the carrier view). */
-  sent: { entry: OutboxEntry; order: CarrierOrder };
+  /**
+   * An update was accepted by the service (any 2xx); `order` is the order in the carrier view when the answer
+   * held one (the spec shows no answer body: a 204 has none).
+   */
+  sent: { entry: OutboxEntry; order?: CarrierOrder };
   /** An update failed and will be retried after `delayMs`. */
   retry: { entry: OutboxEntry; error: unknown; delayMs: number };
   /** The service refused an update for good (4xx other than 408/425/429); it is dropped. */
   rejected: { entry: OutboxEntry; error: unknown };
   /** Pending updates were dropped without sending (the order was cancelled or completed). */
   dropped: { entry: OutboxEntry; reason: string };
+  /**
+   * Sending an update threw a bug (`TypeError`, `RangeError`…: in a custom carrier API, a listener, the kit), not a
+   * failed exchange: it is logged with the update, dropped and never retried.
+   */
+  failed: { entry: OutboxEntry; error: unknown };
 }
 
 /** Counters of an outbox, for dashboards and tests. */
@@ -71,6 +80,8 @@ export interface OutboxStats {
   retried: number;
   /** Updates the service refused. */
   rejected: number;
+  /** Updates dropped because sending them threw a bug (never retried). */
+  failed: number;
   /** Updates dropped without sending. */
   dropped: number;
 }
@@ -132,6 +143,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
     sent: 0,
     retried: 0,
     rejected: 0,
+    failed: 0,
     dropped: 0,
   };
 
@@ -241,6 +253,58 @@ export function createOutbox(options: OutboxOptions): Outbox {
     if (earliest < Number.POSITIVE_INFINITY) arm(earliest);
   };
 
+  /** A failed update: retried (no answer, 408/425/429/5xx), refused by the service (other 4xx), or a bug (never retried). */
+  const failed = async (entry: OutboxEntry, patch: DeliveryUpdate, error: unknown): Promise<void> => {
+    const status = (error as { status?: unknown } | undefined)?.status;
+    entry.lastError = error instanceof Error ? error.message : String(error);
+    if (closed.has(entry.secureId) && entry.kind === 'position') {
+      stats.dropped += 1;
+      remove(entry);
+      record(entry, 'update_dropped', 'position dropped: the delivery ended');
+    } else if (isProgrammingError(error)) {
+      // A bug (in a custom CarrierApi, the SDK or the kit) is not a network failure: sending again repeats it.
+      stats.failed += 1;
+      remove(entry);
+      const name = (error as Error).name;
+      record(entry, 'update_failed', `${name}: ${entry.lastError} (a bug, not retried)`, { patch, error: name });
+      logger.error('delivery update failed with an error in the code, not retried', {
+        secure_id: entry.secureId,
+        patch,
+        error: String(error),
+        stack: (error as Error).stack,
+      });
+      await emitter.emit('failed', { entry, error });
+    } else if (isRetryableError(error)) {
+      entry.attempts += 1;
+      const delayMs = backoffDelay(options.retry ?? {}, entry.attempts, random(), retryAfterOf(error));
+      entry.notBefore = scheduler.now() + delayMs;
+      stats.retried += 1;
+      record(entry, 'update_retrying', `${typeof status === 'number' ? status : 'no answer'}: retry in ${delayMs} ms`, {
+        error: entry.lastError,
+        delay_ms: delayMs,
+      });
+      logger.warn('delivery update failed, will retry', {
+        secure_id: entry.secureId,
+        attempts: entry.attempts,
+        delay_ms: delayMs,
+        error: entry.lastError,
+      });
+      await emitter.emit('retry', { entry, error, delayMs });
+    } else {
+      stats.rejected += 1;
+      remove(entry);
+      record(entry, 'update_rejected', `${typeof status === 'number' ? status : 'error'}: ${entry.lastError}`, {
+        patch,
+      });
+      logger.error('delivery update refused by the service', {
+        secure_id: entry.secureId,
+        patch,
+        error: entry.lastError,
+      });
+      await emitter.emit('rejected', { entry, error });
+    }
+  };
+
   const send = (entry: OutboxEntry): void => {
     inflight.set(entry.secureId, entry);
     stats.attempts += 1;
@@ -255,56 +319,33 @@ export function createOutbox(options: OutboxOptions): Outbox {
       { patch, entry_id: entry.id },
     );
     const work = (async () => {
+      // The call alone is guarded: what we do with a 2xx afterwards can never pass for a failed exchange.
+      let answered: { order: CarrierOrder | undefined } | undefined;
+      let failure: unknown;
       try {
-        const order = await api.updateDelivery(entry.secureId, patch);
+        answered = { order: await api.updateDelivery(entry.secureId, patch) };
+      } catch (error) {
+        failure = error;
+      }
+      try {
+        if (!answered) {
+          await failed(entry, patch, failure);
+          return;
+        }
+        const { order } = answered;
         stats.sent += 1;
         remove(entry);
-        record(entry, 'update_answered', `200: delivery ${order.delivery.status}, order ${order.order_status}`, {
-          delivery_status: order.delivery.status,
-          order_status: order.order_status,
-        });
-        await emitter.emit('sent', { entry, order }, (error) =>
+        record(
+          entry,
+          'update_answered',
+          order
+            ? `accepted: delivery ${order.delivery.status}, order ${order.order_status}`
+            : 'accepted (the answer held no order)',
+          order ? { delivery_status: order.delivery.status, order_status: order.order_status } : {},
+        );
+        await emitter.emit('sent', { entry, ...(order ? { order } : {}) }, (error) =>
           logger.error('outbox sent listener failed', { error: String(error) }),
         );
-      } catch (error) {
-        const status = (error as { status?: unknown }).status;
-        if (closed.has(entry.secureId) && entry.kind === 'position') {
-          stats.dropped += 1;
-          remove(entry);
-          record(entry, 'update_dropped', 'position dropped: the delivery ended');
-        } else if (isRetryableError(error)) {
-          entry.attempts += 1;
-          const delayMs = backoffDelay(options.retry ?? {}, entry.attempts, random(), retryAfterOf(error));
-          entry.notBefore = scheduler.now() + delayMs;
-          entry.lastError = error instanceof Error ? error.message : String(error);
-          stats.retried += 1;
-          record(
-            entry,
-            'update_retrying',
-            `${typeof status === 'number' ? status : 'no answer'}: retry in ${delayMs} ms`,
-            { error: entry.lastError, delay_ms: delayMs },
-          );
-          logger.warn('delivery update failed, will retry', {
-            secure_id: entry.secureId,
-            attempts: entry.attempts,
-            delay_ms: delayMs,
-            error: entry.lastError,
-          });
-          await emitter.emit('retry', { entry, error, delayMs });
-        } else {
-          stats.rejected += 1;
-          remove(entry);
-          entry.lastError = error instanceof Error ? error.message : String(error);
-          record(entry, 'update_rejected', `${typeof status === 'number' ? status : 'error'}: ${entry.lastError}`, {
-            patch,
-          });
-          logger.error('delivery update refused by the service', {
-            secure_id: entry.secureId,
-            patch,
-            error: entry.lastError,
-          });
-          await emitter.emit('rejected', { entry, error });
-        }
       } finally {
         inflight.delete(entry.secureId);
         persistQuietly();

@@ -2,6 +2,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { consoleLogger } from '../observability/logger.js';
 import { ServiceUnreachableError } from './mock-control.js';
+import { replicaArgs, startReplicaGroup } from './replica-group.js';
 import { runSimulator } from './run-simulator.js';
 
 /** Exit codes of `restoapi-carrier` (listed in the package README). */
@@ -20,6 +21,20 @@ function url(value: string): string {
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     throw new InvalidArgumentError(`expected an http(s) URL, not ${parsed.protocol}`);
   return value.replace(/\/+$/, '');
+}
+
+function storeUrl(value: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new InvalidArgumentError(
+      'expected a PostgreSQL connection string such as postgres://carrier@127.0.0.1:5432/carrier',
+    );
+  }
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:')
+    throw new InvalidArgumentError(`expected a postgres:// connection string, not ${parsed.protocol}`);
+  return value;
 }
 
 function number(min: number, max = Number.POSITIVE_INFINITY) {
@@ -43,6 +58,17 @@ function integerList(value: string): number[] {
   if (ids.length === 0 || ids.some((id) => !Number.isInteger(id) || id < 1))
     throw new InvalidArgumentError('expected restaurant ids like 11,12');
   return ids;
+}
+
+/** Turns a connection failure into the unreachable exit code, naming the database without its password. */
+function databaseUnreachable(store: string) {
+  return (error: NodeJS.ErrnoException): never => {
+    const url = new URL(store);
+    url.password = '';
+    if (['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ETIMEDOUT'].includes(error.code ?? ''))
+      throw new ServiceUnreachableError(url.href, { cause: error });
+    throw error;
+  };
 }
 
 /** Builds the command-line program (exported for tests). */
@@ -74,6 +100,27 @@ export function createProgram(): Command {
       '--public-url <url>',
       'callback URL to register when the mock reaches this process under another address',
       url,
+    )
+    .option(
+      '--callback-url <url>',
+      "the public callback URL (a load balancer's) registered once for all replicas; same as --public-url",
+      url,
+    )
+    .option(
+      '--store <url>',
+      'share the outbox, the callback dedupe and the deliveries with other replicas in this PostgreSQL database',
+      storeUrl,
+    )
+    .addOption(
+      new Option(
+        '--replicas <n>',
+        'start n replicas (separate processes) behind a round-robin balancer on --port; needs --store',
+      ).argParser(number(1, 64)),
+    )
+    .addOption(
+      new Option('--lease <ms>', 'with --store: how long after a replica died the others take its work over')
+        .default(10_000)
+        .argParser(number(100)),
     )
     .addOption(new Option('--speed <km/h>', 'courier speed in km/h').default(25).argParser(number(1, 10_000)))
     .addOption(
@@ -114,12 +161,42 @@ export function createProgram(): Command {
     )
     .option('--verbose', 'log what the kit does', false)
     .action(async (opts: Record<string, unknown>) => {
+      const publicUrl = (opts.callbackUrl ?? opts.publicUrl) as string | undefined;
+      if (opts.store && opts.outbox)
+        throw new UsageError('--outbox and --store exclude each other: with --store the outbox is in the database');
+      if (opts.replicas !== undefined) {
+        if (!opts.store)
+          throw new UsageError(
+            '--replicas needs --store postgres://…: replicas share their outbox and callback dedupe through the database',
+          );
+        const group = await startReplicaGroup({
+          replicas: opts.replicas as number,
+          args: ['simulate', ...replicaArgs(process.argv.slice(process.argv.indexOf('simulate') + 1))],
+          port: opts.port as number,
+          host: opts.host as string,
+          ...(publicUrl ? { callbackUrl: publicUrl } : {}),
+          print: (line) => console.log(line),
+        }).catch((error: NodeJS.ErrnoException) => {
+          if (error.code === 'EADDRINUSE')
+            throw new UsageError(
+              `port ${String(opts.port)} on ${String(opts.host)} is already in use by another program`,
+            );
+          throw error;
+        });
+        const stopGroup = (): void => {
+          void group.stop().then(() => process.exit(0));
+        };
+        process.once('SIGINT', stopGroup);
+        process.once('SIGTERM', stopGroup);
+        return;
+      }
       const simulator = await runSimulator({
         baseUrl: opts.baseUrl as string,
         ...(opts.controlUrl ? { controlUrl: opts.controlUrl as string } : {}),
         port: opts.port as number,
         host: opts.host as string,
-        ...(opts.publicUrl ? { publicUrl: opts.publicUrl as string } : {}),
+        ...(publicUrl ? { publicUrl } : {}),
+        ...(opts.store ? { store: opts.store as string, leaseMs: opts.lease as number } : {}),
         speedKmh: opts.speed as number,
         tickMs: opts.tick as number,
         minIntervalMs: opts.minInterval as number,
@@ -145,6 +222,19 @@ export function createProgram(): Command {
       };
       process.once('SIGINT', shutdown);
       process.once('SIGTERM', shutdown);
+    });
+  program
+    .command('migrate')
+    .description('Create or update the tables of the PostgreSQL stores (safe to run at every start)')
+    .requiredOption('--store <url>', 'the database, e.g. postgres://carrier@127.0.0.1:5432/carrier', storeUrl)
+    .action(async (opts: { store: string }) => {
+      const { migrate } = await import('../postgres/migrate.js');
+      const result = await migrate({ connectionString: opts.store }).catch(databaseUnreachable(opts.store));
+      console.log(
+        result.applied.length > 0
+          ? `applied migration${result.applied.length > 1 ? 's' : ''} ${result.applied.join(', ')}; the database is at schema version ${result.version}`
+          : `nothing to apply; the database is at schema version ${result.version}`,
+      );
     });
   return program;
 }

@@ -1,6 +1,8 @@
 import { createCarrierAgent, type CarrierAgent } from '../agent/carrier-agent.js';
 import type { Logger } from '../observability/logger.js';
 import { createFileOutboxStore } from '../outbox/file-outbox-store.js';
+import type { ReplicaStores } from '../postgres/replica-stores.js';
+import { callbackKey } from '../receiver/callback-event.js';
 import { serve, type ServedReceiver } from '../receiver/node-adapter.js';
 import type { CourierInfo, DeliveryTracker } from '../tracker/delivery-tracker.js';
 import { simulateCourier, type CourierProgress } from './courier-simulator.js';
@@ -39,6 +41,14 @@ export interface SimulatorOptions {
   secret?: string;
   /** Keep pending updates in this file (atomic writes) instead of memory. */
   outboxFile?: string;
+  /**
+   * A PostgreSQL connection string: run as one replica of several sharing this database. The outbox,
+   * the callback dedupe and the deliveries are shared; the carrier is registered once for `publicUrl`
+   * (the balancer's address) and later replicas join it. Needs the `pg` package.
+   */
+  store?: string;
+  /** With `store`: how long after a replica died the others take its deliveries and updates (default 10 s). */
+  leaseMs?: number;
   /**
    * The mock server session to run in (`X-Mock-Session`): the carrier registers there, gets that session's
    * callbacks and sends its updates back to it.
@@ -147,12 +157,27 @@ export async function runSimulator(options: SimulatorOptions): Promise<RunningSi
   const output = options.output ?? process.stdout;
   const view = new ProgressView(output, options.tty === undefined ? {} : { tty: options.tty });
   const stats: SimulatorStats = { orders: 0, delivered: 0, cancelled: 0, failed: 0, problems: 0, abandoned: 0 };
+  const leaseMs = options.leaseMs ?? 10_000;
+  // Loaded only for a shared store, so the simulator runs without the pg package otherwise.
+  const shared: ReplicaStores | undefined = options.store
+    ? await (await import('../postgres/replica-stores.js')).openReplicaStores(options.store, leaseMs)
+    : undefined;
+  const signing = options.secret ? { signing: { secret: options.secret } } : {};
   const agent = createCarrierAgent({
     baseUrl: options.baseUrl,
     ...(options.mockSession !== undefined ? { mockSession: options.mockSession } : {}),
     positions: { minIntervalMs: options.minIntervalMs ?? 10_000 },
-    ...(options.outboxFile ? { outboxStore: createFileOutboxStore(options.outboxFile) } : {}),
-    ...(options.secret ? { receiver: { signing: { secret: options.secret } } } : {}),
+    ...(shared
+      ? {
+          outboxStore: shared.outboxStore,
+          // The answer waits for the work and its dedupe mark to commit: a replica that dies half-way
+          // never answers, so the service sends the callback again, to a replica that lives.
+          receiver: { ...signing, dedupe: { store: shared.dedupe, leaseMs: 5000 }, ack: 'after-processing' as const },
+        }
+      : {
+          ...(options.outboxFile ? { outboxStore: createFileOutboxStore(options.outboxFile) } : {}),
+          ...(options.secret ? { receiver: signing } : {}),
+        }),
     ...(options.logger ? { logger: options.logger } : {}),
   });
   const runs = new Map<
@@ -167,8 +192,17 @@ export async function runSimulator(options: SimulatorOptions): Promise<RunningSi
   let stopping = false;
   let nextCourier = 0;
 
-  agent.on('newOrder', ({ order, tracker }) => {
+  agent.on('newOrder', async ({ order, tracker, event }) => {
     if (runs.has(order.id) || tracker.finished) return;
+    if (shared) {
+      // One replica drives each delivery: the claim commits with the callback's dedupe mark.
+      const transaction = event ? shared.dedupe.transaction(callbackKey(event)) : undefined;
+      if (!(await shared.coordinator.claimDelivery(order.secure_id, order.id, transaction))) return;
+      if (runs.has(order.id)) return;
+    }
+    startRun(order, tracker);
+  });
+  const startRun = (order: CourierProgress['order'], tracker: DeliveryTracker): void => {
     stats.orders += 1;
     const [name, phone] = COURIERS[nextCourier++ % COURIERS.length]!;
     const courier: CourierInfo = { name, phone, externalId: 4700 + nextCourier };
@@ -196,10 +230,15 @@ export async function runSimulator(options: SimulatorOptions): Promise<RunningSi
       else if (phase === 'cancelled' && stopping && !tracker.lockedByOrderStatus) return phase;
       else if (phase === 'cancelled') stats.cancelled += 1;
       else if (phase === 'failed') stats.failed += 1;
+      if (shared && !stopping) {
+        void shared.coordinator
+          .finish(order.secure_id)
+          .catch((error: unknown) => view.log(`could not mark ${order.number} finished: ${String(error)}`));
+      }
       return phase;
     });
     runs.set(order.id, { controller, done, order, tracker });
-  });
+  };
   agent.on('orderCancelled', ({ order }) => {
     runs.get(order.id)?.controller.abort(new Error('the order was cancelled'));
     if (!runs.has(order.id)) view.log(`${order.number} cancelled before a courier was assigned`);
@@ -216,15 +255,23 @@ export async function runSimulator(options: SimulatorOptions): Promise<RunningSi
         ? options.chaos
         : undefined;
   let carrierId: number;
+  let joined = false;
   let warning: string | undefined;
-  try {
-    carrierId = await control.registerCarrier({
+  const register = (): Promise<number> =>
+    control.registerCarrier({
       name: options.name ?? 'Simulated carrier',
       callback_url: callbackUrl,
       restaurant_ids: options.restaurantIds ?? null,
       ...(options.secret ? { secret: options.secret } : {}),
       ...(chaos ? { chaos } : {}),
     });
+  try {
+    if (shared) {
+      // Registered once for the public address of all replicas; a replica that comes later joins.
+      ({ carrierId, joined } = await shared.coordinator.register(callbackUrl, register, async (id) =>
+        (await control.listCarriers()).some((carrier) => carrier.id === id && carrier.callback_url === callbackUrl),
+      ));
+    } else carrierId = await register();
     const carriers = await control.listCarriers();
     warning = shadowedBy(
       carriers.filter((carrier) => carrier.id < carrierId),
@@ -233,12 +280,49 @@ export async function runSimulator(options: SimulatorOptions): Promise<RunningSi
   } catch (error) {
     await served.close();
     await agent.stop();
+    await shared?.close();
     throw error;
   }
   if (warning) view.log(warning);
   view.log(
-    `carrier ${carrierId} registered at ${callbackUrl}${chaos ? ` with chaos ${JSON.stringify(chaos)}` : ''}; waiting for orders (speed ${options.speedKmh ?? 25} km/h)`,
+    joined
+      ? `carrier ${carrierId} joined at ${callbackUrl} (registered by another replica); this replica listens on ${served.url}; waiting for orders`
+      : `carrier ${carrierId} registered at ${callbackUrl}${chaos ? ` with chaos ${JSON.stringify(chaos)}` : ''}; waiting for orders (speed ${options.speedKmh ?? 25} km/h)`,
   );
+  const timers: ReturnType<typeof setInterval>[] = [];
+  if (shared) {
+    const every = (ms: number, work: () => Promise<unknown>): void => {
+      let busy = false;
+      const timer = setInterval(() => {
+        if (busy) return;
+        busy = true;
+        void work()
+          .catch((error: unknown) => options.logger?.warn('replica coordination failed', { error: String(error) }))
+          .finally(() => (busy = false));
+      }, ms);
+      timer.unref();
+      timers.push(timer);
+    };
+    every(leaseMs / 3, () => shared.coordinator.heartbeat());
+    // Deliveries of a replica that died: once their updates have gone out, this one drives them on.
+    every(leaseMs / 2, async () => {
+      for (const { secureId } of await shared.coordinator.takeOver(4)) {
+        try {
+          const order = await agent.refresh(secureId);
+          const tracker = agent.tracker(secureId);
+          if (tracker.finished) await shared.coordinator.finish(secureId);
+          else if (!runs.has(order.id)) {
+            view.log(`${order.number} taken over from a replica that stopped (delivery ${tracker.status})`);
+            startRun(order, tracker);
+          }
+        } catch (error) {
+          // The order could not be read (the service is down): give it back for a later attempt.
+          await shared.coordinator.release(secureId);
+          throw error;
+        }
+      }
+    });
+  }
 
   let stopped = false;
   return {
@@ -265,8 +349,24 @@ export async function runSimulator(options: SimulatorOptions): Promise<RunningSi
       if (stopped) return;
       stopped = true;
       stopping = true;
+      for (const timer of timers) clearInterval(timer);
       for (const run of runs.values()) run.controller.abort(new Error('the simulator stops'));
       await Promise.allSettled([...runs.values()].map((run) => run.done));
+      if (shared) {
+        // One replica of several stops: the others take its deliveries over at once, and the carrier
+        // stays registered for them.
+        await shared.coordinator.releaseAll().catch(() => undefined);
+        await agent.stop();
+        await served.close();
+        await shared.close();
+        view.close();
+        view.log(
+          `replica stopped: ${stats.orders} orders driven, ${stats.delivered} delivered; ` +
+            `callbacks: ${agent.receiver.stats.processed} processed, ${agent.receiver.stats.duplicates} duplicates dropped; ` +
+            `updates sent: ${agent.outbox.stats.sent}`,
+        );
+        return;
+      }
       // A delivery left under way would show a courier driving forever: tell the service it stopped.
       const abandoned = [...runs.values()].filter((run) => !run.tracker.finished && run.tracker.can('problem'));
       const reported = await Promise.allSettled(abandoned.map((run) => run.tracker.reportProblem(ABANDONED_MESSAGE)));

@@ -9,6 +9,7 @@ import {
   mainOrder,
   placeOrder,
   registerCarrier,
+  SERVICES,
   setOrderStatus,
   startWorld,
   type World,
@@ -24,69 +25,77 @@ afterEach(async () => {
   await world?.close();
 });
 
-test('the simulator takes each new order and drives a courier to the client, through chaos and problems', async () => {
-  world = await startWorld();
-  const lines: string[] = [];
-  simulator = await runSimulator({
-    baseUrl: world.url,
-    port: 0,
-    speedKmh: 5000,
-    tickMs: 40,
-    minIntervalMs: 100,
-    problemRate: 0.5,
-    problemPauseMs: 100,
-    chaos: true,
-    seed: 3,
-    output: { write: (text: string) => lines.push(...text.split('\n').filter(Boolean)) },
-    tty: false,
-  });
-  // Chaos delays callbacks on the mock's virtual clock: let it run.
-  ticking = setInterval(() => void advanceMock(world!, 500).catch(() => undefined), 50);
-  const orders = [];
-  for (let i = 0; i < 4; i++) orders.push(await placeOrder(world, i));
-  await setOrderStatus(world, orders[3]!.id, 'cancelled');
-  const phases = await Promise.all(orders.slice(0, 3).map((order) => simulator!.finished(order.id)));
-  expect(phases).toEqual(['delivered', 'delivered', 'delivered']);
-  for (const order of orders.slice(0, 3)) {
+test.each(SERVICES)(
+  'the simulator takes each new order and drives a courier to the client, through chaos and problems (%s)',
+  async (service) => {
+    // `independent`: a service whose delivery updates answer 204 without body (and every other departure).
+    const started = Date.now();
+    world = await startWorld({ service });
+    const lines: string[] = [];
+    simulator = await runSimulator({
+      baseUrl: world.url,
+      port: 0,
+      speedKmh: 5000,
+      tickMs: 40,
+      minIntervalMs: 100,
+      problemRate: 0.5,
+      problemPauseMs: 100,
+      chaos: true,
+      seed: 3,
+      output: { write: (text: string) => lines.push(...text.split('\n').filter(Boolean)) },
+      tty: false,
+    });
+    // Chaos delays callbacks on the mock's virtual clock: let it run.
+    ticking = setInterval(() => void advanceMock(world!, 500).catch(() => undefined), 50);
+    const orders = [];
+    for (let i = 0; i < 4; i++) orders.push(await placeOrder(world, i));
+    await setOrderStatus(world, orders[3]!.id, 'cancelled');
+    const phases = await Promise.all(orders.slice(0, 3).map((order) => simulator!.finished(order.id)));
+    expect(phases).toEqual(['delivered', 'delivered', 'delivered']);
+    for (const order of orders.slice(0, 3)) {
+      await eventually(
+        async () => (await mainOrder(world!, order.id)).order.status === 'complete',
+        5000,
+        `${order.number} complete`,
+      );
+    }
+    expect((await mainOrder(world, orders[3]!.id)).order.status).toBe('cancelled');
     await eventually(
-      async () => (await mainOrder(world!, order.id)).order.status === 'complete',
+      async () => (await callbacks(world!, { carrier_id: simulator!.carrierId })).every((c) => c.state === 'delivered'),
       5000,
-      `${order.number} complete`,
+      'every callback delivered',
     );
-  }
-  expect((await mainOrder(world, orders[3]!.id)).order.status).toBe('cancelled');
-  await eventually(
-    async () => (await callbacks(world!, { carrier_id: simulator!.carrierId })).every((c) => c.state === 'delivered'),
-    5000,
-    'every callback delivered',
-  );
-  await simulator.agent.idle();
-  const stats = simulator.stats;
-  const sent = await callbacks(world, { carrier_id: simulator.carrierId });
-  const distinct = new Set(sent.map((c) => `${c.order_id}|${c.type}|${c.query.status ?? ''}`)).size;
-  expect(simulator.agent.receiver.stats.processed).toBe(distinct);
-  console.log(
-    `simulator: ${stats.orders} orders taken, ${stats.delivered} delivered, ${stats.problems} problems; ` +
-      `callbacks sent ${sent.length} (${sent.filter((c) => c.duplicate_of !== null).length} chaos duplicates), ` +
-      `processed ${simulator.agent.receiver.stats.processed}, duplicates dropped ${simulator.agent.receiver.stats.duplicates}; ` +
-      `delivery updates sent ${simulator.agent.outbox.stats.sent}, positions coalesced ${simulator.agent.outbox.stats.coalesced}`,
-  );
-  expect(stats.problems).toBeGreaterThan(0);
-  expect(lines[0]).toMatch(/^carrier \d+ registered at http:\/\/127\.0\.0\.1:\d+\/callbacks with chaos/);
-  // Plain output: one line per order and phase, ending delivered.
-  for (const order of orders.slice(0, 3)) {
-    const own = lines.filter((line) => line.startsWith(order.number));
-    expect(own[0]).toMatch(/assigning courier/);
-    expect(own.at(-1)).toMatch(/██████████ 100% {2}delivered\s+at /);
-  }
-  // The courier's trail reached the service: the carrier view shows the destination as last position.
-  const view = await simulator.agent.api.getOrder(simulator.agent.view(orders[0]!.id)!.order.secure_id);
-  expect(view.delivery).toMatchObject({ status: 'delivered', lat: view.destination.lat, lon: view.destination.lon });
-  await simulator.stop();
-  expect(lines.at(-1)).toMatch(/^simulator stopped: 3 orders, 3 delivered/);
-  const carriers = await world.control.GET('/__mock/carriers');
-  expect(carriers.data?.carriers).toEqual([]);
-});
+    await simulator.agent.idle();
+    const stats = simulator.stats;
+    const sent = await callbacks(world, { carrier_id: simulator.carrierId });
+    const distinct = new Set(sent.map((c) => `${c.order_id}|${c.type}|${c.query.status ?? ''}`)).size;
+    expect(simulator.agent.receiver.stats.processed).toBe(distinct);
+    console.log(
+      `simulator on ${service}: ${stats.orders} orders taken, ${stats.delivered} delivered, ${stats.problems} problems; ` +
+        `callbacks sent ${sent.length} (${sent.filter((c) => c.duplicate_of !== null).length} chaos duplicates), ` +
+        `processed ${simulator.agent.receiver.stats.processed}, duplicates dropped ${simulator.agent.receiver.stats.duplicates}; ` +
+        `delivery updates sent ${simulator.agent.outbox.stats.sent} (retried ${simulator.agent.outbox.stats.retried}, ` +
+        `failed ${simulator.agent.outbox.stats.failed}), positions coalesced ${simulator.agent.outbox.stats.coalesced}; ` +
+        `${Date.now() - started} ms`,
+    );
+    expect(simulator.agent.outbox.stats).toMatchObject({ retried: 0, failed: 0, rejected: 0 });
+    expect(stats.problems).toBeGreaterThan(0);
+    expect(lines[0]).toMatch(/^carrier \d+ registered at http:\/\/127\.0\.0\.1:\d+\/callbacks with chaos/);
+    // Plain output: one line per order and phase, ending delivered.
+    for (const order of orders.slice(0, 3)) {
+      const own = lines.filter((line) => line.startsWith(order.number));
+      expect(own[0]).toMatch(/assigning courier/);
+      expect(own.at(-1)).toMatch(/██████████ 100% {2}delivered\s+at /);
+    }
+    // The courier's trail reached the service: the carrier view shows the destination as last position.
+    const view = await simulator.agent.api.getOrder(simulator.agent.view(orders[0]!.id)!.order.secure_id);
+    expect(view.delivery).toMatchObject({ status: 'delivered', lat: view.destination.lat, lon: view.destination.lon });
+    await simulator.stop();
+    expect(lines.at(-1)).toMatch(/^simulator stopped: 3 orders, 3 delivered/);
+    const carriers = await world.control.GET('/__mock/carriers');
+    expect(carriers.data?.carriers).toEqual([]);
+  },
+);
 
 test('the CLI parses its options', () => {
   const program = createProgram();

@@ -1,7 +1,7 @@
 import { afterEach } from 'vitest';
 import { createCarrierAgent, type CarrierAgent, type CarrierAgentOptions } from '../../src/index.js';
 import { serve, type ServedReceiver } from '../../src/node.js';
-import { startWorld, type World } from './world.js';
+import { startWorld, type World, type WorldService } from './world.js';
 
 /** Options of the agent under test; `baseUrl` always points at the world's mock. */
 export type AgentOptions = Omit<CarrierAgentOptions, 'baseUrl'>;
@@ -11,6 +11,8 @@ export interface CarrierWorldOptions {
   agent?: AgentOptions | ((world: World) => AgentOptions);
   /** Runs before `agent.start()`: the place for listeners that must not miss a single event. */
   beforeStart?: (agent: CarrierAgent) => void;
+  /** The service: the mock (default) or the independent implementation in front of it. */
+  service?: WorldService;
 }
 
 /** A mock world with a carrier agent started against it and the agent's receiver served on a free loopback port. */
@@ -38,7 +40,7 @@ export function useCarrierWorld(): (options?: CarrierWorldOptions) => Promise<Ca
   });
 
   return async (options = {}) => {
-    world = await startWorld();
+    world = await startWorld(options.service ? { service: options.service } : {});
     const agentOptions = typeof options.agent === 'function' ? options.agent(world) : options.agent;
     agent = createCarrierAgent({ baseUrl: world.url, ...agentOptions });
     options.beforeStart?.(agent);

@@ -10,8 +10,11 @@ export interface FakeCall {
   at: number;
 }
 
-/** What a scripted failure does. */
-export type FakeFailure = { status: number; retryAfterMs?: number } | 'connection';
+/**
+ * What a scripted failure does: an error answer, no answer (`connection`, or `fetch failed`: what `fetch` itself
+ * throws), or a bug in the client's code (`bug`: a TypeError such as a destructured `undefined`).
+ */
+export type FakeFailure = { status: number; retryAfterMs?: number } | 'connection' | 'fetch failed' | 'bug';
 
 /** Builds a carrier order in the `new` state, like the mock's `new_order` example. */
 export function carrierOrder(id: number, overrides: Partial<CarrierOrder> = {}): CarrierOrder {
@@ -64,6 +67,8 @@ export class FakeCarrierApi implements CarrierApi {
   private readonly failures: FakeFailure[] = [];
   /** When set, every call waits for this promise first (to hold calls in flight). */
   gate: Promise<void> | undefined;
+  /** `false`: delivery updates answer like a service that says `204` (no order in the answer). */
+  answersWithOrder = true;
   now: () => number = () => Date.now();
 
   add(order: CarrierOrder): CarrierOrder {
@@ -100,7 +105,7 @@ export class FakeCarrierApi implements CarrierApi {
     return structuredClone(order);
   }
 
-  async updateDelivery(secureId: string, patch: DeliveryUpdate): Promise<CarrierOrder> {
+  async updateDelivery(secureId: string, patch: DeliveryUpdate): Promise<CarrierOrder | undefined> {
     this.calls.push({ method: 'PUT', secureId, patch: { ...patch }, at: this.now() });
     const operation = 'PUT /orders/{secure_id}/delivery';
     await this.maybeFail(operation);
@@ -136,13 +141,16 @@ export class FakeCarrierApi implements CarrierApi {
     if (patch.status === 'delivering') order.order_status = 'delivering';
     if (patch.status === 'delivered') order.order_status = 'complete';
     order.delivery = { ...order.delivery, ...patch } as CarrierOrder['delivery'];
-    return structuredClone(order);
+    return this.answersWithOrder ? structuredClone(order) : undefined;
   }
 
   private async maybeFail(operation: string): Promise<void> {
     if (this.gate) await this.gate;
     const failure = this.failures.shift();
     if (!failure) return;
+    if (failure === 'bug')
+      throw new TypeError("Cannot destructure property 'order' of 'undefined' as it is undefined.");
+    if (failure === 'fetch failed') throw new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED') });
     if (failure === 'connection') {
       throw new ConnectionError({ operation, status: undefined, message: `${operation} failed: connect ECONNREFUSED` });
     }

@@ -1,6 +1,7 @@
 import { createControlClient, type ControlClient } from '@restoapi/mock-server';
 import { createMockServer, type MockServer } from '@restoapi/mock-server/node';
 import { createRawClient, type components, type RawMainClient } from '@restoapi/sdk';
+import { startIndependentService, type DepartureName } from '../../../../scripts/testing/independent-service.js';
 import type { Scheduler } from '../../src/time/scheduler.js';
 import { systemScheduler } from '../../src/time/scheduler.js';
 
@@ -20,11 +21,34 @@ export interface World {
 }
 
 /**
- * Starts the mock on a free port with the clock frozen on a Friday evening; with `mockSession`, the world is
- * that session of the mock (every call of the world names it).
+ * The service of a world: the mock, or the independent implementation in front of it (`scripts/testing`), which
+ * decides differently where the spec says "not shown" (every departure, or the ones named).
  */
-export async function startWorld(options: { mockSession?: string } = {}): Promise<World> {
-  const mock = await createMockServer({ port: 0, validateResponses: true });
+export type WorldService = 'mock' | 'independent' | readonly DepartureName[];
+/** The mock and the independent implementation, for `describe.each`. */
+export const SERVICES: WorldService[] = ['mock', 'independent'];
+
+/** The independent implementation on a free port, shaped like the mock server the world keeps. */
+async function independentServer(departures: readonly DepartureName[] | undefined): Promise<MockServer> {
+  const running = await startIndependentService({
+    ...(departures ? { departures } : {}),
+    mock: { validateResponses: true },
+  });
+  // A world reads the mock behind it (its clock, its state) and closes it; nothing else of a MockServer.
+  return { mock: running.service.mock, url: running.url, close: running.close } as unknown as MockServer;
+}
+
+/**
+ * Starts the mock on a free port with the clock frozen on a Friday evening; with `mockSession`, the world is
+ * that session of the mock (every call of the world names it); with `service`, the independent implementation
+ * serves the API in front of the mock (its control API passes through).
+ */
+export async function startWorld(options: { mockSession?: string; service?: WorldService } = {}): Promise<World> {
+  const service = options.service ?? 'mock';
+  const mock =
+    service === 'mock'
+      ? await createMockServer({ port: 0, validateResponses: true })
+      : await independentServer(service === 'independent' ? undefined : service);
   const named = options.mockSession;
   const headers: Record<string, string> = named === undefined ? {} : { 'X-Mock-Session': named };
   const control = createControlClient({ baseUrl: mock.url, ...(named === undefined ? {} : { session: named }) });

@@ -1,18 +1,26 @@
 import { expect, test } from 'vitest';
 import { createCarrierAgent, IllegalTransitionError } from '../../src/index.js';
 import { useCarrierWorld } from '../support/carrier-world.js';
-import { eventually, mainOrder, placeOrder, registerCarrier, setOrderStatus } from '../support/world.js';
+import {
+  eventually,
+  mainOrder,
+  placeOrder,
+  registerCarrier,
+  SERVICES,
+  setOrderStatus,
+  type WorldService,
+} from '../support/world.js';
 
 const startCarrierWorld = useCarrierWorld();
 
-async function setup() {
+async function setup(service: WorldService = 'mock') {
   const puts: string[] = [];
   const counting: typeof fetch = (input, init) => {
     const request = new Request(input, init);
     if (request.method === 'PUT') puts.push(new URL(request.url).pathname);
     return fetch(request);
   };
-  const { world, agent, served } = await startCarrierWorld({ agent: { fetch: counting } });
+  const { world, agent, served } = await startCarrierWorld({ service, agent: { fetch: counting } });
   await registerCarrier(world, served.url);
   const order = await placeOrder(world);
   await eventually(() => agent.view(order.id) !== undefined, 5000, 'the order');
@@ -55,47 +63,50 @@ test('illegal transitions are refused with a clear error before anything is sent
   expect(puts).toHaveLength(4);
 });
 
-test('an order cancelled by the restaurant locks its tracker; an update the service refuses is reported, not retried', async () => {
-  const { world, agent, order, puts, secureId } = await setup();
-  const cancelled: number[] = [];
-  agent.on('orderCancelled', ({ order }) => void cancelled.push(order.id));
-  const tracker = agent.tracker(secureId);
-  await tracker.assignCourier({ name: 'Tom Richter', phone: '+49 160 9876543', externalId: 4711 });
-  await agent.outbox.drained();
+test.each(SERVICES)(
+  'an order cancelled by the restaurant locks its tracker; an update the service refuses is reported, not retried (%s)',
+  async (service) => {
+    const { world, agent, order, puts, secureId } = await setup(service);
+    const cancelled: number[] = [];
+    agent.on('orderCancelled', ({ order }) => void cancelled.push(order.id));
+    const tracker = agent.tracker(secureId);
+    await tracker.assignCourier({ name: 'Tom Richter', phone: '+49 160 9876543', externalId: 4711 });
+    await agent.outbox.drained();
 
-  await setOrderStatus(world, order.id, 'cancelled');
-  await eventually(() => cancelled.length === 1, 5000, 'orderCancelled');
-  const sentBefore = puts.length;
-  const error = await tracker.startDelivery().catch((e: unknown) => e);
-  expect(error).toBeInstanceOf(IllegalTransitionError);
-  expect((error as Error).message).toBe(
-    `The order ${secureId} is cancelled: its delivery can no longer change (courier_assigned → delivering refused). Nothing was sent.`,
-  );
-  expect(await tracker.reportPosition(52.5, 13.42)).toBe('dropped_terminal');
-  expect(puts.length).toBe(sentBefore);
+    await setOrderStatus(world, order.id, 'cancelled');
+    await eventually(() => cancelled.length === 1, 5000, 'orderCancelled');
+    const sentBefore = puts.length;
+    const error = await tracker.startDelivery().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(IllegalTransitionError);
+    expect((error as Error).message).toBe(
+      `The order ${secureId} is cancelled: its delivery can no longer change (courier_assigned → delivering refused). Nothing was sent.`,
+    );
+    expect(await tracker.reportPosition(52.5, 13.42)).toBe('dropped_terminal');
+    expect(puts.length).toBe(sentBefore);
 
-  // An update that is legal for the tracker but refused by the service (409) is dropped and audited, not retried.
-  // A second carrier process that is not told about the change (it gets no callbacks) plays the stale side.
-  const other = await placeOrder(world, 1);
-  await eventually(() => agent.view(other.id) !== undefined, 5000, 'the second order');
-  const stale = createCarrierAgent({ baseUrl: world.url });
-  await stale.start();
-  const otherSecureId = agent.view(other.id)!.order.secure_id;
-  await stale.refresh(otherSecureId);
-  for (const status of ['accepted', 'cooking', 'ready', 'delivery', 'complete'] as const)
-    await setOrderStatus(world, other.id, status);
-  const rejected: unknown[] = [];
-  stale.outbox.on('rejected', ({ error }) => void rejected.push(error));
-  await stale.tracker(otherSecureId).assignCourier({ name: 'Lena Weber', phone: '+49 151 000000', externalId: 4712 });
-  await stale.outbox.drained();
-  await stale.idle();
-  expect(rejected).toHaveLength(1);
-  expect(rejected[0]).toMatchObject({ status: 409 });
-  expect(stale.outbox.stats).toMatchObject({ attempts: 1, rejected: 1, retried: 0 });
-  const trail = stale.audit.forOrder(other.id).map((e) => `${e.step}: ${e.detail}`);
-  expect(trail.some((line) => line.startsWith('update_rejected: 409'))).toBe(true);
-  // The refusal made the agent reload the order: its view and tracker now know it is complete.
-  expect(stale.view(other.id)?.order.order_status).toBe('complete');
-  expect(stale.tracker(otherSecureId).lockedByOrderStatus).toBe('complete');
-  await stale.stop();
-});
+    // An update that is legal for the tracker but refused by the service (409) is dropped and audited, not retried.
+    // A second carrier process that is not told about the change (it gets no callbacks) plays the stale side.
+    const other = await placeOrder(world, 1);
+    await eventually(() => agent.view(other.id) !== undefined, 5000, 'the second order');
+    const stale = createCarrierAgent({ baseUrl: world.url });
+    await stale.start();
+    const otherSecureId = agent.view(other.id)!.order.secure_id;
+    await stale.refresh(otherSecureId);
+    for (const status of ['accepted', 'cooking', 'ready', 'delivery', 'complete'] as const)
+      await setOrderStatus(world, other.id, status);
+    const rejected: unknown[] = [];
+    stale.outbox.on('rejected', ({ error }) => void rejected.push(error));
+    await stale.tracker(otherSecureId).assignCourier({ name: 'Lena Weber', phone: '+49 151 000000', externalId: 4712 });
+    await stale.outbox.drained();
+    await stale.idle();
+    expect(rejected).toHaveLength(1);
+    expect(rejected[0]).toMatchObject({ status: 409 });
+    expect(stale.outbox.stats).toMatchObject({ attempts: 1, rejected: 1, retried: 0 });
+    const trail = stale.audit.forOrder(other.id).map((e) => `${e.step}: ${e.detail}`);
+    expect(trail.some((line) => line.startsWith('update_rejected: 409'))).toBe(true);
+    // The refusal made the agent reload the order: its view and tracker now know it is complete.
+    expect(stale.view(other.id)?.order.order_status).toBe('complete');
+    expect(stale.tracker(otherSecureId).lockedByOrderStatus).toBe('complete');
+    await stale.stop();
+  },
+);

@@ -4,6 +4,7 @@ import type { PipelineOptions, RequestOptions } from '../transport/options.js';
 import { createPipeline } from '../transport/pipeline.js';
 import type { components, paths as CarrierPaths } from '../generated/carrier.js';
 import { carrierBaseUrl, type RawCarrierClient } from '../raw/raw-client.js';
+import { readBack, type ClientReadBack, type ReadBackOptions, type RecordResult } from '../resources/read-back.js';
 
 /** Options of {@link createCarrierClient}. */
 export interface CarrierClientOptions extends PipelineOptions {
@@ -23,17 +24,25 @@ export type DeliveryUpdate = RequestBody<OperationOf<CarrierPaths, 'PUT /orders/
 export type DeliveryStatus = components['schemas']['DeliveryStatus'];
 /** An order in the carrier view. */
 export type CarrierOrder = components['schemas']['CarrierOrder'];
+/** What `updateDelivery` resolves to for call options `O` on a client with read-back `R` (`{ order }`). */
+export type DeliveryChange<R extends boolean, O> = RecordResult<
+  SuccessBody<OperationOf<CarrierPaths, 'GET /orders/{secure_id}'>>,
+  R,
+  O
+>;
 
 /**
  * The carrier API client: orders addressed by `secure_id` (from the callback), no session needed.
  * Same errors, retries and timeouts as the main client.
  */
-export class CarrierClient {
+export class CarrierClient<R extends boolean = true> {
   /** The raw typed openapi-fetch client of the carrier API, through the same pipeline. */
   readonly raw: RawCarrierClient;
   readonly #core: Core<CarrierPaths>;
+  readonly #readBack: boolean;
 
-  constructor(options: CarrierClientOptions) {
+  constructor(options: CarrierClientOptions & ClientReadBack<R>) {
+    this.#readBack = options.readBack ?? true;
     this.#core = new Core<CarrierPaths>({
       baseUrl: carrierBaseUrl(options.baseUrl),
       headers: options.headers,
@@ -52,20 +61,23 @@ export class CarrierClient {
   }
 
   /**
-   * Updates the delivery block (status, message, courier, position); answers the whole order. Repeating a status is a no-op, so it is retried like any PUT.
+   * Updates the delivery block (status, message, courier, position) and resolves to `{ order }`: the answer's when
+   * it holds the order, else read back with one GET (the spec shows no answer body; `readBack: false` skips the GET
+   * and resolves to `undefined` then). Repeating a status is a no-op, so it is retried like any PUT.
    * @example
    * await carrier.updateDelivery(secureId, { status: 'delivering', lat: 52.4975, lon: 13.431 });
    */
-  updateDelivery<O extends RequestOptions = DefaultOptions>(
+  updateDelivery<O extends RequestOptions & ReadBackOptions = DefaultOptions>(
     secureId: string,
     patch: DeliveryUpdate,
     options?: O,
-  ): CarrierCall<O, 'PUT /orders/{secure_id}/delivery'> {
+  ): Call<O, DeliveryChange<R, O>, OperationError<OperationOf<CarrierPaths, 'PUT /orders/{secure_id}/delivery'>>> {
     const core = this.#core;
     return core.invoke(
       'PUT /orders/{secure_id}/delivery',
       { params: { path: { secure_id: secureId } }, body: patch },
       options,
+      { after: readBack('order', this.#readBack, options, (o) => this.getOrder(secureId, o)) },
     );
   }
 }
@@ -77,6 +89,8 @@ export class CarrierClient {
  * const { order } = await carrier.getOrder(secureId);
  * await carrier.updateDelivery(secureId, { status: 'courier_assigned', courier_name: 'Max' });
  */
-export function createCarrierClient(options: CarrierClientOptions): CarrierClient {
-  return new CarrierClient(options);
+export function createCarrierClient<R extends boolean = true>(
+  options: CarrierClientOptions & ClientReadBack<R>,
+): CarrierClient<R> {
+  return new CarrierClient<R>(options);
 }

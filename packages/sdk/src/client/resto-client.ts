@@ -9,6 +9,7 @@ import { OrdersResource } from '../resources/orders.js';
 import { OrganizationsResource } from '../resources/organizations.js';
 import { RestaurantsResource } from '../resources/restaurants.js';
 import { SessionResource } from '../resources/session.js';
+import type { ClientReadBack } from '../resources/read-back.js';
 import { Core } from '../transport/core.js';
 import type { PipelineOptions } from '../transport/options.js';
 import { createPipeline } from '../transport/pipeline.js';
@@ -28,30 +29,31 @@ export interface RestoClientOptions extends PipelineOptions {
  * The main API client: resources grouped as the API is, every method typed from the generated types.
  * Use {@link createRestoClient} to make one.
  */
-export class RestoClient {
+export class RestoClient<R extends boolean = true> {
   /** The raw typed openapi-fetch client (same token, retries and timeouts; `{ data, error }` results) for anything else. */
   readonly raw: RawMainClient;
   /** Sign in and out. */
   readonly session: SessionResource;
   /** Organizations and menu publication. */
-  readonly organizations: OrganizationsResource;
+  readonly organizations: OrganizationsResource<R>;
   /** Restaurants. */
-  readonly restaurants: RestaurantsResource;
+  readonly restaurants: RestaurantsResource<R>;
   /** Couriers (read-only). */
   readonly couriers: CouriersResource;
   /** Menu draft categories. */
-  readonly draftCategories: DraftCategoriesResource;
+  readonly draftCategories: DraftCategoriesResource<R>;
   /** Menu draft dishes. */
-  readonly draftDishes: DraftDishesResource;
+  readonly draftDishes: DraftDishesResource<R>;
   /** Delivery zones. */
-  readonly deliveryZones: DeliveryZonesResource;
+  readonly deliveryZones: DeliveryZonesResource<R>;
   /** Orders, with pagination helpers. */
-  readonly orders: OrdersResource;
+  readonly orders: OrdersResource<R>;
   /** Menu, client and order imports. */
   readonly imports: ImportsResource;
 
-  constructor(options: RestoClientOptions) {
+  constructor(options: RestoClientOptions & ClientReadBack<R>) {
     const pipeline = createPipeline(options);
+    const readBack = options.readBack ?? true;
     const store = toTokenStore(options.token);
     const core = new Core<MainPaths>({
       baseUrl: options.baseUrl.replace(/\/+$/, ''),
@@ -62,13 +64,13 @@ export class RestoClient {
     });
     this.raw = core.raw;
     this.session = new SessionResource(core, store);
-    this.organizations = new OrganizationsResource(core);
-    this.restaurants = new RestaurantsResource(core);
+    this.organizations = new OrganizationsResource<R>(core, readBack);
+    this.restaurants = new RestaurantsResource<R>(core, readBack);
     this.couriers = new CouriersResource(core);
-    this.draftCategories = new DraftCategoriesResource(core);
-    this.draftDishes = new DraftDishesResource(core);
-    this.deliveryZones = new DeliveryZonesResource(core);
-    this.orders = new OrdersResource(core);
+    this.draftCategories = new DraftCategoriesResource<R>(core, readBack);
+    this.draftDishes = new DraftDishesResource<R>(core, readBack);
+    this.deliveryZones = new DeliveryZonesResource<R>(core, readBack);
+    this.orders = new OrdersResource<R>(core, readBack);
     this.imports = new ImportsResource(core, options.sleep);
   }
 }
@@ -80,6 +82,8 @@ export class RestoClient {
  * await api.session.login('admin@pizza.demo', 'demo');
  * const { order } = await api.orders.get(5001);
  */
-export function createRestoClient(options: RestoClientOptions): RestoClient {
-  return new RestoClient(options);
+export function createRestoClient<R extends boolean = true>(
+  options: RestoClientOptions & ClientReadBack<R>,
+): RestoClient<R> {
+  return new RestoClient<R>(options);
 }

@@ -6,10 +6,16 @@ import { RestoApiError, type ApiErrorObject, type RestoApiErrorInit } from './re
 // The base class lives in its own module, and ImportJobError in another, so that the import job (which throws
 // ImportJobError) and ConflictError (which carries an ImportJob) do not import each other.
 export { RestoApiError, type ApiErrorObject, type RestoApiErrorInit } from './restoapi-error.js';
-export { ImportJobError } from './import-job-error.js';
+export { ImportJobError, ImportJobTimeoutError } from './import-job-error.js';
 
-/** The body of the import `busy` answer (409): the running job plus the error objects. */
-export type ImportBusyBody = components['schemas']['ImportJobBusy'];
+/**
+ * The body of the import `busy` answer (409): the running job plus the error objects. The id's type and the job
+ * statuses beyond `queued`/`working` are the service's (not shown by the spec).
+ */
+export type ImportBusyBody = Omit<components['schemas']['ImportJobBusy'], 'job_id' | 'job_status'> & {
+  job_id: string | number;
+  job_status: 'queued' | 'working' | (string & {}) | null;
+};
 /** The 5xx statuses HTTP registers (any other 5xx is also an {@link InternalServerError} at run time). */
 export type ServerErrorStatus = 500 | 501 | 502 | 503 | 504 | 505 | 506 | 507 | 508 | 510 | 511;
 
@@ -49,7 +55,10 @@ export class ConflictError extends RestoApiError<409> {
     super(init);
     const body = init.body as Partial<ImportBusyBody> | undefined;
     this.busy =
-      body && typeof body === 'object' && body.status === 'busy' && typeof body.job_id === 'string'
+      body &&
+      typeof body === 'object' &&
+      body.status === 'busy' &&
+      (typeof body.job_id === 'string' || typeof body.job_id === 'number')
         ? (body as ImportBusyBody)
         : undefined;
     this.job = undefined;

@@ -42,7 +42,7 @@ describe('ImportJob.wait', () => {
     expect(error).toMatchObject({
       reason: 'failed',
       operation: 'GET /api/organizations/{id}/import/clients',
-      message: 'Import job j1 failed: Category "x" is unknown',
+      message: 'Import job j1 ended as failed at 50 %: Category "x" is unknown',
     });
   });
 
@@ -54,8 +54,22 @@ describe('ImportJob.wait', () => {
 
   test('sleeps intervalMs between reads', async () => {
     const pauses: number[] = [];
-    const { read } = reader(state({}), state({}), state({ job_status: 'done' }));
+    const { read } = reader(state({}), state({}), state({ job_status: 'done', job_percent: 100 }));
     await new ImportJob('menu', 1, 'j1', read, async (ms) => void pauses.push(ms)).wait({ intervalMs: 250 });
     expect(pauses).toEqual([250, 250]);
+  });
+
+  test('any status but queued and working ends the wait; job_percent 100 without a failure name is success', async () => {
+    const ended = async (over: Partial<ImportJobState>) =>
+      new ImportJob('menu', 1, 'j1', reader(state({}), state({ status: 'idle', ...over })).read, noWait).wait().then(
+        (s) => `resolved ${s.job_status}`,
+        (e: ImportJobError) => `${e.reason} ${e.state.job_status}`,
+      );
+    expect(await ended({ job_status: 'finished', job_percent: 100 })).toBe('resolved finished');
+    expect(await ended({ job_status: 'completed', job_percent: 100 })).toBe('resolved completed');
+    expect(await ended({ job_status: 'finished', job_percent: 80 })).toBe('failed finished');
+    expect(await ended({ job_status: 'error', job_percent: 100 })).toBe('failed error');
+    expect(await ended({ job_status: 'cancelled', job_percent: 100 })).toBe('failed cancelled');
+    expect(await ended({ job_status: null, job_percent: null })).toBe('failed null');
   });
 });

@@ -1,7 +1,8 @@
 import type { DefaultOptions, MainCall, MainCore } from '../transport/core.js';
-import type { MainBody, MainQuery, WithDefaults } from '../transport/operations.js';
+import type { MainBody, MainData, MainQuery, WithDefaults } from '../transport/operations.js';
 import type { RequestOptions } from '../transport/options.js';
 import type { components } from '../generated/main.js';
+import { isObject, readBack, type ReadBackOptions, type RecordResult } from './read-back.js';
 
 /** Filters of `GET /api/delivery_zones`. */
 export type DeliveryZoneFilters = MainQuery<'GET /api/delivery_zones'>;
@@ -20,16 +21,21 @@ export type DeliveryZoneUpdateFields = Omit<MainBody<'PUT /api/delivery_zones/{i
   timetables?: TimetableEntryInput[];
 };
 
+/** What `update` resolves to for call options `O` on a client with read-back `R` (the zone itself). */
+export type DeliveryZoneChange<R extends boolean, O> = RecordResult<MainData<'GET /api/delivery_zones/{id}'>, R, O>;
+
 /**
  * Delivery zones: polygons around a restaurant with delivery time, price and opening hours.
  * @example
  * const zone = await api.deliveryZones.create({ organization_id: 1, restaurant_id: 11, name: 'Neukölln' });
  */
-export class DeliveryZonesResource {
+export class DeliveryZonesResource<R extends boolean = true> {
   readonly #core: MainCore;
+  readonly #readBack: boolean;
 
-  constructor(core: MainCore) {
+  constructor(core: MainCore, readBack = true) {
     this.#core = core;
+    this.#readBack = readBack;
   }
 
   /** Lists the zones the caller can access, optionally of one organization. */
@@ -57,26 +63,39 @@ export class DeliveryZonesResource {
     return core.invoke('POST /api/delivery_zones', { body: zone as MainBody<'POST /api/delivery_zones'> }, options);
   }
 
-  /** Changes any field but id and organization_id. */
-  update<O extends RequestOptions = DefaultOptions>(
+  /**
+   * Changes any field but id and organization_id; resolves to the zone (read back with one GET when the answer
+   * holds none, unless `readBack: false`).
+   */
+  update<O extends RequestOptions & ReadBackOptions = DefaultOptions>(
     id: number,
     zone: DeliveryZoneUpdateFields,
     options?: O,
-  ): MainCall<O, 'PUT /api/delivery_zones/{id}'> {
+  ): MainCall<O, 'PUT /api/delivery_zones/{id}', DeliveryZoneChange<R, O>> {
     const core = this.#core;
     return core.invoke(
       'PUT /api/delivery_zones/{id}',
       { params: { path: { id } }, body: zone as MainBody<'PUT /api/delivery_zones/{id}'> },
       options,
+      {
+        after: readBack(
+          (answer) => isObject(answer) && typeof answer.id === 'number',
+          this.#readBack,
+          options,
+          (o) => this.get(id, o),
+        ),
+      },
     );
   }
 
-  /** Deletes a zone (orders already placed keep their restaurant). */
+  /** Deletes a zone (orders already placed keep their restaurant); resolves to `undefined` whatever the answer holds. */
   delete<O extends RequestOptions = DefaultOptions>(
     id: number,
     options?: O,
-  ): MainCall<O, 'DELETE /api/delivery_zones/{id}'> {
+  ): MainCall<O, 'DELETE /api/delivery_zones/{id}', undefined> {
     const core = this.#core;
-    return core.invoke('DELETE /api/delivery_zones/{id}', { params: { path: { id } } }, options);
+    return core.invoke('DELETE /api/delivery_zones/{id}', { params: { path: { id } } }, options, {
+      after: () => undefined,
+    });
   }
 }

@@ -3,7 +3,7 @@ import type { MainBody, MainQuery } from '../transport/operations.js';
 import type { RequestOptions } from '../transport/options.js';
 import { ConflictError } from '../errors/api-error.js';
 import type { components } from '../generated/main.js';
-import { ImportJob, type ImportKind } from '../imports/import-job.js';
+import { ImportJob, type ImportJobState, type ImportKind } from '../imports/import-job.js';
 import type { Sleep } from '../resilience/abort.js';
 
 /**
@@ -55,7 +55,8 @@ export class ImportsResource {
 
   #attachJob(kind: ImportKind, organizationId: number) {
     return (error: unknown): void => {
-      if (error instanceof ConflictError && error.busy) error.job = this.job(kind, organizationId, error.busy.job_id);
+      if (error instanceof ConflictError && error.busy)
+        error.job = this.job(kind, organizationId, String(error.busy.job_id));
     };
   }
 
@@ -79,7 +80,7 @@ export class ImportsResource {
       },
       options,
       {
-        map: (data) => this.job('menu', organizationId, data.job_id),
+        map: (data) => this.job('menu', organizationId, String(data.job_id)),
         onError: this.#attachJob('menu', organizationId),
       },
     );
@@ -89,9 +90,9 @@ export class ImportsResource {
   menuState<O extends RequestOptions = DefaultOptions>(
     organizationId: number,
     options?: O,
-  ): MainCall<O, 'GET /api/organizations/{id}/import/menu'> {
+  ): MainCall<O, 'GET /api/organizations/{id}/import/menu', ImportJobState> {
     const core = this.#core;
-    return core.invoke(
+    return core.invoke<'GET /api/organizations/{id}/import/menu', O, ImportJobState>(
       'GET /api/organizations/{id}/import/menu',
       { params: { path: { id: organizationId } } },
       options,
@@ -111,7 +112,7 @@ export class ImportsResource {
       { params: { path: { id: organizationId }, query }, body },
       options,
       {
-        map: (data) => this.job('clients', organizationId, data.job_id),
+        map: (data) => this.job('clients', organizationId, String(data.job_id)),
         onError: this.#attachJob('clients', organizationId),
       },
     );
@@ -121,9 +122,9 @@ export class ImportsResource {
   clientsState<O extends RequestOptions = DefaultOptions>(
     organizationId: number,
     options?: O,
-  ): MainCall<O, 'GET /api/organizations/{id}/import/clients'> {
+  ): MainCall<O, 'GET /api/organizations/{id}/import/clients', ImportJobState> {
     const core = this.#core;
-    return core.invoke(
+    return core.invoke<'GET /api/organizations/{id}/import/clients', O, ImportJobState>(
       'GET /api/organizations/{id}/import/clients',
       { params: { path: { id: organizationId } } },
       options,

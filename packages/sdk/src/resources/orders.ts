@@ -3,6 +3,7 @@ import type { MainBody, MainData, MainQuery } from '../transport/operations.js';
 import type { RequestOptions } from '../transport/options.js';
 import type { components } from '../generated/main.js';
 import { paginate } from '../pagination/paginate.js';
+import { readBack, type ReadBackOptions, type RecordResult } from './read-back.js';
 
 /** Filters of `GET /api/orders`; `restaurant_id`, `courier_id`, `client_id` and `status` take arrays (sent as repeated keys). */
 export type OrderFilters = MainQuery<'GET /api/orders'>;
@@ -14,6 +15,10 @@ export type OrderStatus = components['schemas']['OrderStatus'];
 export type OrderPage = MainData<'GET /api/orders'>;
 /** An order as listed. */
 export type Order = components['schemas']['Order'];
+/** One order with its sideloaded restaurants, couriers and payments (`GET /api/orders/{id}`). */
+export type OrderResponse = MainData<'GET /api/orders/{id}'>;
+/** What `update`, `confirm` and `setStatus` resolve to for call options `O` on a client with read-back `R`. */
+export type OrderChange<R extends boolean, O> = RecordResult<OrderResponse, R, O>;
 
 /** Options of calls that may switch off the client's SMS (`send_sms=false`). */
 export interface SmsOptions {
@@ -29,11 +34,13 @@ export type PageOptions = Omit<RequestOptions, 'throwOnError'>;
  * @example
  * for await (const order of api.orders.iterate({ restaurant_id: [11, 12], status: ['pending'] })) console.log(order.number);
  */
-export class OrdersResource {
+export class OrdersResource<R extends boolean = true> {
   readonly #core: MainCore;
+  readonly #readBack: boolean;
 
-  constructor(core: MainCore) {
+  constructor(core: MainCore, readBack = true) {
     this.#core = core;
+    this.#readBack = readBack;
   }
 
   /** One page of orders with its `meta` (default page 1, 25 per page, newest first). */
@@ -70,39 +77,52 @@ export class OrdersResource {
     return core.invoke('GET /api/orders/{id}', { params: { path: { id } } }, options);
   }
 
-  /** Changes courier_id, status, contact, description, delivery_at or delivery_price. */
-  update<O extends RequestOptions & SmsOptions = DefaultOptions>(
+  /**
+   * Changes courier_id, status, contact, description, delivery_at or delivery_price; resolves to the order (read
+   * back with one GET when the answer holds none, unless `readBack: false`).
+   */
+  update<O extends RequestOptions & SmsOptions & ReadBackOptions = DefaultOptions>(
     id: number,
     fields: OrderUpdateFields,
     options?: O,
-  ): MainCall<O, 'PUT /api/orders/{id}'> {
+  ): MainCall<O, 'PUT /api/orders/{id}', OrderChange<R, O>> {
     const core = this.#core;
     const query = options?.sendSms === undefined ? undefined : { send_sms: options.sendSms };
-    return core.invoke('PUT /api/orders/{id}', { params: { path: { id }, query }, body: { order: fields } }, options);
-  }
-
-  /** Confirms the order as the caller's account (restaurant or courier); repeating it keeps the first time. */
-  confirm<O extends RequestOptions = DefaultOptions>(
-    id: number,
-    options?: O,
-  ): MainCall<O, 'PUT /api/orders/{id}/confirm'> {
-    const core = this.#core;
-    return core.invoke('PUT /api/orders/{id}/confirm', { params: { path: { id } } }, options);
+    return core.invoke('PUT /api/orders/{id}', { params: { path: { id }, query }, body: { order: fields } }, options, {
+      after: readBack('order', this.#readBack, options, (o) => this.get(id, o)),
+    });
   }
 
   /**
-   * Moves the order to `status` (couriers: `delivery`, `complete`); the same status again is a no-op.
-   * @example
-   * await api.orders.setStatus(5001, 'complete', { sendSms: false });
+   * Confirms the order as the caller's account (restaurant or courier); repeating it keeps the first time. Resolves
+   * to the order (read back with one GET when the answer holds none, unless `readBack: false`).
    */
-  setStatus<O extends RequestOptions & SmsOptions = DefaultOptions>(
+  confirm<O extends RequestOptions & ReadBackOptions = DefaultOptions>(
+    id: number,
+    options?: O,
+  ): MainCall<O, 'PUT /api/orders/{id}/confirm', OrderChange<R, O>> {
+    const core = this.#core;
+    return core.invoke('PUT /api/orders/{id}/confirm', { params: { path: { id } } }, options, {
+      after: readBack('order', this.#readBack, options, (o) => this.get(id, o)),
+    });
+  }
+
+  /**
+   * Moves the order to `status` (couriers: `delivery`, `complete`); the same status again is a no-op. Resolves to
+   * the order (read back with one GET when the answer holds none, unless `readBack: false`).
+   * @example
+   * const { order } = await api.orders.setStatus(5001, 'complete', { sendSms: false });
+   */
+  setStatus<O extends RequestOptions & SmsOptions & ReadBackOptions = DefaultOptions>(
     id: number,
     status: OrderStatus,
     options?: O,
-  ): MainCall<O, 'PUT /api/orders/{id}/status'> {
+  ): MainCall<O, 'PUT /api/orders/{id}/status', OrderChange<R, O>> {
     const core = this.#core;
     const query = options?.sendSms === undefined ? { status } : { status, send_sms: options.sendSms };
-    return core.invoke('PUT /api/orders/{id}/status', { params: { path: { id }, query } }, options);
+    return core.invoke('PUT /api/orders/{id}/status', { params: { path: { id }, query } }, options, {
+      after: readBack('order', this.#readBack, options, (o) => this.get(id, o)),
+    });
   }
 
   /** The order's items. */

@@ -6,6 +6,9 @@ const FORM = { 'Content-Type': 'application/x-www-form-urlencoded' };
 const formBody = (body: Record<string, string | undefined> | undefined): URLSearchParams =>
   new URLSearchParams(Object.entries(body ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined));
 
+/** The answer of `GET /api/session` as it came: its shape is "not shown" by the spec (`undefined` for an empty body). */
+export type SessionState = unknown;
+
 /**
  * Sessions: sign in (the token is kept and sent with every later call), read the session, sign out.
  * @example
@@ -50,10 +53,14 @@ export class SessionResource {
     });
   }
 
-  /** Reads the current session (user, account, token expiry). */
-  get<O extends RequestOptions = DefaultOptions>(options?: O): MainCall<O, 'GET /api/session'> {
+  /**
+   * Reads the current session: resolves while the token is valid (an ended one rejects with
+   * `AuthenticationError`). The spec leaves the answer's shape open, so it is the service's body as it came
+   * ({@link SessionState}: narrow it before use); `api.raw.GET('/api/session')` gives our document's shape.
+   */
+  get<O extends RequestOptions = DefaultOptions>(options?: O): MainCall<O, 'GET /api/session', SessionState> {
     const core = this.#core;
-    return core.invoke('GET /api/session', {}, options);
+    return core.invoke('GET /api/session', {}, options, { after: (answer): SessionState => answer });
   }
 
   /** Ends the session and forgets the token (also when the service says it had already ended: 401). */

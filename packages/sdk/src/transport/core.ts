@@ -30,6 +30,11 @@ export interface CallHooks<Data, T, Err> {
   map?: (data: Data, response: Response) => T | Promise<T>;
   /** Sees the typed error before it is thrown or returned. */
   onError?: (error: Err) => void | Promise<void>;
+  /**
+   * Turns the success body into what the method returns once the call is over, outside its attempts and deadline
+   * (a read-back GET, for instance); used instead of `map`. What it throws rejects the method.
+   */
+  after?: (data: Data) => T | Promise<T>;
 }
 
 /** What {@link createCore} needs: the transport's settings (the pipeline included). */
@@ -83,12 +88,14 @@ export class Core<Paths extends object> {
       if (options.retry !== undefined) call.retry = options.retry;
     }
     // The transport never throws at the call: a method fails through its promise.
-    const data = this.#transport.send(
+    let data = this.#transport.send(
       operation,
       init as SendInit | Promise<SendInit>,
       call,
       options?.headers,
     ) as Promise<T>;
+    const after = hooks?.after;
+    if (after) data = data.then((value) => after(value as never));
     return (options?.throwOnError === false ? resultOf<T, Err>(data, call) : toApiPromise<T, Err>(data, call)) as Call<
       O,
       T,

@@ -1,7 +1,7 @@
 import { demoSeed } from '@restoapi/mock-server';
 import { afterEach, describe, expect, test } from 'vitest';
-import { AuthenticationError, UnprocessableEntityError, type TokenStore } from '@restoapi/sdk';
-import { startMock, TRANSPORTS, type MockTarget } from '../support/mock-target.js';
+import { AuthenticationError, type TokenStore } from '@restoapi/sdk';
+import { startMock, TRANSPORTS, type MockTarget, expectInvalid } from '../support/mock-target.js';
 
 describe.each(TRANSPORTS)('session over %s', (transport) => {
   let target: MockTarget;
@@ -32,8 +32,9 @@ describe.each(TRANSPORTS)('session over %s', (transport) => {
       password: 'demo',
     });
 
-    const current = await api.session.get();
-    expect(current.api_user.id).toBe(session.api_user.id);
+    // The answer's shape is not shown by the spec (typed `unknown`); the mock decided it is the login's answer.
+    if (target.ours) expect(await api.session.get()).toMatchObject({ api_user: { id: session.api_user.id } });
+    else expect(await api.session.get()).toBeDefined();
     expect(seen[1]!.headers.get('authorization')).toBe(`Token token="${session.meta.token}"`);
   });
 
@@ -61,8 +62,8 @@ describe.each(TRANSPORTS)('session over %s', (transport) => {
         return stored.token;
       },
     });
-    const { api_user } = await api.session.get();
-    expect(api_user.login).toBe('courier@pizza.demo');
+    const current = await api.session.get();
+    if (target.ours) expect(current).toMatchObject({ api_user: { login: 'courier@pizza.demo' } });
     await api.couriers.get(501);
     expect(reads).toBe(2);
   });
@@ -127,7 +128,6 @@ describe.each(TRANSPORTS)('session over %s', (transport) => {
       .client()
       .session.login('', '')
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UnprocessableEntityError);
-    expect((error as UnprocessableEntityError).pointers).toContain('/login');
+    expectInvalid(target, error, '/login');
   });
 });

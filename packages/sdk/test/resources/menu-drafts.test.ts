@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, test } from 'vitest';
-import { ConflictError, NotFoundError, PermissionDeniedError, UnprocessableEntityError } from '@restoapi/sdk';
-import { startMock, TINY_PNG, TRANSPORTS, type MockTarget } from '../support/mock-target.js';
+import { ConflictError, NotFoundError, PermissionDeniedError } from '@restoapi/sdk';
+import { startMock, TINY_PNG, TRANSPORTS, type MockTarget, expectInvalid } from '../support/mock-target.js';
 
 describe.each(TRANSPORTS)('menu drafts over %s', (transport) => {
   let target: MockTarget;
@@ -71,8 +71,7 @@ describe.each(TRANSPORTS)('menu drafts over %s', (transport) => {
       // @ts-expect-error name is required (the check is the service's too)
       .create({ price: '9.50', draft_category_id: 1001, organization_id: 1 })
       .catch((e: unknown) => e);
-    expect(invalid).toBeInstanceOf(UnprocessableEntityError);
-    expect((invalid as UnprocessableEntityError).pointers).toContain('/draft_dish/name');
+    expectInvalid(target, invalid, '/draft_dish/name');
 
     const dispatcher = await target.signIn('dispatcher@demo');
     await expect(dispatcher.draftDishes.update(10001, { name: 'Marinara' })).rejects.toBeInstanceOf(
@@ -120,8 +119,7 @@ describe.each(TRANSPORTS)('menu drafts over %s', (transport) => {
     const error = await api.draftDishes
       .uploadPhoto(10001, new TextEncoder().encode('not an image'))
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UnprocessableEntityError);
-    expect((error as UnprocessableEntityError).pointers).toEqual(['/file']);
+    expectInvalid(target, error, '/file');
     expect(error).not.toBeInstanceOf(ConflictError);
   });
 });

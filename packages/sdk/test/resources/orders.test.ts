@@ -113,7 +113,8 @@ describe.each(TRANSPORTS)('orders over %s', (transport) => {
 
     const accepted = await api.orders.setStatus(5002, 'accepted', { sendSms: false });
     expect(accepted.order.status).toBe('accepted');
-    expect(new URL(seen.at(-1)!.slice(4)).searchParams.toString()).toBe('status=accepted&send_sms=false');
+    const put = seen.findLast((line) => line.startsWith('PUT') && line.includes('/status'))!;
+    expect(new URL(put.slice(4)).searchParams.toString()).toBe('status=accepted&send_sms=false');
 
     const courier = await target.signIn('courier2@pizza.demo');
     const courierConfirmed = await courier.orders.confirm(5002);
@@ -133,6 +134,6 @@ describe.each(TRANSPORTS)('orders over %s', (transport) => {
     const dispatcher = await target.signIn('dispatcher@demo');
     const result = await dispatcher.orders.confirm(5001, { throwOnError: false });
     expect(result.error).toBeInstanceOf(PermissionDeniedError);
-    if (result.error?.status === 403) expect(result.error.errors[0]?.code).toBe('forbidden');
+    if (result.error?.status === 403 && target.ours) expect(result.error.errors[0]?.code).toBe('forbidden');
   });
 });

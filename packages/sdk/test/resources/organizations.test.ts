@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from 'vitest';
-import { NotFoundError, PermissionDeniedError, UnprocessableEntityError } from '@restoapi/sdk';
-import { startMock, TRANSPORTS, type MockTarget } from '../support/mock-target.js';
+import { NotFoundError, PermissionDeniedError, type UnprocessableEntityError } from '@restoapi/sdk';
+import { startMock, TRANSPORTS, type MockTarget, expectInvalid } from '../support/mock-target.js';
 
 describe.each(TRANSPORTS)('organizations, restaurants and couriers over %s', (transport) => {
   let target: MockTarget;
@@ -22,8 +22,11 @@ describe.each(TRANSPORTS)('organizations, restaurants and couriers over %s', (tr
 
     const first = await api.organizations.publish(1);
     const second = await api.organizations.publish(1);
-    expect(first.menu).toMatchObject({ organization_id: 1 });
-    expect(second.menu.version).toBe(first.menu.version + 1);
+    // The publication's figures are our decision: the spec shows no answer body (the SDK gives undefined then).
+    if (target.ours) {
+      expect(first?.menu).toMatchObject({ organization_id: 1 });
+      expect(second?.menu.version).toBe(first!.menu.version + 1);
+    } else expect([first, second]).toEqual([undefined, undefined]);
   });
 
   test('organizations: the documented errors surface as typed errors', async () => {
@@ -31,9 +34,9 @@ describe.each(TRANSPORTS)('organizations, restaurants and couriers over %s', (tr
     const admin = await target.signIn('admin@pizza.demo');
     await expect(admin.organizations.get(2)).rejects.toBeInstanceOf(NotFoundError);
     const notEditable = await admin.organizations.update(1, { host: 'elsewhere.example' }).catch((e: unknown) => e);
-    expect(notEditable).toBeInstanceOf(UnprocessableEntityError);
-    expect((notEditable as UnprocessableEntityError).pointers).toEqual(['/organization/host']);
-    expect((notEditable as UnprocessableEntityError).errorsAt('/organization/host')[0]?.code).toBe('not_editable');
+    expectInvalid(target, notEditable, '/organization/host');
+    if (target.ours)
+      expect((notEditable as UnprocessableEntityError).errorsAt('/organization/host')[0]?.code).toBe('not_editable');
 
     const dispatcher = await target.signIn('dispatcher@demo');
     const refused = await dispatcher.organizations.publish(1).withResponse();

@@ -10,19 +10,28 @@ import {
   type MockEngine,
 } from '@restoapi/mock-server';
 import { createMockServer } from '@restoapi/mock-server/node';
+import { createIndependentService } from '../../../../scripts/testing/independent-service.js';
+import { expect } from 'vitest';
 import {
   createCarrierClient,
   createRestoClient,
+  RestoApiError,
+  UnprocessableEntityError,
   type CarrierClient,
   type CarrierClientOptions,
   type RestoClient,
   type RestoClientOptions,
 } from '@restoapi/sdk';
 
-/** How the SDK reaches the mock. */
-export type Transport = 'in-process' | 'http';
-/** Both transports, for `describe.each`. */
-export const TRANSPORTS: Transport[] = ['in-process', 'http'];
+/**
+ * How the SDK reaches the service: the mock in-process or over HTTP, or `independent`: the independent
+ * implementation (`scripts/testing/independent-service.ts`, every departure on) in front of the mock, in-process.
+ */
+export type Transport = 'in-process' | 'http' | 'independent';
+/** Both transports to the mock, for `describe.each`. */
+export const TRANSPORTS: Transport[] = ['in-process', 'http', 'independent'];
+/** The mock and an independent implementation deciding differently where the spec says "not shown". */
+export const ANY_SERVICE: Transport[] = ['in-process', 'independent'];
 
 /** Friday 20 November 2026, 18:30 in Berlin: every demo zone is open (11:00–23:00). */
 export const FRIDAY_EVENING = '2026-11-20T18:30:00+01:00';
@@ -30,6 +39,11 @@ export const FRIDAY_EVENING = '2026-11-20T18:30:00+01:00';
 /** A running mock and how to reach it. */
 export interface MockTarget {
   transport: Transport;
+  /**
+   * Whether the service makes our document's decisions where the spec says "not shown" (the mock); `false` for
+   * the independent implementation, where a test checks only what the spec states.
+   */
+  ours: boolean;
   baseUrl: string;
   /** `mock.fetch` in-process; `undefined` over HTTP (the global fetch). */
   fetch: ((input: string | Request, init?: RequestInit) => Promise<Response>) | undefined;
@@ -69,6 +83,12 @@ export async function startMock(
     baseUrl = IN_PROCESS_BASE;
     sdkFetch = (request, init) => mock.fetch(request, init);
     close = async () => mock.close();
+  } else if (transport === 'independent') {
+    const service = createIndependentService({ mock: settings });
+    mock = service.mock;
+    baseUrl = IN_PROCESS_BASE;
+    sdkFetch = (request, init) => service.fetch(request, init);
+    close = () => service.close();
   } else {
     const server = await createMockServer({ port: 0, ...settings });
     mock = server.mock;
@@ -86,6 +106,7 @@ export async function startMock(
     createRestoClient({ baseUrl, ...via, ...extra });
   return {
     transport,
+    ours: transport !== 'independent',
     baseUrl,
     fetch: sdkFetch,
     mock,
@@ -187,3 +208,18 @@ export const TINY_PNG = Uint8Array.from(
   atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='),
   (c) => c.charCodeAt(0),
 );
+
+/**
+ * Checks the refusal of an invalid field: on the mock, our decision (422, an `UnprocessableEntityError` naming the
+ * field); on the independent implementation, any 4xx error (the spec shows neither the status nor the body).
+ */
+export function expectInvalid(target: MockTarget, error: unknown, pointer?: string): void {
+  if (target.ours) {
+    expect(error).toBeInstanceOf(UnprocessableEntityError);
+    if (pointer !== undefined) expect((error as UnprocessableEntityError).pointers).toContain(pointer);
+    return;
+  }
+  expect(error).toBeInstanceOf(RestoApiError);
+  expect((error as RestoApiError).status).toBeGreaterThanOrEqual(400);
+  expect((error as RestoApiError).status).toBeLessThan(500);
+}

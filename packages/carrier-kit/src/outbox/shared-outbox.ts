@@ -1,0 +1,311 @@
+import { isProgrammingError, isRetryableError, retryAfterOf, type CarrierOrder } from '../carrier-api/carrier-api.js';
+import { TypedEmitter } from '../events/typed-emitter.js';
+import { discardAudit, type AuditStep } from '../observability/audit-trail.js';
+import { silentLogger } from '../observability/logger.js';
+import { deliveryStateMachine } from '../tracker/delivery-state-machine.js';
+import { systemScheduler, type TimerHandle } from '../time/scheduler.js';
+import { distanceMeters, type LatLon } from '../geo/haversine.js';
+import { backoffDelay } from './backoff.js';
+import { describePatch, type Outbox, type OutboxEvents, type OutboxOptions, type OutboxStats } from './outbox.js';
+import type { OutboxEntry, SharedOutboxStore } from './outbox-store.js';
+
+/** Options of {@link createSharedOutbox}. */
+export interface SharedOutboxOptions extends Omit<OutboxOptions, 'store'> {
+  store: SharedOutboxStore;
+  /** How often an idle replica looks for due updates (default 250 ms). */
+  pollMs?: number;
+  /** Most updates in flight at once in this replica (default 16). */
+  batch?: number;
+}
+
+/**
+ * Creates an outbox over a {@link SharedOutboxStore}: the same contract as {@link createOutbox}, but the
+ * pending updates live in the shared store, and every replica claims and sends the due ones, so an
+ * update queued by one replica may be sent by another (after its replica died, for instance).
+ * `pending()` answers the updates this replica queued that are still waiting.
+ * @example
+ * const outbox = createSharedOutbox({ api, store: createPostgresOutboxStore({ pool }) });
+ */
+export function createSharedOutbox(options: SharedOutboxOptions): Outbox {
+  const { api, store } = options;
+  const scheduler = options.scheduler ?? systemScheduler;
+  const logger = options.logger ?? silentLogger;
+  const audit = options.audit ?? discardAudit;
+  const machine = options.machine ?? deliveryStateMachine();
+  const random = options.random ?? Math.random;
+  const minIntervalMs = options.positions?.minIntervalMs ?? 10_000;
+  const minDistanceM = options.positions?.minDistanceM ?? 10;
+  const pollMs = options.pollMs ?? 250;
+  const batch = options.batch ?? 16;
+  const emitter = new TypedEmitter<OutboxEvents>();
+  const stats: OutboxStats = {
+    queued: 0,
+    coalesced: 0,
+    skippedNearby: 0,
+    attempts: 0,
+    sent: 0,
+    retried: 0,
+    rejected: 0,
+    failed: 0,
+    dropped: 0,
+  };
+  /** Updates this replica queued that are still pending as far as it knows. */
+  const local = new Map<number, OutboxEntry>();
+  const closed = new Set<string>();
+  const lastPosition = new Map<string, LatLon>();
+  const sends = new Set<Promise<void>>();
+  let started = false;
+  let stopped = false;
+  let timer: TimerHandle | undefined;
+  let polling: Promise<void> | undefined;
+  let again = false;
+
+  const record = (entry: OutboxEntry, step: AuditStep, detail: string, data?: Record<string, unknown>): void => {
+    audit.record({
+      at: scheduler.now(),
+      step,
+      secureId: entry.secureId,
+      ...(entry.orderId !== undefined ? { orderId: entry.orderId } : {}),
+      detail,
+      ...(data ? { data } : {}),
+    });
+  };
+
+  const arm = (ms: number): void => {
+    if (stopped || !started) return;
+    if (timer !== undefined) scheduler.clearTimer(timer);
+    timer = scheduler.setTimer(() => {
+      timer = undefined;
+      kick();
+    }, ms);
+  };
+
+  /** Claims and sends due updates now; a call during a poll makes that poll run once more. */
+  const kick = (): void => {
+    if (!started || stopped) return;
+    if (polling) {
+      again = true;
+      return;
+    }
+    polling = (async () => {
+      try {
+        do {
+          again = false;
+          await poll();
+        } while (again && !stopped);
+      } catch (error) {
+        logger.warn('outbox poll failed', { error: String(error) });
+      } finally {
+        polling = undefined;
+        arm(pollMs);
+      }
+    })();
+  };
+
+  let reconciledAt = Number.NEGATIVE_INFINITY;
+  const poll = async (): Promise<void> => {
+    // Updates of this replica that another one sent: looked up once per poll interval, not per send.
+    if (local.size > 0 && scheduler.now() - reconciledAt >= pollMs) {
+      reconciledAt = scheduler.now();
+      const still = await store.stillPending([...local.keys()]);
+      for (const id of local.keys()) if (!still.has(id)) local.delete(id);
+    }
+    const room = batch - sends.size;
+    if (room <= 0) return;
+    for (const entry of await store.claim(room)) send(entry);
+  };
+
+  const send = (entry: OutboxEntry): void => {
+    stats.attempts += 1;
+    record(
+      entry,
+      'update_pushed',
+      `${describePatch(entry.patch)}${entry.attempts > 0 ? ` (attempt ${entry.attempts + 1})` : ''}`,
+      { patch: entry.patch, entry_id: entry.id, replica: store.owner },
+    );
+    const work = (async () => {
+      // The call alone is guarded, as in createOutbox: what we do with a 2xx can never pass for a failed exchange.
+      let answered: { order: CarrierOrder | undefined } | undefined;
+      let failure: unknown;
+      try {
+        answered = { order: await api.updateDelivery(entry.secureId, { ...entry.patch }) };
+      } catch (error) {
+        failure = error;
+      }
+      if (answered) {
+        const { order } = answered;
+        await store.markSent(entry.id);
+        stats.sent += 1;
+        local.delete(entry.id);
+        if (entry.kind === 'position' && entry.patch.lat !== undefined && entry.patch.lon !== undefined)
+          lastPosition.set(entry.secureId, { lat: entry.patch.lat, lon: entry.patch.lon });
+        record(
+          entry,
+          'update_answered',
+          order
+            ? `accepted: delivery ${order.delivery.status}, order ${order.order_status}`
+            : 'accepted (the answer held no order)',
+        );
+        await emitter.emit('sent', { entry, ...(order ? { order } : {}) }, (error) =>
+          logger.error('outbox sent listener failed', { error: String(error) }),
+        );
+        return;
+      }
+      const error = failure;
+      const message = error instanceof Error ? error.message : String(error);
+      if (entry.kind === 'position' && closed.has(entry.secureId)) {
+        stats.dropped += 1;
+        local.delete(entry.id);
+        await store.markRejected(entry.id, `dropped: the delivery ended (${message})`);
+        record(entry, 'update_dropped', 'position dropped: the delivery ended');
+      } else if (isProgrammingError(error)) {
+        // A bug (in a custom CarrierApi, the SDK or the kit) is not a network failure: sending again repeats it.
+        stats.failed += 1;
+        local.delete(entry.id);
+        const name = (error as Error).name;
+        await store.markRejected(entry.id, `failed: ${name}: ${message}`);
+        record(entry, 'update_failed', `${name}: ${message} (a bug, not retried)`, { patch: entry.patch, error: name });
+        logger.error('delivery update failed with an error in the code, not retried', {
+          secure_id: entry.secureId,
+          patch: entry.patch,
+          error: String(error),
+          stack: (error as Error).stack,
+        });
+        await emitter.emit('failed', { entry, error });
+      } else if (isRetryableError(error)) {
+        const delayMs = backoffDelay(options.retry ?? {}, entry.attempts + 1, random(), retryAfterOf(error));
+        stats.retried += 1;
+        await store.markRetry(entry.id, delayMs, message);
+        record(entry, 'update_retrying', `retry in ${delayMs} ms`, { error: message, delay_ms: delayMs });
+        await emitter.emit('retry', { entry: { ...entry, attempts: entry.attempts + 1 }, error, delayMs });
+      } else {
+        stats.rejected += 1;
+        local.delete(entry.id);
+        await store.markRejected(entry.id, message);
+        record(entry, 'update_rejected', message, { patch: entry.patch });
+        logger.error('delivery update refused by the service', { secure_id: entry.secureId, error: message });
+        await emitter.emit('rejected', { entry, error });
+      }
+    })()
+      .catch((error: unknown) => logger.error('outbox store failed', { error: String(error) }))
+      .finally(() => kick());
+    sends.add(work);
+    void work.finally(() => sends.delete(work));
+  };
+
+  const requireStarted = (): void => {
+    if (!started) throw new Error('the outbox is not started: await outbox.start() (or agent.start()) first');
+    if (stopped) throw new Error('the outbox is stopped');
+  };
+
+  const outbox: Outbox = {
+    async start() {
+      started = true;
+      stopped = false;
+      kick();
+    },
+
+    async stop() {
+      stopped = true;
+      if (timer !== undefined) scheduler.clearTimer(timer);
+      timer = undefined;
+      await polling?.catch(() => undefined);
+      await Promise.allSettled([...sends]);
+    },
+
+    async enqueue(secureId, patch, meta = {}) {
+      requireStarted();
+      if (Object.keys(patch).length === 0) throw new TypeError('a delivery update needs at least one field');
+      const kind = patch.status !== undefined || patch.lat === undefined ? 'status' : 'position';
+      const terminal = patch.status !== undefined && machine.isTerminal(patch.status);
+      if (terminal) closed.add(secureId);
+      const result = await store.enqueue({
+        secureId,
+        ...(meta.orderId !== undefined ? { orderId: meta.orderId } : {}),
+        kind,
+        patch: { ...patch },
+        terminal,
+        minIntervalMs,
+      });
+      if (result.entry) {
+        local.set(result.entry.id, result.entry);
+        stats.queued += 1;
+        record(result.entry, 'update_queued', describePatch(result.entry.patch), { entry_id: result.entry.id });
+      }
+      if (result.foldedPosition) {
+        stats.coalesced += 1;
+        for (const entry of local.values())
+          if (entry.secureId === secureId && entry.kind === 'position') local.delete(entry.id);
+      }
+      kick();
+    },
+
+    async enqueuePosition(secureId, position, meta = {}) {
+      requireStarted();
+      if (closed.has(secureId)) return 'dropped_terminal';
+      const last = lastPosition.get(secureId);
+      if (last && distanceMeters(last, position) < minDistanceM) {
+        stats.skippedNearby += 1;
+        return 'skipped_nearby';
+      }
+      const result = await store.enqueue({
+        secureId,
+        ...(meta.orderId !== undefined ? { orderId: meta.orderId } : {}),
+        kind: 'position',
+        patch: { lat: position.lat, lon: position.lon },
+        terminal: false,
+        minIntervalMs,
+      });
+      if (result.outcome === 'dropped_terminal') {
+        closed.add(secureId);
+        return 'dropped_terminal';
+      }
+      if (result.outcome === 'coalesced') stats.coalesced += 1;
+      else stats.queued += 1;
+      if (result.entry) local.set(result.entry.id, result.entry);
+      kick();
+      return result.outcome;
+    },
+
+    async discard(secureId, reason) {
+      closed.add(secureId);
+      for (const entry of await store.discard(secureId)) {
+        stats.dropped += 1;
+        local.delete(entry.id);
+        record(entry, 'update_dropped', `${describePatch(entry.patch)} dropped: ${reason}`);
+        void emitter.emit('dropped', { entry, reason });
+      }
+    },
+
+    isClosed: (secureId) => closed.has(secureId),
+
+    pending(secureId) {
+      return [...local.values()]
+        .filter((e) => secureId === undefined || e.secureId === secureId)
+        .sort((a, b) => a.id - b.id)
+        .map((e) => ({ ...e, patch: { ...e.patch } }));
+    },
+
+    async idle() {
+      while (sends.size > 0 || polling) {
+        await Promise.allSettled([...sends]);
+        await polling?.catch(() => undefined);
+      }
+    },
+
+    async drained() {
+      while (local.size > 0) {
+        kick();
+        await new Promise<void>((resolve) => scheduler.setTimer(resolve, pollMs));
+        await outbox.idle();
+      }
+    },
+
+    on: (name, listener) => emitter.on(name, listener),
+
+    get stats() {
+      return { ...stats };
+    },
+  };
+  return outbox;
+}

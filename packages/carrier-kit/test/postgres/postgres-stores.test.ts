@@ -1,0 +1,220 @@
+// The PostgreSQL stores against a real server (started by the test, never a fake of `pg`): migrations,
+// skip-locked claims shared by replicas, leases that run out, order within an order, dedupe across replicas.
+import pg from 'pg';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import {
+  createPostgresDedupeStore,
+  createPostgresOutboxStore,
+  migrate,
+  MIGRATIONS,
+} from '@restoapi/carrier-kit/postgres';
+import { BIN_SOURCES, runCli } from '../../../../scripts/testing/run-cli.js';
+import { postgresTestsRun, startPostgres, type TestPostgres } from '../../../../scripts/testing/postgres.js';
+
+const run = postgresTestsRun('carrier-kit postgres stores');
+let server: TestPostgres;
+const pools: pg.Pool[] = [];
+
+beforeAll(async () => {
+  if (run) server = await startPostgres();
+}, 30_000);
+afterAll(async () => {
+  await Promise.all(pools.map((pool) => pool.end()));
+  await server?.stop();
+});
+
+async function database(): Promise<string> {
+  const url = await server.createDatabase();
+  await migrate({ connectionString: url });
+  return url;
+}
+
+function poolOf(url: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  pools.push(pool);
+  return pool;
+}
+
+const status = (secureId: string, value: 'courier_assigned' | 'delivering' | 'delivered') => ({
+  secureId,
+  kind: 'status' as const,
+  patch: { status: value },
+  terminal: value === 'delivered',
+  minIntervalMs: 0,
+});
+const position = (secureId: string, lat: number, minIntervalMs = 0) => ({
+  secureId,
+  kind: 'position' as const,
+  patch: { lat, lon: 13.4 },
+  terminal: false,
+  minIntervalMs,
+});
+
+test.runIf(run)('migrate applies each migration once, even when replicas start together', async () => {
+  const url = await server.createDatabase();
+  const results = await Promise.all([1, 2, 3].map(() => migrate({ connectionString: url })));
+  expect(results.flatMap((r) => r.applied)).toEqual(MIGRATIONS.map((m) => m.version));
+  expect(results.every((r) => r.version === MIGRATIONS.at(-1)!.version)).toBe(true);
+  expect(await migrate({ connectionString: url })).toEqual({ applied: [], version: MIGRATIONS.at(-1)!.version });
+  const { rows } = await poolOf(url).query('SELECT version, name FROM carrier_kit_migrations');
+  expect(rows).toHaveLength(MIGRATIONS.length);
+});
+
+test.runIf(run)('two replicas claim different updates, and an order sends one update at a time, in order', async () => {
+  const url = await database();
+  const a = createPostgresOutboxStore({ pool: poolOf(url), owner: 'a' });
+  const b = createPostgresOutboxStore({ pool: poolOf(url), owner: 'b' });
+  for (const id of ['o1', 'o2', 'o3', 'o4']) {
+    await a.enqueue(status(id, 'courier_assigned'));
+    await b.enqueue(status(id, 'delivering'));
+  }
+  const [fromA, fromB] = await Promise.all([a.claim(10), b.claim(10)]);
+  const claimed = [...fromA, ...fromB];
+  // Each order's first update, each taken by exactly one replica; the second waits for the first.
+  expect(claimed.map((e) => e.secureId).sort()).toEqual(['o1', 'o2', 'o3', 'o4']);
+  expect(claimed.every((e) => e.patch.status === 'courier_assigned')).toBe(true);
+  expect(await b.claim(10)).toEqual([]);
+  for (const entry of fromA) await a.markSent(entry.id);
+  for (const entry of fromB) await b.markSent(entry.id);
+  const next = [...(await b.claim(10)), ...(await a.claim(10))];
+  expect(next.map((e) => [e.secureId, e.patch.status]).sort()).toEqual([
+    ['o1', 'delivering'],
+    ['o2', 'delivering'],
+    ['o3', 'delivering'],
+    ['o4', 'delivering'],
+  ]);
+});
+
+test.runIf(run)('the updates of a replica that died are sent by another once its lease runs out', async () => {
+  const url = await database();
+  const dead = createPostgresOutboxStore({ pool: poolOf(url), owner: 'dead', leaseMs: 300 });
+  const alive = createPostgresOutboxStore({ pool: poolOf(url), owner: 'alive', leaseMs: 300 });
+  await dead.enqueue(status('o1', 'courier_assigned'));
+  const [taken] = await dead.claim(1);
+  expect(taken?.patch).toEqual({ status: 'courier_assigned' });
+  expect(await alive.claim(5)).toEqual([]);
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  const [again] = await alive.claim(5);
+  expect(again?.id).toBe(taken!.id);
+  await alive.markSent(again!.id);
+  // The dead replica's late answer changes nothing: the update was sent once it was marked.
+  await dead.markRetry(taken!.id, 0, 'late');
+  expect(await alive.pending()).toEqual([]);
+});
+
+test.runIf(run)(
+  'a position never overtakes the status before it; a waiting position holds no status back',
+  async () => {
+    const url = await database();
+    const store = createPostgresOutboxStore({ pool: poolOf(url), owner: 'r' });
+    await store.enqueue(status('o1', 'courier_assigned'));
+    await store.enqueue(position('o1', 52.1));
+    const [first] = await store.claim(5);
+    expect(first?.patch).toEqual({ status: 'courier_assigned' });
+    expect(await store.claim(5)).toEqual([]);
+    await store.markSent(first!.id);
+    const [second] = await store.claim(5);
+    expect(second?.kind).toBe('position');
+    await store.markSent(second!.id);
+    // The next position waits a minute for its interval; the status queued after it goes first.
+    expect((await store.enqueue(position('o1', 52.2, 60_000))).outcome).toBe('queued');
+    expect((await store.enqueue(position('o1', 52.3, 60_000))).outcome).toBe('coalesced');
+    await store.enqueue(status('o1', 'delivering'));
+    const [third] = await store.claim(5);
+    expect(third?.patch).toEqual({ status: 'delivering' });
+    await store.markSent(third!.id);
+    // The final status takes the waiting position along and closes the order.
+    const final = await store.enqueue(status('o1', 'delivered'));
+    expect(final.foldedPosition).toBe(true);
+    expect(final.entry?.patch).toEqual({ status: 'delivered', lat: 52.3, lon: 13.4 });
+    expect((await store.enqueue(position('o1', 52.4))).outcome).toBe('dropped_terminal');
+    expect((await store.pending('o1')).map((e) => e.patch.status)).toEqual(['delivered']);
+  },
+);
+
+test.runIf(run)('a callback that reaches two replicas is handled once, and again when its replica dies', async () => {
+  const url = await database();
+  const a = createPostgresDedupeStore({ pool: poolOf(url), owner: 'a' });
+  const b = createPostgresDedupeStore({ pool: poolOf(url), owner: 'b' });
+  expect(await a.claim('5007|order_created|', 5000)).toBe('claimed');
+  // The duplicate on b waits for a's transaction: done once a commits.
+  const duplicate = b.claim('5007|order_created|', 5000);
+  await a
+    .transaction('5007|order_created|')!
+    .query(`INSERT INTO carrier_deliveries (secure_id, owner, owner_until) VALUES ('s1', 'a', now())`);
+  await a.complete('5007|order_created|', 60_000);
+  expect(await duplicate).toBe('done');
+
+  expect(await a.claim('5008|order_created|', 5000)).toBe('claimed');
+  const second = b.claim('5008|order_created|', 5000);
+  // a dies half-way: its connection drops, the transaction rolls back, and b handles the callback.
+  const { rows } = await poolOf(url).query<{ pid: number }>(
+    `SELECT pid FROM pg_stat_activity WHERE state = 'idle in transaction' AND datname = current_database()`,
+  );
+  expect(rows.length).toBeGreaterThan(0);
+  await poolOf(url).query('SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [rows.map((r) => r.pid)]);
+  expect(await second).toBe('claimed');
+  await b.complete('5008|order_created|', 60_000);
+  const handled = await poolOf(url).query('SELECT key, handled_by FROM carrier_callbacks ORDER BY key');
+  expect(handled.rows).toEqual([
+    { key: '5007|order_created|', handled_by: 'a' },
+    { key: '5008|order_created|', handled_by: 'b' },
+  ]);
+  // The work the first callback started committed with its key.
+  expect((await poolOf(url).query('SELECT owner FROM carrier_deliveries')).rows).toEqual([{ owner: 'a' }]);
+  await a.release('5008|order_created|');
+});
+
+test.runIf(run)(
+  'restoapi-carrier migrate --store applies the schema once and says so',
+  async () => {
+    const url = await server.createDatabase();
+    const first = await runCli([BIN_SOURCES['restoapi-carrier']!, 'migrate', '--store', url]);
+    expect(first.stdout.trim()).toBe(`applied migration 1; the database is at schema version 1`);
+    const [second, bad, down, both] = await Promise.all([
+      ...[url, 'mysql://db/carrier', 'postgres://u:secret@127.0.0.1:9/x'].map((store) =>
+        runCli([BIN_SOURCES['restoapi-carrier']!, 'migrate', '--store', store]),
+      ),
+      runCli([
+        BIN_SOURCES['restoapi-carrier']!,
+        'simulate',
+        '--base-url',
+        'http://127.0.0.1:9',
+        '--store',
+        url,
+        '--outbox',
+        'o.json',
+      ]),
+    ]);
+    expect([both!.status, both!.stderr.trim()]).toEqual([
+      2,
+      'restoapi-carrier: --outbox and --store exclude each other: with --store the outbox is in the database',
+    ]);
+    expect([second!.status, second!.stdout.trim()]).toEqual([
+      0,
+      'nothing to apply; the database is at schema version 1',
+    ]);
+    expect([bad!.status, bad!.stderr]).toEqual([
+      2,
+      expect.stringContaining('expected a postgres:// connection string'),
+    ]);
+    expect(down!.status).toBe(3);
+    expect(down!.stderr).toContain('cannot reach postgres://u@127.0.0.1:9/x (ECONNREFUSED)');
+    expect(down!.stderr).not.toContain('secret');
+  },
+  30_000,
+);
+
+test.runIf(run)('settled updates are pruned once they are older than keepMs; pending ones stay', async () => {
+  const url = await database();
+  const store = createPostgresOutboxStore({ pool: poolOf(url), owner: 'r', keepMs: 0 });
+  await store.enqueue(status('o1', 'courier_assigned'));
+  await store.enqueue(status('o1', 'delivering'));
+  const [first] = await store.claim(5);
+  await store.markSent(first!.id);
+  // The first claim of a store prunes; a fresh store prunes at its first claim too.
+  const [second] = await createPostgresOutboxStore({ pool: poolOf(url), owner: 's', keepMs: 0 }).claim(5);
+  expect(second?.patch).toEqual({ status: 'delivering' });
+  const { rows } = await poolOf(url).query<{ state: string }>('SELECT state FROM carrier_outbox');
+  expect(rows).toEqual([{ state: 'pending' }]);
+});
