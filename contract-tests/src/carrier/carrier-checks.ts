@@ -238,7 +238,11 @@ export function checkReordered(o: Observation): Finding {
 export function checkStopsAfterCancel(o: Observation, graceMs: number): Finding {
   const out = finding('/components/schemas/DeliveryStatus');
   const cancelled = o.callbacks.find((c) => c.query.status === 'cancelled');
-  const acked = cancelled?.attempts.find((a) => a.status !== null && a.status >= 200 && a.status < 300);
+  if (!cancelled) {
+    out.skip = `order ${o.orderId} was over before the service side could cancel it (the carrier delivered it at once)`;
+    return out;
+  }
+  const acked = cancelled.attempts.find((a) => a.status !== null && a.status >= 200 && a.status < 300);
   if (!acked) {
     out.skip = 'the carrier did not acknowledge the cancellation, so when it learnt of it is unknown';
     return out;
