@@ -151,19 +151,21 @@ export function createSharedOutbox(options: SharedOutboxOptions): Outbox {
         );
         return;
       }
+      // Each branch takes the entry off pending() only after its store write, in the tick its event fires, so a
+      // caller that waits for an empty pending() also sees the event.
       const error = failure;
       const message = error instanceof Error ? error.message : String(error);
       if (entry.kind === 'position' && closed.has(entry.secureId)) {
         stats.dropped += 1;
-        local.delete(entry.id);
         await store.markRejected(entry.id, `dropped: the delivery ended (${message})`);
+        local.delete(entry.id);
         record(entry, 'update_dropped', 'position dropped: the delivery ended');
       } else if (isProgrammingError(error)) {
         // A bug (in a custom CarrierApi, the SDK or the kit) is not a network failure: sending again repeats it.
         stats.failed += 1;
-        local.delete(entry.id);
         const name = (error as Error).name;
         await store.markRejected(entry.id, `failed: ${name}: ${message}`);
+        local.delete(entry.id);
         record(entry, 'update_failed', `${name}: ${message} (a bug, not retried)`, { patch: entry.patch, error: name });
         logger.error('delivery update failed with an error in the code, not retried', {
           secure_id: entry.secureId,
@@ -180,8 +182,8 @@ export function createSharedOutbox(options: SharedOutboxOptions): Outbox {
         await emitter.emit('retry', { entry: { ...entry, attempts: entry.attempts + 1 }, error, delayMs });
       } else {
         stats.rejected += 1;
-        local.delete(entry.id);
         await store.markRejected(entry.id, message);
+        local.delete(entry.id);
         record(entry, 'update_rejected', message, { patch: entry.patch });
         logger.error('delivery update refused by the service', { secure_id: entry.secureId, error: message });
         await emitter.emit('rejected', { entry, error });
