@@ -40,8 +40,11 @@ export interface ProxyServerOptions {
   failOnViolation?: boolean;
   /** Called with each violation as it is seen (the CLI prints it). */
   onViolation?: (violation: Violation) => void;
-  /** Called with each checked answer of an operation whose body is JSON (the recorder listens here). */
-  onAnswer?: (exchange: Exchange, status: number, json: unknown) => void;
+  /**
+   * Called with each checked answer of an operation whose body is JSON (the recorder listens here); the
+   * answer goes back to the client once a returned promise settles (the recording is on disk first).
+   */
+  onAnswer?: (exchange: Exchange, status: number, json: unknown) => unknown;
   /** The description to check against (default: this package's document). */
   api?: ApiDescription;
 }
@@ -207,7 +210,10 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
     }
     violations.push(...checked.violations);
     seen(exchange, violations);
-    if (checked.json !== undefined) options.onAnswer?.(exchange, status, checked.json);
+    if (checked.json !== undefined)
+      await Promise.resolve(options.onAnswer?.(exchange, status, checked.json)).catch(() => {
+        // A listener that fails (the recording's disk is full) never costs the client its answer.
+      });
     if (options.failOnViolation && checked.violations.length > 0) {
       answerJson(res, 502, violationBody(checked.violations));
       return;
