@@ -4,7 +4,7 @@ import { ControlClient, ControlError } from '../control.js';
 import { CLAUSES } from '../generated/clauses.js';
 import { allTests } from '../tests/index.js';
 import { CheckFailure, SkipSignal, TestContext, type ContractTest, type SuiteRuntime } from './context.js';
-import { reproducers } from './curl.js';
+import { reproducers, shownExchanges } from './curl.js';
 import { CheckingHttp, CoverageRecorder, NotImplementedSignal, type RequestSink } from './http.js';
 import type {
   ClauseCoverage,
@@ -239,6 +239,7 @@ export async function runContractSuite(options: RunOptions): Promise<SuiteResult
         result.failure = [message, ...problems.map((p) => `schema/server: ${p}`)].filter(Boolean).join('\n');
         if (sink.log.length) result.failure += `\nrequests:\n  ${sink.log.slice(-12).join('\n  ')}`;
         result.reproducers = reproducers(exchanges, options.showSecrets);
+        result.exchanges = shownExchanges(exchanges, options.showSecrets);
       }
     }
     http.sink = undefined;
