@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
 import YAML from 'yaml';
-import { listDecisions, type Decision } from '../src/decisions.js';
+import { decisionAnchor, listDecisions, type Decision } from '../src/decisions.js';
 import { apiTypes } from './api-types.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -94,8 +94,11 @@ function decisionsMarkdown(
   ];
   for (const [group, items] of groups) {
     lines.push(`## ${group}`, '');
+    // The anchor lets the contract reports link a warning to its entry (createDepartureClassifier's `entry`).
     for (const item of items)
-      lines.push(`- **${item.where}** (\`${item.pointer || '/'}\`): ${item.why.replace(/\s+/g, ' ')}`);
+      lines.push(
+        `- <a id="${decisionAnchor(item.pointer)}"></a>**${item.where}** (\`${item.pointer || '/'}\`): ${item.why.replace(/\s+/g, ' ')}`,
+      );
     lines.push('');
   }
   // The mock's control API is not the service: its decisions are listed apart and not counted above.

@@ -89,3 +89,17 @@ export function listDecisions(document: unknown): Decision[] {
   visit(document, [], [], undefined);
   return found;
 }
+
+/**
+ * The anchor of a decision's entry in DECISIONS.md, derived from its marker's pointer.
+ * @example decisionAnchor('/components/schemas/Timetable/properties/day') // 'decision-components-schemas-timetable-properties-day'
+ */
+export function decisionAnchor(pointer: string): string {
+  const slug = pointer
+    .replace(/~1/g, '/')
+    .replace(/~0/g, '~')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return `decision-${slug || 'document'}`;
+}

@@ -16,7 +16,7 @@ export type {
   paths as controlPaths,
 } from './generated/control.js';
 export { createAjv, describeAjvError } from './ajv.js';
-export { listDecisions, type Decision } from './decisions.js';
+export { decisionAnchor, listDecisions, type Decision } from './decisions.js';
 export { fromBase64, signWebhook, webhookSecretKey } from './webhook-signature.js';
 export { backoffDelayMs, type Backoff } from './backoff.js';
 export { mediaTypeOf } from './media-type.js';
@@ -58,3 +58,11 @@ export {
   type ValidationIssue,
   type ValidationResult,
 } from './validators.js';
+export {
+  createDepartureClassifier,
+  type ClassifiedIssue,
+  type ClassifiedResponse,
+  type DecisionRef,
+  type DepartureBasis,
+  type DepartureClassifier,
+} from './departures.js';

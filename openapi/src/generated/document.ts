@@ -96,6 +96,9 @@ export const openapiDocument: Record<string, unknown> = {
         "summary": "Read an order in the carrier view",
         "description": "Returns the order in the carrier order view: what the carrier needs to\ndeliver it (destination, restaurant, contact, prices, items), the\norder's status (`order_status`, read-only) and the writable `delivery`\nblock.\n\nCarrier flow: after a callback (`order_created`,\n`order_status_changed`) the carrier loads the order by the\n`order_secure_id` it received, keeps the delivery status current with\n`PUT /api-delivery/orders/{secure_id}/delivery`, and updates the courier's\ngeographic position when it changes.\n\nThe order is addressed by its `secure_id`, obtained from the\ncallback; the carrier's service must be registered beforehand through\nthe service's support. No session token is used. An unknown\n`secure_id` is `404`.\n",
         "x-spec-ref": "Endpoints > Carrier API; Resources and their fields > Carrier order view; Authentication 8; Events",
+        "x-decided": [
+          "errors"
+        ],
         "x-decision": "Error behavior of the carrier API is not shown. An unknown `secure_id` answers 404 (the same answer whatever the reason, so tokens cannot be probed); a cancelled or complete order stays readable so that the carrier can see why it was stopped. The call needs no credential besides the unguessable `secure_id` in the path (Authentication 8), hence `security: []`.",
         "security": [],
         "responses": {
@@ -254,6 +257,10 @@ export const openapiDocument: Record<string, unknown> = {
         "summary": "Update the delivery block of an order",
         "description": "Updates the writable `delivery` block of the order: any of `status`,\n`message`, `courier_name`, `courier_phone`, `courier_external_id`,\n`lat`, `lon`; only the fields to change need to be sent. The body is\nJSON and must carry `Content-Type: application/json`.\n\nThe carrier keeps the delivery status current and updates the\ncourier's geographic position (`lat`, `lon`) when it changes.\n\nDelivery status transitions (`DeliveryStatus`):\n\n| From | To | Effect on the order |\n|---|---|---|\n| `idle` | `courier_assigned` | none |\n| `courier_assigned` | `delivering` | order status becomes `delivery` |\n| `delivering` | `delivered` | order status becomes `complete` |\n| `idle`, `courier_assigned`, `delivering` | `problem` | none; `message` should say what happened |\n| `problem` | `idle`, `courier_assigned`, `delivering` | as above for `delivering` |\n\n`delivered` is terminal. Sending the current status again is a no-op\n(`200`). `lat`/`lon` also update the courier's `last_known_position`.\n\nErrors: `404` unknown `secure_id`; `409` an illegal delivery\ntransition, or the order is `cancelled` or `complete`; `422` an\ninvalid field (`source.pointer` names it, e.g. `/lat`), an unknown\nfield or an empty object; `415` a body that is not\n`application/json`; `400` malformed JSON.\n",
         "x-spec-ref": "Endpoints > Carrier API; Resources and their fields > Carrier order view; States and transitions; Authentication 8; Events; Errors 5",
+        "x-decided": [
+          "errors",
+          "transitions"
+        ],
         "x-decision": "Error behavior of the carrier API and the delivery transitions are not shown. Delivery statuses follow `idle` → `courier_assigned` → `delivering` → `delivered`, with `problem` reachable from any non-terminal status and left for `idle`, `courier_assigned` or `delivering`; `delivering` moves the main order to `delivery` and `delivered` to `complete`, as the carrier's courier then plays the courier's part (Orders: courier statuses). Errors use the main API's error body and statuses: 404 unknown `secure_id`, 409 an illegal transition or any update of a cancelled or complete order (the delivery is over), 422 an invalid or unknown field, 415 a non-JSON body (Errors 5), 400 malformed JSON. Repeating the current status is a 200 no-op so that carriers may resend safely. No credential besides the unguessable `secure_id` (Authentication 8), hence `security: []`.",
         "security": [],
         "requestBody": {
@@ -644,6 +651,10 @@ export const openapiDocument: Record<string, unknown> = {
         "summary": "Import the organization's menu",
         "description": "Imports a whole menu (categories and dishes) into the organization's\nmenu drafts.\n\nMenu import rules:\n\n1. It replaces the organization's whole menu. To add dishes, existing\n   dishes must be sent again by `external_id` together with the new\n   ones.\n2. It is asynchronous. Only one menu import per organization runs at a\n   time.\n3. Re-importing a dish with a known `external_id` keeps its identifier\n   in the service.\n\n`categories` is optional: when absent, categories are created\nautomatically from the dishes (`category_name`). A dish names its\ncategory by `category_external_id` (the category must be in\n`categories`) or by `category_name` (a missing category is created\nautomatically). `dishes[].availability` sets the dish's availability\nper restaurant (`available`, `not_available`, `call`); a dish is\n`available` in every restaurant not listed. `config.destroy_menu`\n(default `false`) fully replaces the current menu;\n`config.publish_menu` (default `false`) publishes the menu right\nafter the import, otherwise the result stays in the drafts until\n`POST /api/organizations/{id}/publish`.\n\nStates and transitions:\n\n| Condition | Answer | Also |\n|---|---|---|\n| no import running in the organization | `202`, `{status: queued, job_id}` | the import runs asynchronously |\n| an import is running | `409`, `{status: busy, job_id, job_status, job_message, job_percent, errors}` | the new import is not started |\n\nFollow the job with `GET /api/organizations/{id}/import/menu`\n(recommended for monitoring): `job_status` goes from `queued` to\n`working` to `done` or `failed`.\n\nThe body is checked in full before the job is queued: a body that\ndoes not match `MenuImport`, or that refers to an unknown\n`category_external_id` or restaurant, is refused with `422` and\nnothing is queued. Limits: at most 10 MiB and 10,000 dishes per\nrequest (`413`).\n\nAllowed to staff members of the organization (`administrator` and\n`manager`); dispatcher and courier accounts get `403`, another\norganization's id `404`.\n",
         "x-spec-ref": "Endpoints > Organizations, Menu import rules; Resources and their fields > Import payloads, Dish configurator; States and transitions; Errors 1; Limits 1",
+        "x-decided": [
+          "errors",
+          "limits"
+        ],
         "x-decision": "The spec leaves open who may import, the size limits, how a failure ends and whether a busy import is an error. Decided: any staff member of the organization may import (the menu belongs to the organization and the spec gives staff members the menu); dispatchers and couriers get 403, as neither edits menus. One body may hold at most 10 MiB and 10,000 dishes (413), a size that covers real menus while bounding the job. The body is validated synchronously (422, nothing queued) so that mistakes are reported at once instead of in a failed job. A job is applied atomically: when it fails (`job_status: failed`, reason in `job_message`) the drafts are left as they were, so a half-replaced menu never exists. A photo URL that cannot be fetched does not fail the job; the dish or category stays without a photo and `job_message` says so. A busy import is answered with 409, the status for a request that clashes with the current state, carrying the spec's busy object.",
         "requestBody": {
           "required": true,
@@ -859,6 +870,9 @@ export const openapiDocument: Record<string, unknown> = {
         "summary": "Read the state of the menu import",
         "description": "Returns the state of the organization's current (or last) menu import\ntask, in the same format as the answer of `POST\n/api/organizations/{id}/import/menu`; recommended for monitoring an\nimport. `status` is `busy` while a job is `queued` or `working`, and\n`idle` otherwise; the `job_*` fields describe the running or the last\njob (`job_percent` is a number from 0 to 100) and are all `null` when\nthe organization never imported a menu.\n\nAllowed to staff members of the organization; dispatcher and courier\naccounts get `403`, another organization's id `404`.\n",
         "x-spec-ref": "Endpoints > Organizations; States and transitions",
+        "x-decided": [
+          "errors"
+        ],
         "x-decision": "Who may read the import state is not shown. The same accounts that may start an import (staff members of the organization) may follow it; dispatchers and couriers get 403.",
         "responses": {
           "200": {
@@ -953,6 +967,10 @@ export const openapiDocument: Record<string, unknown> = {
         "summary": "Import the organization's clients",
         "description": "Imports clients into the organization, for example from a previous\nsystem. The optional query option `from_scratch=true` deletes\npreviously created clients first. The answer uses the same job format\nas the menu import: `202` with `{status: queued, job_id}`, or `409`\nwith the busy object while a client import of the organization is\nrunning (the new import is not started). Follow the job with `GET\n/api/organizations/{id}/import/clients`.\n\nA client whose `external_id` is already known is updated, any other is\ncreated. The body is checked in full before the job is queued (`422`,\nnothing queued). Limits: at most 10 MiB and 10,000 clients per request\n(`413`).\n\nAllowed to staff members of the organization (`administrator` and\n`manager`); dispatcher and courier accounts get `403`, another\norganization's id `404`.\n",
         "x-spec-ref": "Endpoints > Organizations; Resources and their fields > Import payloads; States and transitions; Limits 1",
+        "x-decided": [
+          "errors",
+          "limits"
+        ],
         "x-decision": "The spec gives the client import only the menu import's job format. Decided as for the menu import: any staff member of the organization may import (dispatchers and couriers 403); at most 10 MiB and 10,000 clients per request (413); the body is validated before the job is queued (422); one client import per organization runs at a time (409 with the busy object), independently of a running menu import, as the two touch different data; a failed job changes nothing. Clients are matched by `external_id`: known ones are updated, others created.",
         "parameters": [
           {
@@ -1094,6 +1112,9 @@ export const openapiDocument: Record<string, unknown> = {
         "summary": "Read the state of the client import",
         "description": "Returns the state of the organization's current (or last) client\nimport task, in the same format as the menu import's state: `status`\nis `busy` while a job is `queued` or `working`, `idle` otherwise; the\n`job_*` fields describe the running or last job and are all `null`\nwhen the organization never imported clients.\n\nAllowed to staff members of the organization; dispatcher and courier\naccounts get `403`, another organization's id `404`.\n",
         "x-spec-ref": "Endpoints > Organizations",
+        "x-decided": [
+          "errors"
+        ],
         "x-decision": "Who may read the import state is not shown. The same accounts that may start an import (staff members of the organization) may follow it; dispatchers and couriers get 403.",
         "responses": {
           "200": {
@@ -1168,6 +1189,11 @@ export const openapiDocument: Record<string, unknown> = {
         "summary": "Import orders",
         "description": "Imports orders into the organization and reports on each of them:\n`organization_import` holds one item per submitted order, with its\n`external_id` and `status` `imported` (with `imported_at`), `ignored`\nor `error` (with `errors`). A failed order does not stop the others;\nthey are still reported individually.\n\nOrder import rules:\n\n1. Only the delivery address and zone are validated. Delivery time,\n   working hours, order contents (items without a matching dish are\n   accepted) and stop-lists are not validated.\n2. Without coordinates the order cannot be attached to a restaurant\n   and zone automatically; `restaurant_id` and `delivery_zone_id` may\n   be given instead.\n3. With `client_external_id`, the client found by that id is assigned;\n   when none is found, a client is created using `contact_name` as its\n   name.\n4. With `client_id`, that client is assigned; when it is not found, the\n   item ends with an error.\n5. Importing an order in status `pending` sends SMS and e-mail\n   notifications about a new order.\n\nStates and transitions of an imported order:\n\n| Condition | Result `status` | Also |\n|---|---|---|\n| new `external_id`, processed | `imported` | the order is created |\n| `external_id` already imported, `existing=update` | `imported` | the order is updated |\n| `external_id` already imported, `existing=ignore` or omitted | `ignored` | nothing changes |\n| processing fails | `error` | `errors` lists the problems |\n\nThe import is synchronous. The body is first checked in full against\n`OrderImport` (a mismatch is `422` and nothing is imported); the\nchecks made while processing an order (address and zone, `client_id`)\nend only that order with `error`, `source.pointer` relative to the\norder (e.g. `/client_id`). Orders are processed in the order given,\nso an `external_id` repeated in the same request is treated as\nalready imported the second time. Limits: at most 10 MiB and 10,000\norders per request (`413`).\n\nAllowed to staff members of the organization; a `manager` may import\nonly orders of its own restaurants. Dispatcher and courier accounts\nget `403`, another organization's id `404`.\n",
         "x-spec-ref": "Endpoints > Organizations, Order import rules; Resources and their fields > Import payloads; States and transitions; Errors 2; Events (Other notifications)",
+        "x-decided": [
+          "errors",
+          "limits",
+          "status"
+        ],
         "x-decision": "The spec leaves open who may import orders, the status code, the size limit and concurrent imports. Decided: staff members of the organization may import (dispatchers and couriers 403); a `manager` only orders of its `restaurant_ids`, an order that resolves to another restaurant ends with `error` (`forbidden`, pointer `/restaurant_id`), as a manager's scope is its restaurants. The answer is 200 even when some or all orders end with `error`, because the request itself was processed and each order has its own result. At most 10 MiB and 10,000 orders per request (413). Order imports of one organization are processed one after another (a second request waits for the first), so the same `external_id` is never created twice; there is no busy answer as the import has no job. `imported_at` is the time the order was created or, with `existing=update`, last updated.",
         "parameters": [
           {
@@ -1446,6 +1472,10 @@ export const openapiDocument: Record<string, unknown> = {
         "summary": "List draft categories",
         "description": "Returns the draft categories available to the caller under the root key\n`draft_categories` (Data format rules 2), optionally only those of one\norganization (`organization_id`).\n\nScope: a staff member and a courier see the categories of their own\norganization, a dispatcher those of every organization. The list is not\npaginated.\n",
         "x-spec-ref": "Endpoints > Draft categories; Data format rules 2, 4",
+        "x-decided": [
+          "ordering",
+          "errors"
+        ],
         "x-decision": "The order of the list and the effect of a filter outside the caller's scope are not shown. Categories come sorted by `menu_order`, then by `id` (the storefront order; `menu_order` values need not be unique). An `organization_id` the caller cannot see gives an empty list rather than an error, since a filter only narrows what is visible. `meta` carries `count` and `total`.",
         "parameters": [
           {
@@ -1848,6 +1878,12 @@ export const openapiDocument: Record<string, unknown> = {
         "summary": "Upload the photo of a draft category",
         "description": "Sets the photo of the draft category from the `multipart/form-data`\npart `file` (Data format rules 9), replacing any previous photo. The\nanswer carries the URLs of every size. The storefront shows the new\nphoto after the menu is published.\n\nLimits: a JPEG, PNG or WebP image of at most 10 MiB (larger: 413). A\n`file` part of another type is refused with 422 (pointer `/file`), a\nbody that is not `multipart/form-data` with 415.\n\nScope: staff members of the organization. A dispatcher or a courier gets\n403; a category of another organization answers 404.\n",
         "x-spec-ref": "Endpoints > Draft categories; Data format rules 7, 9; Limits",
+        "x-decided": [
+          "errors",
+          "limits",
+          "status",
+          "body"
+        ],
         "x-decision": "Size and format limits of photo uploads and the answer are not shown. JPEG, PNG and WebP up to 10 MiB cover the photos restaurants take while keeping uploads bounded. The sizes are produced before the answer, which is 200 with the updated category, so the URLs can be shown at once. A photo can be replaced but not removed: `photo` is not an editable field. Parts other than `file` are refused with 422 `unknown_field`.",
         "requestBody": {
           "required": true,
@@ -1945,6 +1981,10 @@ export const openapiDocument: Record<string, unknown> = {
         "summary": "List draft dishes",
         "description": "Returns all draft dishes available to the caller under the root key\n`draft_dishes` (Data format rules 2), optionally only those of one\norganization (`organization_id`) and/or one draft category\n(`draft_category_id`).\n\nScope: a staff member and a courier see the dishes of their own\norganization, a dispatcher those of every organization. The list is not\npaginated.\n",
         "x-spec-ref": "Endpoints > Draft dishes; Data format rules 2, 4",
+        "x-decided": [
+          "ordering",
+          "errors"
+        ],
         "x-decision": "The order of the list and the effect of a filter outside the caller's scope are not shown. Dishes come in storefront order: by their category's `menu_order` (then category id), then by the dish's `menu_order`, then by `id`. A filter value the caller cannot see gives an empty list rather than an error, since a filter only narrows what is visible. `meta` carries `count` and `total`.",
         "parameters": [
           {
@@ -2694,6 +2734,12 @@ export const openapiDocument: Record<string, unknown> = {
         "summary": "Upload the photo of a draft dish",
         "description": "Sets the photo of the draft dish from the `multipart/form-data` part\n`file` (Data format rules 9), replacing any previous photo. The answer\ncarries the URLs of every size. The storefront shows the new photo after\nthe menu is published.\n\nLimits: a JPEG, PNG or WebP image of at most 10 MiB (larger: 413). A\n`file` part of another type is refused with 422 (pointer `/file`), a\nbody that is not `multipart/form-data` with 415.\n\nScope: staff members of the organization. A dispatcher or a courier gets\n403; a dish of another organization answers 404.\n",
         "x-spec-ref": "Endpoints > Draft dishes; Data format rules 7, 9; Limits",
+        "x-decided": [
+          "errors",
+          "limits",
+          "status",
+          "body"
+        ],
         "x-decision": "Size and format limits of photo uploads and the answer are not shown. JPEG, PNG and WebP up to 10 MiB cover the photos restaurants take while keeping uploads bounded. The sizes are produced before the answer, which is 200 with the updated dish, so the URLs can be shown at once. A photo can be replaced but not removed: `photo` is not an editable field. Parts other than `file` are refused with 422 `unknown_field`.",
         "requestBody": {
           "required": true,
@@ -3626,6 +3672,9 @@ export const openapiDocument: Record<string, unknown> = {
         "summary": "Confirm an order",
         "description": "Confirms the order on behalf of the caller; the kind of confirmation\nfollows the caller's account type, and the status does not change:\n\n| Account type | Effect |\n|---|---|\n| staff member (restaurant account) | sets `restaurant_confirmed_at` |\n| courier | sets `courier_confirmed_at` |\n| dispatcher | 403 |\n\nConfirming again keeps the first timestamp and answers 200. A\ncancelled order that the caller has not confirmed yet cannot be\nconfirmed: 409. No body is sent.\n\nScope: a staff member confirms the orders of the restaurants in its\n`restaurant_ids`, a courier the orders assigned to it; other orders\nanswer 404.\n",
         "x-spec-ref": "Endpoints > Orders; States and transitions; Authentication 5, 6",
+        "x-decided": [
+          "errors"
+        ],
         "x-decision": "The spec names the restaurant account and the courier as confirming parties but not the dispatcher, nor repeats. A dispatcher is refused with 403 (it is neither party); a repeated confirmation keeps the first timestamp so the record of when the order was accepted stays true, and answers 200 so retries are safe; a cancelled order cannot be accepted any more (409).",
         "responses": {
           "200": {
@@ -4371,6 +4420,7 @@ export const openapiDocument: Record<string, unknown> = {
         "responses": {
           "200": {
             "description": "The menu is published.",
+            "x-decision": "The answer to publish is not shown: the spec says only that it publishes the menu (bodies of responses to publish requests: not shown). It is 200 with a summary of what went live under `menu`, so a client can show the published version without a second request.",
             "headers": {
               "X-Request-Id": {
                 "$ref": "#/components/headers/X-Request-Id"
@@ -5491,6 +5541,9 @@ export const openapiDocument: Record<string, unknown> = {
                 }
               }
             },
+            "x-decided": [
+              "status"
+            ],
             "x-decision": "The spec says POST answers the created zone but not the status. It is 201 Created (a new record exists, RFC 9110 §15.3.2) with the zone unwrapped exactly as GET returns it, so a client can keep the answer as the record."
           },
           "400": {
@@ -7465,6 +7518,9 @@ export const openapiDocument: Record<string, unknown> = {
             ]
           }
         },
+        "x-decided": [
+          "required"
+        ],
         "x-decision": "The spec lists the block's fields but not their values before the carrier sets them. Every field is always present; a handed-over order starts with `status: idle` and every other field `null` until the carrier sends it, so a reader can tell \"not known yet\" from an empty string."
       },
       "DeliveryStatus": {
@@ -8594,6 +8650,11 @@ export const openapiDocument: Record<string, unknown> = {
         "format": "int64",
         "minimum": 1,
         "description": "Identifier of a record.",
+        "x-decided": [
+          "minimum",
+          "maximum",
+          "format"
+        ],
         "x-decision": "How an id is written in a path or query string is not shown. Only the canonical decimal form is an id: digits without sign, leading zero, space, fraction or exponent, from 1 up to 9007199254740991 (2^53 − 1, the largest integer every JSON client holds exactly). `0x1`, `+1`, `01`, `%201`, `1e3`, `1.0` and `-0` are 400 `invalid_parameter` naming the parameter, never read as another id, so a request cannot act on a record it did not name."
       },
       "ImportJobBusy": {
@@ -10859,6 +10920,9 @@ export const openapiDocument: Record<string, unknown> = {
             }
           }
         },
+        "x-decided": [
+          "additionalProperties"
+        ],
         "x-decision": "Fields of the StaffMember record beyond id, role, organization_id and restaurant_ids are not shown. None are added: the record has exactly these four fields, since staff-member endpoints are outside this description and nothing else needs more."
       },
       "Timestamp": {
@@ -10924,6 +10988,7 @@ export const openapiDocument: Record<string, unknown> = {
             "description": "When false, the entry is ignored when the schedule is built."
           }
         },
+        "x-decided": [],
         "x-decision": "The spec says only the time of day of `open_at`/`close_at` counts but not in which zone nor how entries combine. The time of day is the wall-clock time in the zone's `timezone` (the date part and `Z` are ignored, as a time-of-day column is serialised), so opening hours stay right across daylight-saving changes; `close_at` at or before `open_at` closes after midnight; a dated entry replaces the weekly entries of its date."
       },
       "TimetableInput": {

@@ -1212,6 +1212,9 @@ export const fixtureSchema: Record<string, unknown> = {
           ]
         }
       },
+      "x-decided": [
+        "required"
+      ],
       "x-decision": "The spec lists the block's fields but not their values before the carrier sets them. Every field is always present; a handed-over order starts with `status: idle` and every other field `null` until the carrier sends it, so a reader can tell \"not known yet\" from an empty string."
     },
     "DeliveryStatus": {
@@ -1761,6 +1764,11 @@ export const fixtureSchema: Record<string, unknown> = {
       "format": "int64",
       "minimum": 1,
       "description": "Identifier of a record.",
+      "x-decided": [
+        "minimum",
+        "maximum",
+        "format"
+      ],
       "x-decision": "How an id is written in a path or query string is not shown. Only the canonical decimal form is an id: digits without sign, leading zero, space, fraction or exponent, from 1 up to 9007199254740991 (2^53 − 1, the largest integer every JSON client holds exactly). `0x1`, `+1`, `01`, `%201`, `1e3`, `1.0` and `-0` are 400 `invalid_parameter` naming the parameter, never read as another id, so a request cannot act on a record it did not name."
     },
     "ImportJobRecord": {
@@ -2872,6 +2880,9 @@ export const fixtureSchema: Record<string, unknown> = {
           }
         }
       },
+      "x-decided": [
+        "additionalProperties"
+      ],
       "x-decision": "Fields of the StaffMember record beyond id, role, organization_id and restaurant_ids are not shown. None are added: the record has exactly these four fields, since staff-member endpoints are outside this description and nothing else needs more."
     },
     "StateNextId": {
@@ -2942,6 +2953,7 @@ export const fixtureSchema: Record<string, unknown> = {
           "description": "When false, the entry is ignored when the schedule is built."
         }
       },
+      "x-decided": [],
       "x-decision": "The spec says only the time of day of `open_at`/`close_at` counts but not in which zone nor how entries combine. The time of day is the wall-clock time in the zone's `timezone` (the date part and `Z` are ignored, as a time-of-day column is serialised), so opening hours stay right across daylight-saving changes; `close_at` at or before `open_at` closes after midnight; a dated entry replaces the weekly entries of its date."
     }
   }

@@ -1,0 +1,343 @@
+import { createAjv } from './ajv.js';
+import { decisionAnchor } from './decisions.js';
+import { mediaTypeOf } from './media-type.js';
+import { escapePointer, getAtPointer, type OperationInfo, type ResponseInfo } from './operations.js';
+import type { ApiDescription, ResponseInput, ValidationIssue } from './validators.js';
+
+/**
+ * Whether a departure from the document breaks what the written spec states, or only what the document
+ * decided where the spec says "not shown" (an `x-decision` marker covers it).
+ */
+export type DepartureBasis = 'stated' | 'decided';
+
+/** The decision a decided departure breaks: its marker's pointer and its entry in DECISIONS.md. */
+export interface DecisionRef {
+  /** JSON Pointer of the `x-decision` marker in the bundled document (as {@link listDecisions} gives it). */
+  pointer: string;
+  /** Anchor of the decision's entry in openapi/DECISIONS.md (see `decisionAnchor`). */
+  anchor: string;
+  /** Link to the entry, relative to the openapi package: `DECISIONS.md#<anchor>`. */
+  entry: string;
+  /** The decision's first sentence, short enough for one line of a report. */
+  summary: string;
+}
+
+/** A validation issue of a response, classified as stated or decided. */
+export interface ClassifiedIssue extends ValidationIssue {
+  basis: DepartureBasis;
+  /** For `decided` issues: the innermost decision that covers it. */
+  decision?: DecisionRef;
+}
+
+/** The outcome of {@link DepartureClassifier.checkResponse}: every issue of the response, classified. */
+export interface ClassifiedResponse {
+  /** true when the response matches the document completely. */
+  valid: boolean;
+  issues: ClassifiedIssue[];
+  /** Issues that break what the spec states: failures under every profile. */
+  stated: ClassifiedIssue[];
+  /** Issues that break only decisions: warnings under `spec`, failures under `full`. */
+  decided: ClassifiedIssue[];
+}
+
+/** Tells stated departures of a response from decided ones, naming the decision. */
+export interface DepartureClassifier {
+  /** Validates a response (status, media type, body and declared headers) and classifies each issue. */
+  checkResponse(operationId: string, response: ResponseInput): ClassifiedResponse;
+  /** Classifies one issue of {@link ApiDescription.validateResponse} (or of a header check) for that response. */
+  classify(
+    operationId: string,
+    response: Pick<ResponseInput, 'status' | 'contentType'>,
+    issue: ValidationIssue,
+  ): ClassifiedIssue;
+  /** The decision marker at a pointer, as a {@link DecisionRef}; undefined when there is none. */
+  decisionAt(pointer: string): DecisionRef | undefined;
+}
+
+type Node = Record<string, unknown>;
+interface Located {
+  node: Node;
+  pointer: string;
+}
+
+function isRecord(value: unknown): value is Node {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The aspects a marker fixes: `undefined` means everything at and below its node (no `x-decided` list). */
+function decidedAspects(node: Node): readonly string[] | undefined {
+  const list = node['x-decided'];
+  return Array.isArray(list) ? list.map(String) : undefined;
+}
+
+/** Whether a marker on `node` covers `aspect` at that node (or, with `below`, anything beneath it). */
+function covers(node: Node, aspect: string | undefined): boolean {
+  if (typeof node['x-decision'] !== 'string') return false;
+  const aspects = decidedAspects(node);
+  if (aspects === undefined) return true;
+  return aspect !== undefined && aspects.includes(aspect);
+}
+
+function firstSentence(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const end = flat.search(/\.(\s|$)/);
+  return end === -1 ? flat : flat.slice(0, end + 1);
+}
+
+function unescape(segment: string): string {
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/**
+ * Classifies departures from the document by the decided nodes (`x-decision`) on their way: the
+ * operation's response, its schema path (through `$ref`, `allOf`, `oneOf`, `anyOf`, `properties` and
+ * `items`) and the declared headers. A marker covers everything at and below its node, unless it lists
+ * the aspects it fixes in `x-decided` (JSON Schema keywords such as `minimum`; `status`, `body` and
+ * `headers` on a response); then only those, at that node. Everything not covered is stated.
+ * @example
+ * const classifier = createDepartureClassifier(createApiDescription());
+ * const { stated, decided } = classifier.checkResponse('getMenuImport', { status: 200, contentType: 'application/json', body });
+ * decided[0]?.decision?.pointer; // "/components/schemas/ImportJobStatus"
+ */
+export function createDepartureClassifier(description: ApiDescription): DepartureClassifier {
+  const document = description.document;
+  const refs = new Map<string, DecisionRef | undefined>();
+  const headerAjv = createAjv({ coerceTypes: true });
+  headerAjv.addSchema(document as object, 'openapi.json');
+
+  const decisionAt = (pointer: string): DecisionRef | undefined => {
+    if (refs.has(pointer)) return refs.get(pointer);
+    const node = getAtPointer(document, pointer);
+    const why = isRecord(node) ? node['x-decision'] : undefined;
+    const ref =
+      typeof why === 'string'
+        ? {
+            pointer,
+            anchor: decisionAnchor(pointer),
+            entry: `DECISIONS.md#${decisionAnchor(pointer)}`,
+            summary: firstSentence(why),
+          }
+        : undefined;
+    refs.set(pointer, ref);
+    return ref;
+  };
+
+  /** The node and every node a `$ref` or a combinator reaches from it without consuming instance data. */
+  const expand = (start: Located[]): Located[] => {
+    const out: Located[] = [];
+    const seen = new Set<string>();
+    const queue = [...start];
+    while (queue.length > 0) {
+      const item = queue.shift()!;
+      if (seen.has(item.pointer)) continue;
+      seen.add(item.pointer);
+      out.push(item);
+      const { node, pointer } = item;
+      if (typeof node.$ref === 'string' && node.$ref.startsWith('#')) {
+        const target = node.$ref.slice(1);
+        const value = getAtPointer(document, target);
+        if (isRecord(value)) queue.push({ node: value, pointer: target });
+      }
+      for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
+        const list = node[key];
+        if (Array.isArray(list))
+          list.forEach((branch, index) => {
+            if (isRecord(branch)) queue.push({ node: branch, pointer: `${pointer}/${key}/${index}` });
+          });
+      }
+      for (const key of ['then', 'else'] as const) {
+        const branch = node[key];
+        if (isRecord(branch)) queue.push({ node: branch, pointer: `${pointer}/${key}` });
+      }
+    }
+    return out;
+  };
+
+  /** One instance step down from every node: a property, an array item or an additional property. */
+  const step = (nodes: Located[], segment: string): Located[] => {
+    const next: Located[] = [];
+    for (const { node, pointer } of nodes) {
+      const properties = node.properties;
+      if (isRecord(properties) && isRecord(properties[segment])) {
+        next.push({ node: properties[segment], pointer: `${pointer}/properties/${escapePointer(segment)}` });
+        continue;
+      }
+      if (/^\d+$/.test(segment)) {
+        const prefix = node.prefixItems;
+        const index = Number(segment);
+        if (Array.isArray(prefix) && isRecord(prefix[index])) {
+          next.push({ node: prefix[index], pointer: `${pointer}/prefixItems/${index}` });
+          continue;
+        }
+        if (isRecord(node.items)) {
+          next.push({ node: node.items, pointer: `${pointer}/items` });
+          continue;
+        }
+      }
+      if (isRecord(node.additionalProperties))
+        next.push({ node: node.additionalProperties, pointer: `${pointer}/additionalProperties` });
+    }
+    return expand(next);
+  };
+
+  /** The innermost marker among `nodes` that covers `aspect` (deepest pointer wins). */
+  const innermost = (nodes: Located[], aspect: string | undefined): DecisionRef | undefined => {
+    let found: Located | undefined;
+    for (const item of nodes) if (covers(item.node, aspect)) found = item;
+    return found ? decisionAt(found.pointer) : undefined;
+  };
+
+  /** A decision covering a schema issue: markers on the way cover their subtree, the last node the keyword. */
+  const schemaDecision = (root: Located, issue: ValidationIssue): DecisionRef | undefined => {
+    const segments = issue.pointer === '' ? [] : issue.pointer.split('/').slice(1).map(unescape);
+    // `required` and `additionalProperties` sit on the object; the pointer names the member.
+    const member = issue.keyword === 'required' || issue.keyword === 'additionalProperties';
+    const objectDepth = member ? segments.length - 1 : segments.length;
+    let nodes = expand([root]);
+    let decision: DecisionRef | undefined;
+    for (let depth = 0; depth <= segments.length; depth += 1) {
+      if (depth > 0) nodes = step(nodes, segments[depth - 1]!);
+      if (nodes.length === 0) break;
+      const atKeyword = depth === objectDepth ? innermost(nodes, issue.keyword) : undefined;
+      // A member that is missing or extra is decided when its own node is (a decided field missing).
+      const atMember = member && depth === segments.length ? innermost(nodes, issue.keyword) : undefined;
+      const below = depth < objectDepth ? innermost(nodes, undefined) : undefined;
+      decision = atMember ?? atKeyword ?? below ?? decision;
+    }
+    return decision;
+  };
+
+  const declaredResponse = (op: OperationInfo, status: number): ResponseInfo | undefined => {
+    const code = String(status);
+    return (
+      op.responses.find((r) => r.status === code) ??
+      op.responses.find((r) => r.status.toUpperCase() === `${code[0]}XX`) ??
+      op.responses.find((r) => r.status === 'default')
+    );
+  };
+
+  /** A marker on the response (where the operation lists it, or the component it refers to) covering `aspect`. */
+  const responseDecision = (op: OperationInfo, response: ResponseInfo, aspect: string): DecisionRef | undefined => {
+    if (aspect !== 'status' && covers(op.raw, aspect)) return decisionAt(op.pointer);
+    const site = `${op.pointer}/responses/${escapePointer(response.status)}`;
+    for (const pointer of [response.pointer, site]) {
+      const node = getAtPointer(document, pointer);
+      if (isRecord(node) && covers(node, aspect)) return decisionAt(pointer);
+    }
+    return undefined;
+  };
+
+  /** An undocumented status: a 4xx (the spec shows no error status) or a 2xx where the success answer is decided. */
+  const statusDecision = (op: OperationInfo, status: number): DecisionRef | undefined => {
+    const family = Math.floor(status / 100);
+    if (family !== 2 && family !== 4) return undefined;
+    const candidates = op.responses
+      .filter((r) => r.status.startsWith(String(family)))
+      .sort((a, b) => Math.abs(Number(a.status) - status) - Math.abs(Number(b.status) - status));
+    for (const response of candidates) {
+      const decision = responseDecision(op, response, 'status');
+      if (decision) return decision;
+    }
+    // A 2xx of an operation whose answer the spec does not show at all.
+    if (family === 2 && covers(op.raw, 'status')) return decisionAt(op.pointer);
+    if (family === 4) return decisionAt('/components/schemas/ErrorBody');
+    return undefined;
+  };
+
+  const classify: DepartureClassifier['classify'] = (operationId, response, issue) => {
+    const op = description.operation(operationId);
+    const stated: ClassifiedIssue = { ...issue, basis: 'stated' };
+    const decided = (decision: DecisionRef | undefined): ClassifiedIssue =>
+      decision ? { ...issue, basis: 'decided', decision } : stated;
+    if (issue.keyword === 'status') return decided(statusDecision(op, response.status));
+    const declared = declaredResponse(op, response.status);
+    if (!declared) return stated;
+    if (issue.in === 'header' && issue.name && issue.name.toLowerCase() !== 'content-type') {
+      const site = getAtPointer(document, `${declared.pointer}/headers/${escapePointer(issue.name)}`);
+      const target =
+        isRecord(site) && typeof site.$ref === 'string'
+          ? site.$ref.slice(1)
+          : `${declared.pointer}/headers/${escapePointer(issue.name)}`;
+      const header = getAtPointer(document, target);
+      return decided(
+        responseDecision(op, declared, 'headers') ??
+          (isRecord(header) && covers(header, undefined) ? decisionAt(target) : undefined),
+      );
+    }
+    const whole = responseDecision(op, declared, 'body');
+    if (whole || issue.keyword === 'body' || issue.keyword === 'contentType') return decided(whole);
+    const mediaType = mediaTypeOf(response.contentType);
+    const schemaPointer =
+      (mediaType && Object.entries(declared.content).find(([key]) => key.toLowerCase() === mediaType)?.[1]) ??
+      Object.values(declared.content).find((pointer) => pointer !== undefined);
+    const schema = schemaPointer ? getAtPointer(document, schemaPointer) : undefined;
+    if (!schemaPointer || !isRecord(schema)) return stated;
+    return decided(schemaDecision({ node: schema, pointer: schemaPointer }, issue));
+  };
+
+  /** Declared headers of the response that are required but absent, or present but invalid. */
+  const headerIssues = (op: OperationInfo, response: ResponseInput): ValidationIssue[] => {
+    if (!response.headers) return [];
+    const declared = declaredResponse(op, response.status);
+    const headers = isRecord(declared?.raw.headers) ? declared.raw.headers : {};
+    const get = (name: string): string | undefined => {
+      const source = response.headers!;
+      if (typeof (source as Headers).get === 'function') return (source as Headers).get(name) ?? undefined;
+      const record = source as Record<string, string | undefined>;
+      const key = Object.keys(record).find((k) => k.toLowerCase() === name.toLowerCase());
+      return key ? record[key] : undefined;
+    };
+    const issues: ValidationIssue[] = [];
+    for (const [name, raw] of Object.entries(headers)) {
+      if (name.toLowerCase() === 'content-type') continue;
+      const pointer =
+        isRecord(raw) && typeof raw.$ref === 'string'
+          ? raw.$ref.slice(1)
+          : `${declared!.pointer}/headers/${escapePointer(name)}`;
+      const header = getAtPointer(document, pointer);
+      if (!isRecord(header)) continue;
+      const value = get(name);
+      if (value === undefined) {
+        if (header.required === true)
+          issues.push({
+            in: 'header',
+            pointer: `/${name}`,
+            name,
+            keyword: 'required',
+            message: `header ${name} is missing`,
+          });
+        continue;
+      }
+      if (!isRecord(header.schema)) continue;
+      const check =
+        headerAjv.getSchema(`openapi.json#${pointer}/schema`) ??
+        headerAjv.compile({ $ref: `openapi.json#${pointer}/schema` });
+      if (!check(value))
+        issues.push({
+          in: 'header',
+          pointer: `/${name}`,
+          name,
+          keyword: 'type',
+          message: `header ${name} is invalid: ${JSON.stringify(value)}`,
+        });
+    }
+    return issues;
+  };
+
+  return {
+    decisionAt,
+    classify,
+    checkResponse(operationId, response) {
+      const op = description.operation(operationId);
+      const result = description.validateResponse(operationId, response);
+      const raw = [...(result.valid ? [] : result.issues), ...headerIssues(op, response)];
+      const issues = raw.map((issue) => classify(operationId, response, issue));
+      return {
+        valid: issues.length === 0,
+        issues,
+        stated: issues.filter((issue) => issue.basis === 'stated'),
+        decided: issues.filter((issue) => issue.basis === 'decided'),
+      };
+    },
+  };
+}
