@@ -6,6 +6,7 @@ import { matrixHtml, REPRODUCE_HEADING } from './html-report.js';
 
 export { clauseFigures, operationFigures } from './figures.js';
 export { matrixHtml } from './html-report.js';
+export { progressReporter, type ProgressOptions, type ProgressReporter, type ProgressStream } from './progress.js';
 
 const ICON: Record<TestResult['status'], string> = { passed: '✔', failed: '✘', skipped: '○' };
 

@@ -178,8 +178,11 @@ export async function runContractSuite(options: RunOptions): Promise<SuiteResult
   if (options.shard) parseShard(`${options.shard.index}/${options.shard.total}`);
   const tests = shardOf(selectTests(profile, options.selection ?? 'all'), options.shard);
   const results: TestResult[] = [];
+  for (const reporter of options.reporters ?? []) reporter.onStart?.({ total: tests.length, profile });
 
-  for (const test of tests) {
+  for (const [index, test] of tests.entries()) {
+    for (const reporter of options.reporters ?? [])
+      reporter.onTestStart?.({ id: test.id, title: test.title, kind: test.kind }, index);
     const testStarted = Date.now();
     const sink: RequestSink = { violations: [], failures: [], warnings: [], requests: 0, log: [], exchanges: [] };
     http.sink = sink;

@@ -106,8 +106,12 @@ export interface SuiteResult {
   ok: boolean;
 }
 
-/** A reporter gets every result as it comes and the whole result at the end. */
+/** A reporter hears when the run starts, each test as it starts and ends, and gets the whole result at the end. */
 export interface Reporter {
+  /** Before the first test: how many tests the run will make. */
+  onStart?(info: { total: number; profile: Profile }): void;
+  /** A test begins (`index` counts from 0). */
+  onTestStart?(test: { id: string; title: string; kind: TestKind }, index: number): void;
   onTestEnd?(result: TestResult): void;
   onEnd?(result: SuiteResult): void | Promise<void>;
 }
