@@ -3,12 +3,21 @@
  * of the Online Restaurant Ordering Service API can be checked against,
  * traceable to every clause of the written specification.
  */
-export { parseShard, runContractSuite, selectTests, selectionName, shardOf } from './runner/run.js';
+export {
+  groupWarningsByDecision,
+  parseShard,
+  runContractSuite,
+  selectTests,
+  selectionName,
+  shardOf,
+} from './runner/run.js';
 export { MergeError, mergeResultDirs, mergeResults } from './reports/merge.js';
 export { curlOf, TOKEN_PLACEHOLDER } from './runner/curl.js';
 export type {
   ClauseCoverage,
   DecisionCoverage,
+  DecisionWarning,
+  DecisionWarningGroup,
   Need,
   OperationCoverage,
   Profile,

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { allTests } from '../tests/index.js';
-import { tally, traceability } from '../runner/run.js';
+import { groupWarningsByDecision, tally, traceability } from '../runner/run.js';
 import type { OperationCoverage, SuiteResult } from '../runner/types.js';
 
 /** A merge that cannot be made: a missing or unreadable result, or results of different runs. */
@@ -76,6 +76,7 @@ export function mergeResults(results: SuiteResult[]): SuiteResult {
     ...tally(tests),
     operations: mergeOperations(results),
     ...traceability(tests),
+    warningsByDecision: groupWarningsByDecision(tests),
   };
 }
 

@@ -1,5 +1,13 @@
-import { CARRIER_PATH_PREFIX, type ApiDescription, type OperationInfo } from '@restoapi/openapi';
-import type { Profile, Violation } from './types.js';
+import {
+  CARRIER_PATH_PREFIX,
+  createDepartureClassifier,
+  type ApiDescription,
+  type ClassifiedIssue,
+  type DecisionRef,
+  type DepartureClassifier,
+  type OperationInfo,
+} from '@restoapi/openapi';
+import type { DecisionWarning, Profile, Violation } from './types.js';
 
 /** Query parameters; arrays are sent as repeated keys. */
 export type QueryInput = Record<string, string | number | boolean | undefined | null | readonly (string | number)[]>;
@@ -55,6 +63,8 @@ export interface RequestSink {
   violations: Violation[];
   failures: string[];
   warnings: string[];
+  /** The decision departures among `warnings`, structured. */
+  decisionWarnings?: DecisionWarning[];
   requests: number;
   log: string[];
   /** Every request and its answer, in order (for curl reproducers and printed sequences). */
@@ -97,17 +107,19 @@ export interface HttpOptions {
   coverage: CoverageRecorder;
   requestMs: number;
   notImplemented: 'fail' | 'skip';
+  /** Tells stated departures from decided ones; default one over `validator`. */
+  classifier?: DepartureClassifier;
+}
+
+/** How a decided departure names its decision in a message. */
+export function describeDecision(decision: DecisionRef): string {
+  return `decision ${decision.pointer} (openapi/${decision.entry}): ${decision.summary}`;
 }
 
 const TEXTUAL = /json|text|xml|html|javascript|x-www-form-urlencoded/i;
 
 function mediaType(contentType: string | null): string | undefined {
   return contentType ? contentType.split(';')[0]!.trim().toLowerCase() : undefined;
-}
-
-function hasDecidedSuccess(op: OperationInfo): boolean {
-  if (op.decision) return true;
-  return op.responses.some((r) => r.status.startsWith('2') && typeof r.raw['x-decision'] === 'string');
 }
 
 function describeBody(spec: RequestSpec): Pick<Exchange, 'body' | 'form'> {
@@ -132,8 +144,11 @@ function describeBody(spec: RequestSpec): Pick<Exchange, 'body' | 'form'> {
  */
 export class CheckingHttp {
   sink: RequestSink | undefined;
+  readonly classifier: DepartureClassifier;
 
-  constructor(readonly options: HttpOptions) {}
+  constructor(readonly options: HttpOptions) {
+    this.classifier = options.classifier ?? createDepartureClassifier(options.validator);
+  }
 
   url(spec: RequestSpec): URL {
     const base = (spec.api === 'carrier' ? this.options.carrierBaseUrl : this.options.baseUrl).replace(/\/$/, '');
@@ -245,12 +260,18 @@ export class CheckingHttp {
         typeof response.body === 'object' ? JSON.stringify(response.body).slice(0, 300) : text.slice(0, 300);
       sink?.failures.push(`${where}: server error ${raw.status} ${detail}`);
     }
-    const issues: { message: string; decisionOnly: boolean }[] = [];
-    if (parseProblem) issues.push({ message: parseProblem, decisionOnly: false });
-    else {
-      const result = this.options.validator.validateResponse(op.operationId, {
-        status: raw.status,
-        contentType,
+    const issues: ClassifiedIssue[] = [];
+    const answer = { status: raw.status, contentType };
+    if (parseProblem) {
+      // An error body that is not JSON departs from the decided error format; a success body from the spec.
+      const issue = { in: 'body' as const, pointer: '', keyword: 'json', message: parseProblem };
+      issues.push(
+        raw.status >= 400 ? this.classifier.classify(op.operationId, answer, issue) : { ...issue, basis: 'stated' },
+      );
+    } else {
+      const result = this.classifier.checkResponse(op.operationId, {
+        ...answer,
+        headers: raw.headers,
         body:
           type && (type === 'application/json' || type.endsWith('+json'))
             ? response.body
@@ -258,28 +279,38 @@ export class CheckingHttp {
               ? undefined
               : text || '<binary>',
       });
-      if (!result.valid) {
-        const undocumented = result.issues.some((issue) => issue.keyword === 'status');
-        // The spec leaves error statuses and error bodies "not shown", and some success statuses too:
-        // only the decisions of the document fix them.
-        const decisionOnly = raw.status >= 400 || (undocumented && raw.status < 300 && hasDecidedSuccess(op));
-        for (const issue of result.issues)
-          issues.push({ message: `${issue.pointer ? `${issue.pointer}: ` : ''}${issue.message}`, decisionOnly });
-      }
+      issues.push(...result.issues);
     }
     for (const issue of issues) {
+      const message = `${issue.pointer ? `${issue.pointer}: ` : ''}${issue.message}`;
+      const path = `${url.pathname}${url.search}`;
+      if (!sink) continue;
+      if (issue.basis === 'decided' && issue.decision && this.options.profile === 'spec') {
+        sink.warnings.push(
+          `${where} → ${raw.status}: ${message} (departs from the ${describeDecision(issue.decision)})`,
+        );
+        (sink.decisionWarnings ??= []).push({
+          decision: issue.decision.pointer,
+          entry: issue.decision.entry,
+          summary: issue.decision.summary,
+          operationId: op.operationId,
+          method,
+          path,
+          status: raw.status,
+          message,
+        });
+        continue;
+      }
       const violation: Violation = {
         operationId: op.operationId,
         method,
-        path: `${url.pathname}${url.search}`,
+        path,
         status: raw.status,
-        message: issue.message,
-        decisionOnly: issue.decisionOnly,
+        message: issue.decision ? `${message} (breaks the ${describeDecision(issue.decision)})` : message,
+        decisionOnly: issue.basis === 'decided',
+        ...(issue.decision ? { decision: issue.decision } : {}),
       };
-      if (!sink) continue;
-      if (issue.decisionOnly && this.options.profile === 'spec')
-        sink.warnings.push(`${where} → ${raw.status}: ${issue.message} (deviates from a decision of the document)`);
-      else sink.violations.push(violation);
+      sink.violations.push(violation);
     }
     if (sink && sink.violations.length + sink.failures.length > problemsBefore) exchange.faulty = true;
     return response;

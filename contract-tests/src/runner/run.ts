@@ -9,6 +9,7 @@ import { CheckingHttp, CoverageRecorder, NotImplementedSignal, type RequestSink 
 import type {
   ClauseCoverage,
   DecisionCoverage,
+  DecisionWarningGroup,
   OperationCoverage,
   Profile,
   RunOptions,
@@ -184,7 +185,15 @@ export async function runContractSuite(options: RunOptions): Promise<SuiteResult
     for (const reporter of options.reporters ?? [])
       reporter.onTestStart?.({ id: test.id, title: test.title, kind: test.kind }, index);
     const testStarted = Date.now();
-    const sink: RequestSink = { violations: [], failures: [], warnings: [], requests: 0, log: [], exchanges: [] };
+    const sink: RequestSink = {
+      violations: [],
+      failures: [],
+      warnings: [],
+      decisionWarnings: [],
+      requests: 0,
+      log: [],
+      exchanges: [],
+    };
     http.sink = sink;
     const result: TestResult = {
       id: test.id,
@@ -197,6 +206,7 @@ export async function runContractSuite(options: RunOptions): Promise<SuiteResult
       status: 'passed',
       durationMs: 0,
       warnings: sink.warnings,
+      decisionWarnings: sink.decisionWarnings!,
       requests: 0,
     };
     const reason = unmetNeed(test, config);
@@ -266,6 +276,34 @@ export async function runContractSuite(options: RunOptions): Promise<SuiteResult
   });
   for (const reporter of options.reporters ?? []) await reporter.onEnd?.(suite);
   return suite;
+}
+
+/** The decision warnings of a set of results, one group per decision, most frequent first. */
+export function groupWarningsByDecision(results: TestResult[]): DecisionWarningGroup[] {
+  const groups = new Map<string, DecisionWarningGroup>();
+  for (const result of results) {
+    for (const warning of result.decisionWarnings ?? []) {
+      let group = groups.get(warning.decision);
+      if (!group) {
+        group = {
+          decision: warning.decision,
+          entry: warning.entry,
+          summary: warning.summary,
+          count: 0,
+          tests: [],
+          operations: [],
+          examples: [],
+        };
+        groups.set(warning.decision, group);
+      }
+      group.count += 1;
+      if (!group.tests.includes(result.id)) group.tests.push(result.id);
+      if (!group.operations.includes(warning.operationId)) group.operations.push(warning.operationId);
+      const example = `${warning.method} ${warning.path} → ${warning.status}: ${warning.message}`;
+      if (group.examples.length < 3 && !group.examples.includes(example)) group.examples.push(example);
+    }
+  }
+  return [...groups.values()].sort((a, b) => b.count - a.count || a.decision.localeCompare(b.decision));
 }
 
 /** Clause and decision coverage of a set of results (also of merged shards). */
@@ -345,5 +383,6 @@ function summarize(input: {
     operations,
     clauses,
     decisions,
+    warningsByDecision: groupWarningsByDecision(results),
   };
 }

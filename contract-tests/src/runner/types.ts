@@ -1,3 +1,4 @@
+import type { DecisionRef } from '@restoapi/openapi';
 import type { ContractConfig, Role } from '../config.js';
 
 /** `spec` checks what the written specification states; `full` also every decision of openapi/DECISIONS.md. */
@@ -21,6 +22,40 @@ export interface Violation {
   message: string;
   /** Only a decision of the document is broken: a failure under `full`, a warning under `spec`. */
   decisionOnly: boolean;
+  /** For `decisionOnly` violations: the decision broken (pointer, DECISIONS.md entry, summary). */
+  decision?: DecisionRef;
+}
+
+/**
+ * An answer that departs from the document only where the document decided (`x-decision`): a warning
+ * under `spec` (a failure under `full`), kept structured so reports can group warnings by decision.
+ */
+export interface DecisionWarning {
+  /** JSON Pointer of the `x-decision` marker, as openapi/DECISIONS.md lists it. */
+  decision: string;
+  /** The decision's entry in openapi/DECISIONS.md: `DECISIONS.md#<anchor>`. */
+  entry: string;
+  /** The decision's first sentence. */
+  summary: string;
+  operationId: string;
+  method: string;
+  /** Path and query of the request. */
+  path: string;
+  status: number;
+  /** What departed: the pointer in the answer and the problem. */
+  message: string;
+}
+
+/** The warnings of a run about one decision: how often, in which tests and operations. */
+export interface DecisionWarningGroup {
+  decision: string;
+  entry: string;
+  summary: string;
+  count: number;
+  tests: string[];
+  operations: string[];
+  /** Up to three of its messages, as examples. */
+  examples: string[];
 }
 
 export interface TestResult {
@@ -39,6 +74,8 @@ export interface TestResult {
   skipReason?: string;
   /** Deviations from decisions seen under the `spec` profile, and other remarks. */
   warnings: string[];
+  /** The deviations from decisions among `warnings`, structured (absent in results of older versions). */
+  decisionWarnings?: DecisionWarning[];
   /** Requests made: `METHOD path → status`. */
   requests: number;
   /** For a failed test: curl commands that send its failing requests again (secrets as placeholders). */
@@ -102,6 +139,8 @@ export interface SuiteResult {
   operations: OperationCoverage[];
   clauses: ClauseCoverage[];
   decisions: DecisionCoverage[];
+  /** The decision warnings of all tests, one group per decision, most frequent first. */
+  warningsByDecision: DecisionWarningGroup[];
   /** true when no test failed and at least one passed. */
   ok: boolean;
 }

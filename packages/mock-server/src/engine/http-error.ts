@@ -1,4 +1,5 @@
 import type { components } from '@restoapi/openapi';
+import { createDepartureClassifier, type DepartureClassifier } from '@restoapi/openapi';
 import type { ApiDescription, ValidationIssue } from '@restoapi/openapi';
 
 /** One error object of the API's error body. */
@@ -195,9 +196,12 @@ function areaShapeProblem(issue: ValidationIssue): FieldProblem | undefined {
   };
 }
 
+const classifiers = new WeakMap<ApiDescription, DepartureClassifier>();
+
 /**
  * Checks an answer of the mock against its operation in `api`'s document (config `validateResponses`).
- * Drift is logged and answered with a 500 `response_drift`, so a mock bug cannot pass as the documented API.
+ * Drift is logged and answered with a 500 `response_drift`, so a mock bug cannot pass as the documented API;
+ * each problem says whether it breaks the written spec (`stated`) or only a decision, which it names.
  */
 export function assertDocumentedResponse(
   api: ApiDescription,
@@ -211,7 +215,15 @@ export function assertDocumentedResponse(
     body,
   });
   if (check.valid) return;
-  const detail = check.issues.map((issue) => issue.message).join('; ');
+  let classifier = classifiers.get(api);
+  if (!classifier) classifiers.set(api, (classifier = createDepartureClassifier(api)));
+  const answer = { status, contentType: body === undefined ? undefined : 'application/json' };
+  const detail = check.issues
+    .map((issue) => {
+      const { decision } = classifier.classify(operationId, answer, issue);
+      return `${issue.message} [${decision ? `decided: ${decision.pointer}` : 'stated'}]`;
+    })
+    .join('; ');
   console.error(`[restoapi-mock] response drift in ${operationId}: ${detail}`);
   throw new HttpError(500, [
     errorObject(500, 'response_drift', 'The mock answered outside the document', `${operationId} ${status}: ${detail}`),
