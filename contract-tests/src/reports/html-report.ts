@@ -136,7 +136,10 @@ export function matrixHtml(result: SuiteResult): string {
         })
         .join('');
       const tests = new Set(group.items.map((item) => item.testId)).size;
-      return `<details class="group" open><summary><b>${html(group.title)}</b> <span class="count">${group.items.length} × in ${tests} test${tests === 1 ? '' : 's'}</span></summary><ul>${items}</ul></details>`;
+      const decision = group.decision
+        ? `<div class="decision">decision <code>${html(group.decision.pointer)}</code> · <code>openapi/${html(group.decision.entry)}</code></div>`
+        : '';
+      return `<details class="group" open><summary><b>${html(group.title)}</b> <span class="count">${group.items.length} × in ${tests} test${tests === 1 ? '' : 's'}</span></summary>${decision}<ul>${items}</ul></details>`;
     })
     .join('\n');
   const clauseRows = result.clauses
@@ -198,7 +201,7 @@ pre{white-space:pre-wrap;word-break:break-word;font-size:12px;margin:.25rem 0;ma
 .curl pre{background:#222;color:#eee;padding:.5rem}.meta{color:#666;font-size:12px}
 .tag{font-size:11px;border-radius:3px;padding:0 .3rem}.tag.failed{background:#fde2e6;color:#b00020}.tag.warned{background:#fff1cc;color:#7a5200}
 .group{border:1px solid #eed9a0;background:#fffcf2;border-radius:6px;margin:.5rem 0;padding:.35rem .75rem}.group summary{cursor:pointer}.count{color:#7a5200;font-size:12px;margin-left:.4rem}
-.group ul{margin:.3rem 0;padding-left:1.2rem;font-size:12.5px}
+.decision{font-size:12px;color:#555;margin:.2rem 0}.group ul{margin:.3rem 0;padding-left:1.2rem;font-size:12.5px}
 table{border-collapse:collapse;width:100%;margin:.5rem 0}td,th{border:1px solid #ddd;padding:.3rem .5rem;vertical-align:top;text-align:left}th{background:#f4f4f4}
 .text{color:#666;font-size:12px}tr.failed td:nth-child(2),.failed{color:#b00020}tr.uncovered td:nth-child(2){color:#a60}.passed{color:#176f2c}.skipped{color:#777}.missing{color:#999}
 details.coverage{margin:.5rem 0}details.coverage>summary{cursor:pointer;font-weight:600}.figures li{margin:.2rem 0}[hidden]{display:none!important}

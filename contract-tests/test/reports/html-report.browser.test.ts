@@ -57,7 +57,12 @@ test('the run behind the report has one failure and warnings from the other 404 
 test('the JUnit report carries each warning as a property and in the output of its test case, and counts them per suite', () => {
   const junit = readFileSync(path.join(reports, 'junit.xml'), 'utf8');
   const escaped = (text: string): string =>
-    text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    text
+      .replace(/&/g, '&amp;')
+      .replace(/"/g, '&quot;')
+      .replace(/'/g, '&apos;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;');
   for (const warning of result.results.flatMap((r) => r.warnings)) {
     expect(junit).toContain(`<property name="warning" value="${escaped(warning)}"/>`);
     expect(junit).toContain(`warning: ${escaped(warning)}`);
@@ -105,10 +110,15 @@ describe.skipIf(!chromiumTestsRun('html-report.browser.test'))('the HTML report 
     expect(await top('article.card h3')).toBeLessThan(900);
     const order = [await top('.verdict'), await top('#failures'), await top('#warnings'), await top('#coverage')];
     expect(order).toEqual([...order].sort((a, b) => a - b));
-    // Warnings are grouped: the 404 departure is one group naming how many and where.
-    await expect(page.locator('.group summary').first().textContent()).resolves.toMatch(
-      /^404: \/errors: \/errors is required \d+ × in \d+ tests?$/,
+    // Warnings are grouped by the decision they depart from, naming its pointer and DECISIONS.md entry.
+    const [largest] = result.warningsByDecision;
+    await expect(page.locator('.group summary').first().textContent()).resolves.toBe(
+      `${largest!.summary} ${largest!.count} × in ${largest!.tests.length} test${largest!.tests.length === 1 ? '' : 's'}`,
     );
+    await expect(page.locator('.group .decision').first().textContent()).resolves.toBe(
+      `decision ${largest!.decision} · openapi/${largest!.entry}`,
+    );
+    expect(largest!.entry).toMatch(/^DECISIONS\.md#/);
     mkdirSync(SCREENSHOTS, { recursive: true });
     await page.screenshot({ path: `${SCREENSHOTS}contract-report.png` });
     expect(problems).toEqual([]);
