@@ -6,8 +6,8 @@
 import { constants } from 'node:fs';
 import { access, mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { InvalidArgumentError, type Command } from 'commander';
-import { formatViolation } from './live-printer.js';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { formatViolation, formatWarning } from './live-printer.js';
 import { createProxyServer, DEFAULT_UPSTREAM_TIMEOUT_MS } from './proxy-server.js';
 import { reportSummary } from './proxy-report.js';
 import { describeRecording, Recorder, REPLAY_PASSWORD } from './recorder.js';
@@ -36,6 +36,7 @@ interface ProxyCliOptions {
   record?: string;
   redact: boolean;
   failOnViolation: boolean;
+  profile: 'spec' | 'full';
 }
 
 function upstreamUrl(value: string): URL {
@@ -80,6 +81,14 @@ export function addProxyCommand(program: Command, parts: ServeCommandParts): voi
       `write what was seen as a fixture for restoapi-mock --seed, after every answer (logins get the password "${REPLAY_PASSWORD}")`,
     )
     .option('--redact', 'with --record: replace client names, phones and addresses by stable fake values', false)
+    .addOption(
+      new Option(
+        '--profile <profile>',
+        'spec: an answer that departs only from what the document decided (where the spec says "not shown") is a warning naming the decision; full: a violation',
+      )
+        .choices(['spec', 'full'])
+        .default('spec'),
+    )
     .option('--fail-on-violation', 'answer 502 listing the violations instead of a violating answer', false)
     .action(async (options: ProxyCliOptions) => runProxy(options, parts));
 }
@@ -117,7 +126,9 @@ async function runProxy(options: ProxyCliOptions, parts: ServeCommandParts): Pro
     host: options.host,
     timeoutMs: options.timeout,
     failOnViolation: options.failOnViolation,
+    profile: options.profile,
     onViolation: (violation) => console.log(formatViolation(violation)),
+    onWarning: (warning) => console.log(formatWarning(warning)),
     ...(recording ? { onAnswer: recording.observe.bind(recording) } : {}),
   }).catch((error: NodeJS.ErrnoException) => {
     throw error.syscall === 'listen' ? parts.listenProblem(error, options.host, options.port) : error;
@@ -127,6 +138,7 @@ async function runProxy(options: ProxyCliOptions, parts: ServeCommandParts): Pro
       `RestoAPI proxy listening on ${proxy.url} → ${options.upstream.href}`,
       `  report        ${proxy.url}/__proxy/report${options.report ? `, and on exit in ${options.report}/` : ''}`,
       `  timeout       ${options.timeout} ms`,
+      `  profile       ${options.profile === 'spec' ? 'spec: departures from what the document decided are warnings, from what the spec states violations' : 'full: departures from the spec and from every decision are violations'}`,
       `  violations    ${options.failOnViolation ? 'answered 502 (--fail-on-violation)' : 'printed and passed through'}`,
       `  record        ${options.record ? `${options.record}, saved after every answer${options.redact ? ', client data redacted' : ''}` : 'off'}`,
     ].join('\n'),

@@ -6,6 +6,8 @@ import {
   getAtPointer,
   mediaTypeOf,
   type ApiDescription,
+  type DecisionRef,
+  type DepartureClassifier,
   type OperationInfo,
   type ValidationIssue,
 } from '@restoapi/openapi';
@@ -34,7 +36,16 @@ export interface Violation {
   keyword: string;
   /** One sentence naming the field. */
   message: string;
+  /**
+   * For an answer that departs only from what the document decided where the spec says "not shown":
+   * the decision (its `x-decision` pointer and openapi/DECISIONS.md entry). A warning under the `spec`
+   * profile, a violation under `full`.
+   */
+  decision?: DecisionRef;
 }
+
+/** `spec`: only what the written spec states is a violation, decided departures are warnings; `full`: both are violations. */
+export type ProxyProfile = 'spec' | 'full';
 
 /** What the checks need of an exchange: the route, and the bodies as bytes (undefined when too large to check). */
 export interface Exchange {
@@ -235,17 +246,25 @@ export function documentsJson(op: OperationInfo, status: number): boolean {
   return Object.keys(declared?.content ?? {}).some((media) => isJsonMedia(media));
 }
 
+/** How answers are judged: the classifier that tells stated departures from decided ones, and the profile. */
+export interface Judge {
+  classifier: DepartureClassifier;
+  profile: ProxyProfile;
+}
+
 /**
- * Checks an answer against its operation. Returns the violations and the parsed JSON body (for the
- * recorder), or `notJson` when the document promises JSON and the body does not parse.
+ * Checks an answer against its operation. Returns the violations, the warnings (decided departures under
+ * the `spec` profile) and the parsed JSON body (for the recorder), or `notJson` when the document
+ * promises JSON and the body does not parse.
  */
 export function checkResponse(
   api: ApiDescription,
   exchange: Exchange,
   answer: AnswerInput,
-): { violations: Violation[]; json?: unknown; notJson?: string } {
+  judge?: Judge,
+): { violations: Violation[]; warnings: Violation[]; json?: unknown; notJson?: string } {
   const op = exchange.operation;
-  if (!op) return { violations: [] };
+  if (!op) return { violations: [], warnings: [] };
   const mediaType = mediaTypeOf(answer.contentType) || undefined;
   let body: unknown;
   let json: unknown;
@@ -256,6 +275,7 @@ export function checkResponse(
         if (documentsJson(op, answer.status))
           return {
             violations: [],
+            warnings: [],
             notJson: `${mediaType ?? 'no Content-Type'}, ${answer.bytes.byteLength} bytes that are not JSON (${parsed.error})`,
           };
         body = answer.bytes;
@@ -268,32 +288,47 @@ export function checkResponse(
       ? // Too large to hold: the status and media type are still checked, the body is not.
         api.validateResponse(op.operationId, { status: answer.status, contentType: answer.contentType })
       : api.validateResponse(op.operationId, { status: answer.status, contentType: answer.contentType, body });
-  if (result.valid) return { violations: [], json };
-  const violations = result.issues
+  if (result.valid) return { violations: [], warnings: [], json };
+  const violations: Violation[] = [];
+  const warnings: Violation[] = [];
+  for (const issue of result.issues) {
     // A body too large to hold reads as absent; its schema is not checked.
-    .filter((issue) => !(answer.bytes === undefined && issue.in === 'body' && issue.keyword !== 'status'))
-    .map((issue) => {
-      if (issue.keyword === 'status')
-        return toViolation(
-          exchange,
-          'response',
-          issue,
-          body,
-          {},
-          `a documented status (${op.responses.map((r) => r.status).join(', ')})`,
-          String(answer.status),
-        );
-      if (issue.keyword === 'contentType')
-        return toViolation(
-          exchange,
-          'response',
-          issue,
-          body,
-          {},
-          issue.message.replace(/^.*\(documented: (.*)\)$/, '$1'),
-          mediaType ?? '(none)',
-        );
-      return toViolation(exchange, 'response', issue, body, {});
-    });
-  return { violations, json };
+    if (answer.bytes === undefined && issue.in === 'body' && issue.keyword !== 'status') continue;
+    let violation: Violation;
+    if (issue.keyword === 'status')
+      violation = toViolation(
+        exchange,
+        'response',
+        issue,
+        body,
+        {},
+        `a documented status (${op.responses.map((r) => r.status).join(', ')})`,
+        String(answer.status),
+      );
+    else if (issue.keyword === 'contentType')
+      violation = toViolation(
+        exchange,
+        'response',
+        issue,
+        body,
+        {},
+        issue.message.replace(/^.*\(documented: (.*)\)$/, '$1'),
+        mediaType ?? '(none)',
+      );
+    else violation = toViolation(exchange, 'response', issue, body, {});
+    const classified = judge?.classifier.classify(
+      op.operationId,
+      { status: answer.status, contentType: answer.contentType },
+      issue,
+    );
+    if (classified?.basis === 'decided' && classified.decision) {
+      violation.decision = classified.decision;
+      if (judge!.profile === 'spec') {
+        warnings.push(violation);
+        continue;
+      }
+    }
+    violations.push(violation);
+  }
+  return { violations, warnings, json };
 }
