@@ -41,7 +41,21 @@ export interface ContractConfig {
   propertyRuns?: number;
   /** Model-based stateful tests: sequences per test and the longest sequence. */
   stateful?: { runs?: number; maxCommands?: number };
+  /** Per-check switches (as Schemathesis' `[checks.<name>]`) and extra statuses per operation. */
+  checks?: {
+    not_a_server_error?: CheckSetting;
+    status_code_conformance?:
+      boolean | { enabled?: boolean; expectedStatuses?: Record<string, (number | `${1 | 2 | 3 | 4 | 5}xx`)[]> };
+    content_type_conformance?: CheckSetting;
+    response_schema_conformance?: CheckSetting;
+    response_headers_conformance?: CheckSetting;
+  };
+  /** Decisions switched off, by `x-decision` pointer: departures from them are not reported. */
+  decisions?: Record<string, false>;
 }
+
+/** A check on (`true`, the default) or off. */
+export type CheckSetting = boolean | { enabled?: boolean };
 
 /** The configuration with every default filled in. */
 export interface ResolvedConfig extends ContractConfig {

@@ -13,6 +13,7 @@ export {
 } from './runner/run.js';
 export { MergeError, mergeResultDirs, mergeResults } from './reports/merge.js';
 export { curlOf, TOKEN_PLACEHOLDER } from './runner/curl.js';
+export { CHECKS, VerdictSettings, relaxationLines, type CheckName, type Relaxation } from './runner/verdict.js';
 export type {
   ClauseCoverage,
   DecisionCoverage,
@@ -38,6 +39,7 @@ export {
   resolveConfig,
   validateConfig,
   ROLES,
+  type CheckSetting,
   type ContractConfig,
   type Credentials,
   type Point,

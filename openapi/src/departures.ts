@@ -52,6 +52,11 @@ export interface DepartureClassifier {
   ): ClassifiedIssue;
   /** The decision marker at a pointer, as a {@link DecisionRef}; undefined when there is none. */
   decisionAt(pointer: string): DecisionRef | undefined;
+  /**
+   * The decision that fixes an operation's answer with `status` (documented or not): for a 4xx always one,
+   * since the spec shows no error status; for a 2xx when the success answer is decided.
+   */
+  statusDecision(operationId: string, status: number): DecisionRef | undefined;
 }
 
 type Node = Record<string, unknown>;
@@ -218,16 +223,16 @@ export function createDepartureClassifier(description: ApiDescription): Departur
 
   /** A marker on the response (where the operation lists it, or the component it refers to) covering `aspect`. */
   const responseDecision = (op: OperationInfo, response: ResponseInfo, aspect: string): DecisionRef | undefined => {
-    if (aspect !== 'status' && covers(op.raw, aspect)) return decisionAt(op.pointer);
     const site = `${op.pointer}/responses/${escapePointer(response.status)}`;
     for (const pointer of [response.pointer, site]) {
       const node = getAtPointer(document, pointer);
       if (isRecord(node) && covers(node, aspect)) return decisionAt(pointer);
     }
+    if (aspect !== 'status' && covers(op.raw, aspect)) return decisionAt(op.pointer);
     return undefined;
   };
 
-  /** An undocumented status: a 4xx (the spec shows no error status) or a 2xx where the success answer is decided. */
+  /** A status: a 4xx (the spec shows no error status) or a 2xx where the success answer is decided. */
   const statusDecision = (op: OperationInfo, status: number): DecisionRef | undefined => {
     const family = Math.floor(status / 100);
     if (family !== 2 && family !== 4) return undefined;
@@ -260,19 +265,22 @@ export function createDepartureClassifier(description: ApiDescription): Departur
           : `${declared.pointer}/headers/${escapePointer(issue.name)}`;
       const header = getAtPointer(document, target);
       return decided(
-        responseDecision(op, declared, 'headers') ??
-          (isRecord(header) && covers(header, undefined) ? decisionAt(target) : undefined),
+        (isRecord(header) && covers(header, undefined) ? decisionAt(target) : undefined) ??
+          responseDecision(op, declared, 'headers'),
       );
     }
     const whole = responseDecision(op, declared, 'body');
-    if (whole || issue.keyword === 'body' || issue.keyword === 'contentType') return decided(whole);
+    // An error answer's body departs from the decided error format (ErrorBody) more precisely than from
+    // the response that decided its status; a success body departs from its response's decision first.
+    if (whole && response.status < 400) return decided(whole);
+    if (issue.keyword === 'body' || issue.keyword === 'contentType') return decided(whole);
     const mediaType = mediaTypeOf(response.contentType);
     const schemaPointer =
       (mediaType && Object.entries(declared.content).find(([key]) => key.toLowerCase() === mediaType)?.[1]) ??
       Object.values(declared.content).find((pointer) => pointer !== undefined);
     const schema = schemaPointer ? getAtPointer(document, schemaPointer) : undefined;
-    if (!schemaPointer || !isRecord(schema)) return stated;
-    return decided(schemaDecision({ node: schema, pointer: schemaPointer }, issue));
+    if (!schemaPointer || !isRecord(schema)) return decided(whole);
+    return decided(schemaDecision({ node: schema, pointer: schemaPointer }, issue) ?? whole);
   };
 
   /** Declared headers of the response that are required but absent, or present but invalid. */
@@ -327,6 +335,7 @@ export function createDepartureClassifier(description: ApiDescription): Departur
   return {
     decisionAt,
     classify,
+    statusDecision: (operationId, status) => statusDecision(description.operation(operationId), status),
     checkResponse(operationId, response) {
       const op = description.operation(operationId);
       const result = description.validateResponse(operationId, response);

@@ -5,6 +5,7 @@
  * by clause, by operation) are inline JavaScript, so the page works opened from disk or a CI artifact.
  */
 import type { SuiteResult, TestResult } from '../runner/types.js';
+import { relaxationLines } from '../runner/verdict.js';
 import { clauseFigures, operationFigures } from './figures.js';
 import { warningGroups } from './warning-groups.js';
 
@@ -209,6 +210,7 @@ details.coverage{margin:.5rem 0}details.coverage>summary{cursor:pointer;font-wei
 <h1>RestoAPI contract report</h1>
 <div class="verdict ${result.ok ? 'pass' : 'fail'}"><div class="big">${verdict}</div>
 <p>${summary.passed} passed · ${summary.failed} failed · ${summary.skipped} skipped · ${warned.length} tests with warnings</p>
+<p class="relaxed">Relaxed by the configuration: ${html(relaxationLines(result.relaxations).join('; ') || 'nothing (every check and decision was checked)')}</p>
 <p>Target <code>${html(result.baseUrl)}</code> · profile <b>${result.profile}</b> · selection <code>${html(result.selection)}</code> · seed <code>${result.seed}</code> (reproduce with <code>--seed ${result.seed}</code>) · ${result.startedAt} · ${(result.durationMs / 1000).toFixed(1)} s</p></div>
 <nav class="filters" aria-label="filters">
 ${button('all', 'All', summary.total)}${button('failed', 'Failed', summary.failed)}${button('warned', 'Warned', warned.length)}${button('skipped', 'Skipped', summary.skipped)}${button('passed', 'Passed', summary.passed)}

@@ -77,6 +77,16 @@ export function mergeResults(results: SuiteResult[]): SuiteResult {
     operations: mergeOperations(results),
     ...traceability(tests),
     warningsByDecision: groupWarningsByDecision(tests),
+    // Shards share one configuration: the same relaxations, each letting pass the problems of every shard.
+    relaxations: (first.relaxations ?? []).map((relaxation) => ({
+      ...relaxation,
+      ignored: results.reduce(
+        (n, r) =>
+          n +
+          (r.relaxations?.find((x) => x.kind === relaxation.kind && x.target === relaxation.target)?.ignored ?? 0),
+        0,
+      ),
+    })),
   };
 }
 

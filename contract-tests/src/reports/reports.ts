@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Reporter, SuiteResult, TestResult } from '../runner/types.js';
+import { relaxationLines } from '../runner/verdict.js';
 import { clauseFigures, operationFigures } from './figures.js';
 import { matrixHtml, REPRODUCE_HEADING } from './html-report.js';
 
@@ -37,6 +38,8 @@ export function consoleSummary(result: SuiteResult): string {
     `RestoAPI contract suite: profile ${result.profile}, selection ${result.selection}, seed ${result.seed}${result.shard ? `, shard ${result.shard.index}/${result.shard.total}` : ''}`,
     `  target      ${result.baseUrl} (carrier API ${result.carrierBaseUrl})`,
     `  tests       ${result.summary.passed} passed, ${result.summary.failed} failed, ${result.summary.skipped} skipped of ${result.summary.total}${result.summary.warnings ? `, ${result.summary.warnings} warnings` : ''}`,
+    ...decisionWarningLines(result),
+    ...relaxationLines(result.relaxations).map((line, i) => `${i === 0 ? '  relaxed     ' : '              '}${line}`),
     `  clauses     ${clauses.covered}/${clauses.total} covered (${clauses.failed} failing, ${clauses.skipped} only skipped, ${clauses.uncovered} without a test; ${clauses.total - clauses.testable} say only "not shown")`,
     `  operations  ${ops.exercised}/${ops.total} exercised; ${ops.statusesSeen}/${ops.statusesDocumented} documented statuses seen`,
     ...(result.profile === 'full'
@@ -47,6 +50,16 @@ export function consoleSummary(result: SuiteResult): string {
     result.ok ? 'RESULT: PASS' : 'RESULT: FAIL',
   );
   return lines.join('\n');
+}
+
+/** The decision warnings of a run, one line per decision (most frequent first), for the console summary. */
+function decisionWarningLines(result: SuiteResult): string[] {
+  const groups = result.warningsByDecision ?? [];
+  if (groups.length === 0) return [];
+  return [
+    `  decided     ${groups.reduce((n, g) => n + g.count, 0)} departures from ${groups.length} decisions of the document (warnings; openapi/DECISIONS.md):`,
+    ...groups.map((g) => `    ×${g.count} ${g.decision} — ${g.summary}`),
+  ];
 }
 
 function xml(text: string): string {
@@ -82,7 +95,11 @@ export function junitXml(result: SuiteResult): string {
     const skipped = tests.filter((r) => r.status === 'skipped').length;
     const time = tests.reduce((s, r) => s + r.durationMs, 0) / 1000;
     const warnings = tests.reduce((n, r) => n + r.warnings.length, 0);
-    const suiteProps = `    <properties><property name="profile" value="${result.profile}"/><property name="warnings" value="${warnings}"/></properties>\n`;
+    // What the configuration did not check, on every suite, so a green CI report says it too.
+    const relaxed = (result.relaxations ?? []).map(
+      (r) => `<property name="relaxed" value="${xml(relaxationLines([r])[0]!)}"/>`,
+    );
+    const suiteProps = `    <properties><property name="profile" value="${result.profile}"/><property name="warnings" value="${warnings}"/>${relaxed.join('')}</properties>\n`;
     return `  <testsuite name="restoapi-contract ${kind}" tests="${tests.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${time.toFixed(3)}" timestamp="${result.startedAt}">\n${suiteProps}${cases.join('\n')}\n  </testsuite>`;
   });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="restoapi-contract" tests="${result.summary.total}" failures="${result.summary.failed}" skipped="${result.summary.skipped}" time="${(result.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`;
@@ -111,6 +128,20 @@ export function matrixMarkdown(result: SuiteResult): string {
     `- Tests: ${result.summary.passed} passed, ${result.summary.failed} failed, ${result.summary.skipped} skipped of ${result.summary.total}.`,
     `- Clauses: **${clauses.covered} / ${clauses.total} covered**; ${clauses.failed} failing; ${clauses.skipped} only skipped; ${clauses.uncovered} without a test (${clauses.total - clauses.testable} of the clauses only say "not shown").`,
     `- Operations: ${ops.exercised} / ${ops.total} exercised; documented statuses seen: ${ops.statusesSeen} / ${ops.statusesDocumented}.`,
+    `- Relaxed by the configuration: ${relaxationLines(result.relaxations).join('; ') || 'nothing (every check and decision was checked)'}.`,
+    ...((result.warningsByDecision ?? []).length
+      ? [
+          '',
+          '## Warnings by decision',
+          '',
+          '| Decision | Warnings | Tests | Example |',
+          '|---|---|---|---|',
+          ...(result.warningsByDecision ?? []).map(
+            (g) =>
+              `| \`${md(g.decision)}\` (openapi/${g.entry}) ${md(g.summary)} | ${g.count} | ${g.tests.map((id) => `\`${id}\``).join(' ')} | ${md(g.examples[0] ?? '')} |`,
+          ),
+        ]
+      : []),
     '',
     '## Clauses',
     '',

@@ -3,10 +3,17 @@ import type { ApiDescription } from '@restoapi/openapi';
 import type { Credentials, ResolvedConfig, Role } from '../config.js';
 import { ControlError, type ControlClient } from '../control.js';
 import { Fixtures } from './fixtures.js';
-import type { ApiResponse, CheckingHttp, RequestSpec, StatusExpectation } from './http.js';
+import {
+  describeDecision,
+  type ApiResponse,
+  type CheckingHttp,
+  type RequestSpec,
+  type StatusExpectation,
+} from './http.js';
 
 export type { StatusExpectation } from './http.js';
 import type { Need, Profile, StatefulOptions, TestKind } from './types.js';
+import type { VerdictSettings } from './verdict.js';
 
 /** Thrown by `t.skip()`. */
 export class SkipSignal extends Error {
@@ -41,6 +48,8 @@ export interface SuiteRuntime {
   validator: ApiDescription;
   control: ControlClient | undefined;
   sessions: Map<Role, SessionInfo>;
+  /** Checks and decisions the configuration switched off, and extra statuses it accepts. */
+  verdict: VerdictSettings;
   /** Runs and sequence length of the stateful tests, and a sequence to replay. */
   stateful: Required<Omit<StatefulOptions, 'replay'>> & Pick<StatefulOptions, 'replay'>;
 }
@@ -280,7 +289,10 @@ export class TestContext {
 
   /** Checks a status; the message names the request and the body. */
   status(response: ApiResponse, expected: StatusExpectation, what = ''): void {
-    if (!matches(response.status, expected)) {
+    if (
+      !matches(response.status, expected) &&
+      !this.runtime.verdict.acceptsStatus(response.operationId, response.status)
+    ) {
       const label = typeof expected === 'object' ? expected.join(' or ') : String(expected);
       this.fail(
         `${what ? `${what}: ` : ''}${response.method} ${new URL(response.url).pathname}${new URL(response.url).search} answered ${response.status}, expected ${label}.${describeBody(response)}`,
@@ -288,9 +300,26 @@ export class TestContext {
     }
   }
 
-  /** A refusal: a 4xx (any under `spec`, since the spec leaves error statuses open; the decided one under `full`). */
+  /**
+   * A refusal: a 4xx. The spec shows no error status, so under `spec` another 4xx than the decided one is a
+   * warning naming the decision of that status; under `full` it fails.
+   */
   refused(response: ApiResponse, decided: StatusExpectation, what = ''): void {
-    this.status(response, this.profile === 'full' ? decided : '4xx', what);
+    const statuses = typeof decided === 'number' ? [decided] : Array.isArray(decided) ? decided : [];
+    const decision =
+      statuses.length > 0 && response.operationId && response.status >= 400 && response.status < 500
+        ? this.runtime.http.classifier.statusDecision(response.operationId, statuses[0]!)
+        : undefined;
+    if (!decision || statuses.includes(response.status)) {
+      this.status(response, this.full ? decided : '4xx', what);
+      return;
+    }
+    this.decided(
+      decision.pointer,
+      false,
+      `${what ? `${what}: ` : ''}${response.method} ${new URL(response.url).pathname} refused with ${response.status}, the document decided ${statuses.join(' or ')}`,
+      response,
+    );
   }
 
   /** Whether the run checks decisions too. */
@@ -301,6 +330,41 @@ export class TestContext {
   /** Adds a remark to the result. */
   warn(message: string): void {
     this.runtime.http.sink?.warnings.push(message);
+  }
+
+  /**
+   * Checks what only a decision of the document fixes (a default, a limit, an order, a convention): a
+   * failure under `full`; under `spec` a warning naming the decision, kept with the result's decision warnings.
+   * @param decision JSON Pointer of the `x-decision` marker (as openapi/DECISIONS.md lists it).
+   */
+  decided(decision: string, condition: unknown, message: string, response?: ApiResponse): void {
+    if (condition) return;
+    const ref = this.runtime.http.classifier.decisionAt(decision);
+    if (!ref) throw new Error(`${decision} is not an x-decision of the document`);
+    if (this.runtime.verdict.ignoresDecision(decision)) return;
+    if (this.full) this.fail(`${message} (breaks the ${describeDecision(ref)})`);
+    const sink = this.runtime.http.sink;
+    if (!sink) return;
+    const request = response ? new URL(response.url) : undefined;
+    sink.warnings.push(`${message} (departs from the ${describeDecision(ref)})`);
+    (sink.decisionWarnings ??= []).push({
+      decision: ref.pointer,
+      entry: ref.entry,
+      summary: ref.summary,
+      operationId: response?.operationId ?? this.test.operations[0] ?? '',
+      method: response?.method ?? '',
+      path: request ? `${request.pathname}${request.search}` : '',
+      status: response?.status ?? 0,
+      message,
+    });
+  }
+
+  /**
+   * The `per_page` to list with when a test reads every page: the decided maximum under `full`; under
+   * `spec` none (the service's own default), since the spec shows neither default nor maximum.
+   */
+  get listPage(): { per_page?: number } {
+    return this.full ? { per_page: 100 } : {};
   }
 
   /** Runs a control-API step; a failure skips the test (the capability is missing or broken). */

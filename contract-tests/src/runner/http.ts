@@ -8,6 +8,7 @@ import {
   type OperationInfo,
 } from '@restoapi/openapi';
 import type { DecisionWarning, Profile, Violation } from './types.js';
+import type { CheckName, VerdictSettings } from './verdict.js';
 
 /** Query parameters; arrays are sent as repeated keys. */
 export type QueryInput = Record<string, string | number | boolean | undefined | null | readonly (string | number)[]>;
@@ -109,6 +110,17 @@ export interface HttpOptions {
   notImplemented: 'fail' | 'skip';
   /** Tells stated departures from decided ones; default one over `validator`. */
   classifier?: DepartureClassifier;
+  /** Checks and decisions the configuration switched off, and extra statuses it accepts. */
+  verdict?: VerdictSettings;
+}
+
+/** The check an issue of an answer belongs to. */
+function checkOf(issue: ClassifiedIssue): CheckName {
+  if (issue.keyword === 'status') return 'status_code_conformance';
+  if (issue.keyword === 'contentType' || issue.keyword === 'body' || issue.keyword === 'json')
+    return 'content_type_conformance';
+  if (issue.in === 'header') return 'response_headers_conformance';
+  return 'response_schema_conformance';
 }
 
 /** How a decided departure names its decision in a message. */
@@ -255,7 +267,8 @@ export class CheckingHttp {
       exchange.faulty = true;
       return response;
     }
-    if (raw.status >= 500) {
+    const verdict = this.options.verdict;
+    if (raw.status >= 500 && !verdict?.ignoresCheck('not_a_server_error')) {
       const detail =
         typeof response.body === 'object' ? JSON.stringify(response.body).slice(0, 300) : text.slice(0, 300);
       sink?.failures.push(`${where}: server error ${raw.status} ${detail}`);
@@ -282,6 +295,11 @@ export class CheckingHttp {
       issues.push(...result.issues);
     }
     for (const issue of issues) {
+      if (verdict) {
+        const check = checkOf(issue);
+        if (check === 'status_code_conformance' && verdict.acceptsStatus(op.operationId, raw.status)) continue;
+        if (verdict.ignoresCheck(check) || verdict.ignoresDecision(issue.decision?.pointer)) continue;
+      }
       const message = `${issue.pointer ? `${issue.pointer}: ` : ''}${issue.message}`;
       const path = `${url.pathname}${url.search}`;
       if (!sink) continue;

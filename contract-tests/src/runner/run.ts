@@ -6,6 +6,7 @@ import { allTests } from '../tests/index.js';
 import { CheckFailure, SkipSignal, TestContext, type ContractTest, type SuiteRuntime } from './context.js';
 import { reproducers, shownExchanges } from './curl.js';
 import { CheckingHttp, CoverageRecorder, NotImplementedSignal, type RequestSink } from './http.js';
+import { VerdictSettings, type Relaxation } from './verdict.js';
 import type {
   ClauseCoverage,
   DecisionCoverage,
@@ -151,7 +152,9 @@ export async function runContractSuite(options: RunOptions): Promise<SuiteResult
   const fetchImpl = options.fetch ?? globalThis.fetch;
   const validator = createApiDescription();
   const coverage = new CoverageRecorder();
+  const verdict = new VerdictSettings(config, validator);
   const http = new CheckingHttp({
+    verdict,
     fetch: fetchImpl,
     baseUrl,
     carrierBaseUrl,
@@ -167,6 +170,7 @@ export async function runContractSuite(options: RunOptions): Promise<SuiteResult
     seed,
     http,
     validator,
+    verdict,
     control: config.capabilities.controlApi ? new ControlClient(config.capabilities.controlApi, fetchImpl) : undefined,
     sessions: new Map(),
     stateful: {
@@ -273,6 +277,7 @@ export async function runContractSuite(options: RunOptions): Promise<SuiteResult
     results,
     coverage,
     validator,
+    relaxations: verdict.relaxations(),
   });
   for (const reporter of options.reporters ?? []) await reporter.onEnd?.(suite);
   return suite;
@@ -355,6 +360,7 @@ function summarize(input: {
   results: TestResult[];
   coverage: CoverageRecorder;
   validator: ReturnType<typeof createApiDescription>;
+  relaxations: Relaxation[];
 }): SuiteResult {
   const { results } = input;
   const operations: OperationCoverage[] = input.validator.operations.map((op) => {
@@ -384,5 +390,6 @@ function summarize(input: {
     clauses,
     decisions,
     warningsByDecision: groupWarningsByDecision(results),
+    relaxations: input.relaxations,
   };
 }

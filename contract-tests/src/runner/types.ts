@@ -1,5 +1,6 @@
 import type { DecisionRef } from '@restoapi/openapi';
 import type { ContractConfig, Role } from '../config.js';
+import type { Relaxation } from './verdict.js';
 
 /** `spec` checks what the written specification states; `full` also every decision of openapi/DECISIONS.md. */
 export type Profile = 'spec' | 'full';
@@ -141,6 +142,8 @@ export interface SuiteResult {
   decisions: DecisionCoverage[];
   /** The decision warnings of all tests, one group per decision, most frequent first. */
   warningsByDecision: DecisionWarningGroup[];
+  /** What the configuration did not let the run check (checks or decisions off, extra statuses accepted). */
+  relaxations: Relaxation[];
   /** true when no test failed and at least one passed. */
   ok: boolean;
 }

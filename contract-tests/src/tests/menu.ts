@@ -119,6 +119,17 @@ export const menuTests = [
       );
       for (const d of byCategory.body.draft_dishes as Rec[])
         t.equal(d.draft_category_id, category.id, `category of dish ${d.id} filtered by draft_category_id`);
+      // The order of the list is not shown: under spec a different one is a warning naming the decision.
+      const listed = byCategory.body.draft_dishes as Rec[];
+      const storefront = [...listed].sort(
+        (a, b) => Number(a.menu_order) - Number(b.menu_order) || Number(a.id) - Number(b.id),
+      );
+      t.decided(
+        '/paths/~1api~1draft_dishes/get',
+        listed.every((d, i) => d.id === storefront[i]!.id),
+        `dishes of one category in storefront order (menu_order, then id): got ids ${listed.map((d) => d.id).join(', ')}`,
+        byCategory,
+      );
       const byOrg = await staff.get('/api/draft_dishes', { organization_id: t.fixtures.orgId });
       t.check(
         (byOrg.body.draft_dishes as Rec[]).some((d) => d.id === dish.id),

@@ -488,7 +488,7 @@ async function baseFor(t: TestContext, op: OperationInfo): Promise<Base> {
     const kind = segments[4];
     reread = async () =>
       kind === 'orders'
-        ? read(t, staff, '/api/orders', { per_page: 100 })
+        ? read(t, staff, '/api/orders', t.listPage)
         : kind
           ? [
               await read(t, staff, `/api/organizations/${org}/import/${kind}`),
@@ -507,7 +507,7 @@ async function baseFor(t: TestContext, op: OperationInfo): Promise<Base> {
         t,
         staff,
         op.path.includes('{id}') ? `/api/orders/${order.id}` : '/api/orders',
-        op.path.includes('{id}') ? undefined : { per_page: 100 },
+        op.path.includes('{id}') ? undefined : t.listPage,
       );
   } else if (segments[1] === 'session') {
     client = t.anon();

@@ -101,6 +101,15 @@ export const orderTests = [
       const beyond = await dispatcher.get('/api/orders', { page: pageCount + 1, per_page: perPage });
       if (beyond.status === 200) t.equal(beyond.body.orders.length, 0, 'orders on the page after the last one');
       else t.status(beyond, '4xx', 'the page after the last one');
+      // Without per_page the service picks its default, which the spec does not show.
+      const plain = await dispatcher.get('/api/orders');
+      t.status(plain, 200);
+      t.decided(
+        '/paths/~1api~1orders/get/parameters/1',
+        plain.body.meta?.per_page === 25,
+        `per_page defaults to 25: meta.per_page is ${JSON.stringify(plain.body.meta?.per_page)}`,
+        plain,
+      );
     },
   }),
   defineTest({

@@ -7,7 +7,7 @@ import { component, defineTest } from './define.js';
 export async function allOrders(t: TestContext, client: Client, query: Record<string, any> = {}): Promise<Rec[]> {
   const out: Rec[] = [];
   for (let page = 1; page <= 100; page += 1) {
-    const response = await client.get('/api/orders', { ...query, page, per_page: 100 });
+    const response = await client.get('/api/orders', { ...query, page, ...t.listPage });
     t.status(response, 200, 'listing orders');
     const orders = (response.body?.orders ?? []) as Rec[];
     out.push(...orders);

@@ -1,0 +1,138 @@
+import { afterAll, expect, test } from 'vitest';
+import {
+  DEPARTURES,
+  DEPARTURE_NAMES,
+  createIndependentService,
+  startIndependentService,
+} from '../../../scripts/testing/independent-service.js';
+import {
+  consoleSummary,
+  junitXml,
+  matrixHtml,
+  matrixMarkdown,
+  runContractSuite,
+  type Selection,
+  type SuiteResult,
+} from '../../src/index.js';
+import { MOCK_CONFIG } from '../helpers.js';
+
+// The stateful tests (tests/stateful/) are left out until they learn the service's conventions too.
+const EVERYTHING_BUT_STATEFUL: Selection = { kinds: ['conformance', 'behaviour', 'negative', 'decision'] };
+const service = createIndependentService();
+afterAll(() => service.close());
+
+function run(profile: 'spec' | 'full'): Promise<SuiteResult> {
+  return runContractSuite({
+    baseUrl: 'http://independent.local',
+    fetch: service.fetch,
+    config: MOCK_CONFIG,
+    profile,
+    seed: 23,
+    selection: EVERYTHING_BUT_STATEFUL,
+  });
+}
+
+test('the harness departs from the document in at least ten places, each individually switchable', () => {
+  expect(DEPARTURE_NAMES.length).toBeGreaterThanOrEqual(10);
+  expect(new Set(Object.values(DEPARTURES).map((d) => d.area))).toEqual(
+    new Set(['status', 'error body', 'enum name', 'body shape', 'numbering', 'format', 'limit', 'ordering', 'header']),
+  );
+  expect(createIndependentService({ departures: ['publish-204'] }).departures).toEqual(['publish-204']);
+});
+
+test('spec passes the independent service with 0 failures and lists every departure as a warning', async () => {
+  const result = await run('spec');
+  expect(result.results.filter((r) => r.status === 'failed').map((r) => `${r.id}: ${r.failure}`)).toEqual([]);
+  expect(result.summary.passed).toBeGreaterThan(100);
+  const warned = new Set(result.warningsByDecision.map((group) => group.decision));
+  const silent = DEPARTURE_NAMES.filter((name) => !warned.has(DEPARTURES[name].decision));
+  expect(silent).toEqual([]);
+  const days = result.warningsByDecision.find((g) => g.decision === DEPARTURES['days-from-sunday'].decision)!;
+  expect(days.entry).toBe('DECISIONS.md#decision-components-schemas-timetable-properties-day');
+  expect(days.examples[0]).toMatch(/timetables\/\d+\/day/);
+}, 120_000);
+
+test('full fails the independent service, naming every decision it departs from', async () => {
+  const result = await run('full');
+  const failed = result.results.filter((r) => r.status === 'failed');
+  expect(failed.length).toBeGreaterThan(50);
+  // A failure names a decision in its reason, or is a test of that decision (its `decisions`).
+  const named = (decision: string): boolean =>
+    failed.some(
+      (r) => r.failure?.includes(`decision ${decision} (openapi/DECISIONS.md#`) || r.decisions.includes(decision),
+    );
+  expect(DEPARTURE_NAMES.filter((name) => !named(DEPARTURES[name].decision))).toEqual([]);
+}, 120_000);
+
+test('one departure alone, served over HTTP: publish answering 204 is one warning under spec', async () => {
+  const running = await startIndependentService({ departures: ['publish-204'] });
+  try {
+    const result = await runContractSuite({
+      baseUrl: running.url,
+      config: MOCK_CONFIG,
+      profile: 'spec',
+      selection: { operations: ['publishMenu'], kinds: ['conformance', 'behaviour'] },
+    });
+    expect(result.summary.failed).toBe(0);
+    expect(result.warningsByDecision.map((g) => g.decision)).toEqual([DEPARTURES['publish-204'].decision]);
+  } finally {
+    await running.close();
+  }
+}, 60_000);
+
+test('QA tune the verdict: a decision off, a check off and extra statuses, each printed as a relaxation', async () => {
+  const only = createIndependentService({ departures: ['publish-204', 'days-from-sunday', 'bearer-challenge'] });
+  try {
+    const result = await runContractSuite({
+      baseUrl: 'http://independent.local',
+      fetch: only.fetch,
+      config: {
+        ...MOCK_CONFIG,
+        checks: {
+          response_headers_conformance: false,
+          status_code_conformance: { expectedStatuses: { publishMenu: [204] } },
+        },
+        decisions: { [DEPARTURES['days-from-sunday'].decision]: false },
+      },
+      profile: 'full',
+      selection: {
+        ids: ['menu.drafts-reach-storefront-only-on-publish', 'schema.listDeliveryZones', 'session.token-forms'],
+      },
+    });
+    expect(result.results.filter((r) => r.status === 'failed').map((r) => `${r.id}: ${r.failure}`)).toEqual([]);
+    expect(result.relaxations).toEqual([
+      expect.objectContaining({ kind: 'check', target: 'response_headers_conformance', ignored: expect.any(Number) }),
+      expect.objectContaining({ kind: 'decision', target: DEPARTURES['days-from-sunday'].decision }),
+      expect.objectContaining({
+        kind: 'expected-statuses',
+        target: 'publishMenu',
+        detail: 'publishMenu may also answer 204',
+      }),
+    ]);
+    expect(result.relaxations.filter((r) => r.ignored === 0)).toEqual([]);
+    const summary = consoleSummary(result);
+    expect(summary).toContain('relaxed     the response_headers_conformance check is off');
+    expect(junitXml(result)).toContain('<property name="relaxed" value="publishMenu may also answer 204');
+    expect(matrixMarkdown(result)).toContain(
+      'Relaxed by the configuration: the response_headers_conformance check is off',
+    );
+    expect(matrixHtml(result)).toContain('Relaxed by the configuration');
+  } finally {
+    await only.close();
+  }
+}, 60_000);
+
+test('a configuration naming an unknown decision or operation is refused with the name', async () => {
+  const attempt = (config: object) =>
+    runContractSuite({
+      baseUrl: 'http://independent.local',
+      fetch: service.fetch,
+      config: { ...MOCK_CONFIG, ...config },
+    });
+  await expect(attempt({ decisions: { '/components/schemas/Nope': false } })).rejects.toThrow(
+    '/components/schemas/Nope is not an x-decision',
+  );
+  await expect(
+    attempt({ checks: { status_code_conformance: { expectedStatuses: { publishMenus: [204] } } } }),
+  ).rejects.toThrow('publishMenus');
+});

@@ -1,0 +1,346 @@
+/**
+ * An independent implementation of the API for tests: the mock behind a `Request → Response` wrapper
+ * that decides differently from openapi/ wherever the spec says "not shown" (each difference a named,
+ * switchable departure). A correct service, so the contract suite's `spec` profile must pass it with
+ * warnings only and `full` must fail it, naming each decision. Shared by the tests of every package.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createMock, type Mock, type MockOptions } from '@restoapi/mock-server';
+import { toFetchRequest, writeFetchResponse } from '@restoapi/mock-server/node';
+
+/** One way the independent service decides differently, and the decision of openapi/ it departs from. */
+export interface Departure {
+  /** What the service does instead. */
+  does: string;
+  /** What kind of "not shown" it is. */
+  area: 'status' | 'error body' | 'enum name' | 'body shape' | 'numbering' | 'format' | 'limit' | 'ordering' | 'header';
+  /** JSON Pointer of the `x-decision` it departs from (as in openapi/DECISIONS.md). */
+  decision: string;
+}
+
+/** Every departure of the independent service, by name. */
+export const DEPARTURES = {
+  'publish-204': {
+    does: '`POST /api/organizations/{id}/publish` answers 204 with no body',
+    area: 'status',
+    decision: '/paths/~1api~1organizations~1{id}~1publish/post/responses/200',
+  },
+  'status-204': {
+    does: '`PUT /api/orders/{id}/status` answers 204 with no body',
+    area: 'status',
+    decision: '/paths/~1api~1orders~1{id}~1status/put/responses/200',
+  },
+  'carrier-delivery-204': {
+    does: "the carrier's `PUT /api-delivery/orders/{secure_id}/delivery` answers 204 with no body",
+    area: 'status',
+    decision: '/paths/~1api-delivery~1orders~1{secure_id}~1delivery/put/responses/200',
+  },
+  'zone-created-200': {
+    does: '`POST /api/delivery_zones` answers 200 (not 201) with the created zone',
+    area: 'status',
+    decision: '/paths/~1api~1delivery_zones/post/responses/201',
+  },
+  'invalid-400': {
+    does: 'invalid fields are refused with 400 instead of 422',
+    area: 'status',
+    decision: '/components/responses/UnprocessableEntity',
+  },
+  'error-object': {
+    does: 'error bodies are `{error: {code, message, field}}` instead of the `errors` array',
+    area: 'error body',
+    decision: '/components/schemas/ErrorBody',
+  },
+  'job-finished': {
+    does: 'finished import jobs say `job_status: "finished"` instead of `done`',
+    area: 'enum name',
+    decision: '/components/schemas/ImportJobStatus',
+  },
+  'session-body': {
+    does: '`GET /api/session` answers `{session: {token, expires_at, user, account}}`',
+    area: 'body shape',
+    decision: '/paths/~1api~1session/get/responses/200',
+  },
+  'days-from-sunday': {
+    does: 'timetable days count from 0 = Sunday (1 = Monday … 6 = Saturday); 7 is refused',
+    area: 'numbering',
+    decision: '/components/schemas/Timetable/properties/day',
+  },
+  'numeric-job-id': {
+    does: 'import `job_id`s are integers',
+    area: 'format',
+    decision: '/components/schemas/ImportJobId',
+  },
+  'per-page-50': {
+    does: 'orders come 10 per page by default, at most 50 (`per_page` above 50 is refused)',
+    area: 'limit',
+    decision: '/paths/~1api~1orders/get/parameters/1',
+  },
+  'dishes-newest-first': {
+    does: '`GET /api/draft_dishes` lists dishes newest (highest id) first',
+    area: 'ordering',
+    decision: '/paths/~1api~1draft_dishes/get',
+  },
+  'bearer-challenge': {
+    does: '401 answers challenge with `WWW-Authenticate: Bearer realm="api"`',
+    area: 'header',
+    decision: '/components/headers/WWW-Authenticate',
+  },
+} as const satisfies Record<string, Departure>;
+
+/** The name of one departure. */
+export type DepartureName = keyof typeof DEPARTURES;
+
+/** Every departure name, in the order of {@link DEPARTURES}. */
+export const DEPARTURE_NAMES = Object.keys(DEPARTURES) as DepartureName[];
+
+/** Options of {@link createIndependentService}. */
+export interface IndependentServiceOptions {
+  /** The departures to make (default all of them); `[]` is the mock itself. */
+  departures?: readonly DepartureName[];
+  /** Options of the mock behind the wrapper. */
+  mock?: MockOptions;
+}
+
+/** The independent service: a `fetch` (and a `Request → Response` handler) in front of a mock. */
+export interface IndependentService {
+  /** Sends a request to the service (the URL's origin is ignored). */
+  fetch: typeof fetch;
+  handle(request: Request): Promise<Response>;
+  /** The departures it makes. */
+  departures: readonly DepartureName[];
+  /** The mock behind it (its control API at `/__mock` is passed through unchanged). */
+  mock: Mock;
+  close(): Promise<void>;
+}
+
+type Json = Record<string, unknown>;
+
+function isRecord(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Applies `fn` to every `timetables` entry found anywhere in a body. */
+function eachTimetable(body: unknown, fn: (entry: Json, index: number) => void): void {
+  if (Array.isArray(body)) {
+    for (const item of body) eachTimetable(item, fn);
+    return;
+  }
+  if (!isRecord(body)) return;
+  for (const [key, value] of Object.entries(body)) {
+    if (key === 'timetables' && Array.isArray(value)) value.forEach((entry, i) => isRecord(entry) && fn(entry, i));
+    else eachTimetable(value, fn);
+  }
+}
+
+/** A job id of the mock (hexadecimal) as the integer this service shows: the same job, the same number. */
+function numericJobId(id: string): number {
+  return Number.parseInt(id.slice(-12), 16);
+}
+
+function json(status: number, body: unknown, headers: HeadersInit = {}): Response {
+  return Response.json(body, { status, headers });
+}
+
+/** The mock's error answer for an invalid field, built the way the mock builds them (then translated). */
+function invalidField(pointer: string, detail: string): Response {
+  return json(422, {
+    errors: [{ status: '422', code: 'invalid_value', title: 'Invalid value', detail, source: { pointer } }],
+  });
+}
+
+/**
+ * Creates the independent service in process.
+ * @example
+ * const service = createIndependentService({ departures: ['publish-204'] });
+ * await runContractSuite({ baseUrl: 'http://service.local', fetch: service.fetch, config, profile: 'spec' });
+ */
+export function createIndependentService(options: IndependentServiceOptions = {}): IndependentService {
+  const mock = createMock(options.mock);
+  const on = new Set<DepartureName>(options.departures ?? DEPARTURE_NAMES);
+
+  /** The request as the mock understands it, or the service's own refusal. */
+  async function translateRequest(request: Request, url: URL): Promise<Request | Response> {
+    if (on.has('per-page-50') && request.method === 'GET' && /^\/api\/orders\/?$/.test(url.pathname)) {
+      const perPage = url.searchParams.get('per_page');
+      if (perPage === null) url.searchParams.set('per_page', '10');
+      else if (/^\d+$/.test(perPage) && Number(perPage) > 50)
+        return json(400, {
+          errors: [
+            {
+              status: '400',
+              code: 'invalid_parameter',
+              title: 'Invalid parameter',
+              detail: 'per_page must be at most 50',
+              source: { parameter: 'per_page' },
+            },
+          ],
+        });
+      return new Request(url, request);
+    }
+    if (
+      on.has('days-from-sunday') &&
+      (request.method === 'POST' || request.method === 'PUT') &&
+      /^\/api\/delivery_zones(\/\d+)?\/?$/.test(url.pathname) &&
+      (request.headers.get('content-type') ?? '').includes('json')
+    ) {
+      const text = await request.text();
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return new Request(url, { method: request.method, headers: request.headers, body: text });
+      }
+      let refusal: Response | undefined;
+      eachTimetable(body, (entry, index) => {
+        if (entry.day === 7) refusal ??= invalidField(`/timetables/${index}/day`, 'day must be 0 (Sunday) to 6');
+        else if (entry.day === 0) entry.day = 7;
+      });
+      if (refusal) return refusal;
+      return new Request(url, { method: request.method, headers: request.headers, body: JSON.stringify(body) });
+    }
+    return request;
+  }
+
+  /** The mock's answer as this service gives it. */
+  async function translateResponse(request: Request, url: URL, response: Response): Promise<Response> {
+    const path = url.pathname;
+    const method = request.method;
+    const status = response.status;
+    const type = response.headers.get('content-type') ?? '';
+    const headers = new Headers(response.headers);
+    headers.delete('content-length');
+    if (status === 401 && on.has('bearer-challenge')) headers.set('WWW-Authenticate', 'Bearer realm="api"');
+    const noBody = (): Response => {
+      headers.delete('content-type');
+      return new Response(null, { status: 204, headers });
+    };
+    if (
+      status === 200 &&
+      method === 'POST' &&
+      on.has('publish-204') &&
+      /^\/api\/organizations\/\d+\/publish$/.test(path)
+    )
+      return noBody();
+    if (status === 200 && method === 'PUT' && on.has('status-204') && /^\/api\/orders\/\d+\/status$/.test(path))
+      return noBody();
+    if (
+      status === 200 &&
+      method === 'PUT' &&
+      on.has('carrier-delivery-204') &&
+      /^\/api-delivery\/orders\/[^/]+\/delivery$/.test(path)
+    )
+      return noBody();
+    if (!type.includes('json')) return new Response(response.body, { status, headers });
+    let body: unknown = await response.json();
+    let answerStatus = status;
+    if (status === 201 && method === 'POST' && on.has('zone-created-200') && /^\/api\/delivery_zones\/?$/.test(path))
+      answerStatus = 200;
+    if (on.has('days-from-sunday')) eachTimetable(body, (entry) => entry.day === 7 && (entry.day = 0));
+    if (/\/import\/(menu|clients)$/.test(path) && isRecord(body)) {
+      if (on.has('job-finished') && body.job_status === 'done') body.job_status = 'finished';
+      if (on.has('numeric-job-id') && typeof body.job_id === 'string') body.job_id = numericJobId(body.job_id);
+    }
+    if (
+      on.has('session-body') &&
+      method === 'GET' &&
+      /^\/api\/session$/.test(path) &&
+      status === 200 &&
+      isRecord(body)
+    ) {
+      const meta = body.meta as Json;
+      const user = body.api_user as Json;
+      body = {
+        session: {
+          token: meta.token,
+          expires_at: meta.expires_at,
+          user: { id: user.id, login: user.login, name: user.name },
+          account: user.account,
+        },
+      };
+    }
+    if (
+      on.has('dishes-newest-first') &&
+      method === 'GET' &&
+      /^\/api\/draft_dishes\/?$/.test(path) &&
+      status === 200 &&
+      isRecord(body) &&
+      Array.isArray(body.draft_dishes)
+    )
+      (body.draft_dishes as Json[]).sort((a, b) => Number(b.id) - Number(a.id));
+    if (status >= 400 && status < 500) {
+      if (status === 422 && on.has('invalid-400')) answerStatus = 400;
+      if (on.has('error-object') && isRecord(body) && Array.isArray(body.errors)) {
+        const first = (body.errors[0] ?? {}) as Json;
+        const source = (first.source ?? {}) as Json;
+        const { errors: _errors, ...rest } = body;
+        body = {
+          ...rest,
+          error: {
+            code: first.code,
+            message: first.detail ?? first.title,
+            ...(source.pointer || source.parameter || source.header
+              ? { field: source.pointer ?? source.parameter ?? source.header }
+              : {}),
+          },
+        };
+      }
+    }
+    return json(answerStatus, body, headers);
+  }
+
+  async function handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    if (url.pathname.startsWith('/__mock')) return mock.fetch(request);
+    const translated = await translateRequest(request, url);
+    const response = translated instanceof Response ? translated : await mock.fetch(translated);
+    return translateResponse(request, url, response);
+  }
+
+  return {
+    handle,
+    fetch: ((input: RequestInfo | URL, init?: RequestInit) => handle(new Request(input, init))) as typeof fetch,
+    departures: DEPARTURE_NAMES.filter((name) => on.has(name)),
+    mock,
+    close: async () => mock.close(),
+  };
+}
+
+/** An independent service listening on a loopback port. */
+export interface RunningIndependentService {
+  url: string;
+  service: IndependentService;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves {@link createIndependentService} over HTTP on 127.0.0.1 (a free port unless `port` is given).
+ * @example const { url, close } = await startIndependentService({ departures: ['job-finished'] });
+ */
+export async function startIndependentService(
+  options: IndependentServiceOptions & { port?: number } = {},
+): Promise<RunningIndependentService> {
+  const service = createIndependentService(options);
+  let origin = '';
+  const server = createServer((req, res) => {
+    service
+      .handle(toFetchRequest(req, origin))
+      .then((response) => writeFetchResponse(response, res))
+      .catch((error: unknown) => {
+        res.writeHead(500, { 'content-type': 'text/plain' });
+        res.end(String(error));
+      });
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: origin,
+    service,
+    server,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await service.close();
+    },
+  };
+}
