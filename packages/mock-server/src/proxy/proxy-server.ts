@@ -194,9 +194,14 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
       op !== undefined &&
       (documentsJson(op, status) || isJsonMedia(mediaTypeOf(contentType) || undefined));
     const responseHeaders = endToEndHeaders(answer.rawHeaders);
+    const checkedHeaders = Object.fromEntries(
+      Object.entries(answer.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]),
+    );
     if (!worthHolding) {
       // Not JSON (a receipt, an undocumented path) or no body: status and media type are checked, the bytes stream.
-      const checked = op ? checkResponse(api, exchange, { status, contentType, bytes: undefined }, judge) : undefined;
+      const checked = op
+        ? checkResponse(api, exchange, { status, contentType, bytes: undefined, headers: checkedHeaders }, judge)
+        : undefined;
       violations.push(...(checked?.violations ?? []));
       seen(exchange, violations, checked?.warnings);
       res.writeHead(status, answer.statusMessage, responseHeaders);
@@ -217,7 +222,12 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
       'bytes' in body
         ? decodedBody(body.bytes, answer.headers['content-encoding'] as string | undefined, CHECKED_BODY_LIMIT)
         : undefined;
-    const checked = checkResponse(api, exchange, { status, contentType, bytes: decoded }, judge);
+    const checked = checkResponse(
+      api,
+      exchange,
+      { status, contentType, bytes: decoded, headers: checkedHeaders },
+      judge,
+    );
     if (checked.notJson !== undefined) {
       const reason = `${op!.operationId} ${status} documents a JSON body; the upstream sent ${checked.notJson}`;
       violations.push(plainViolation(exchange, 'upstream', 'not_json', 'a JSON body', checked.notJson, reason));

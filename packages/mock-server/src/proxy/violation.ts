@@ -6,6 +6,7 @@ import {
   getAtPointer,
   mediaTypeOf,
   type ApiDescription,
+  type ClassifiedIssue,
   type DecisionRef,
   type DepartureClassifier,
   type OperationInfo,
@@ -234,6 +235,8 @@ export interface AnswerInput {
   contentType: string | null;
   /** The body's bytes, decoded from any Content-Encoding; undefined when too large to hold. */
   bytes: Uint8Array | undefined;
+  /** The answer's headers (lower-case names), for the headers the document declares. */
+  headers?: Record<string, string | undefined>;
 }
 
 /** Whether the operation documents a JSON body for this status (so a body that is no JSON is an upstream failure). */
@@ -283,15 +286,25 @@ export function checkResponse(
     } else body = Buffer.from(answer.bytes).toString('utf8');
   }
   if (answer.bytes === undefined && !documentsJson(op, answer.status)) body = undefined;
-  const result =
-    answer.bytes === undefined
-      ? // Too large to hold: the status and media type are still checked, the body is not.
-        api.validateResponse(op.operationId, { status: answer.status, contentType: answer.contentType })
-      : api.validateResponse(op.operationId, { status: answer.status, contentType: answer.contentType, body });
-  if (result.valid) return { violations: [], warnings: [], json };
+  // Too large to hold: the status and media type are still checked, the body is not.
+  const input = {
+    status: answer.status,
+    contentType: answer.contentType,
+    ...(answer.bytes === undefined ? {} : { body }),
+  };
+  // With a judge every issue comes classified, the declared headers checked too.
+  const classified = judge
+    ? judge.classifier.checkResponse(op.operationId, {
+        ...input,
+        ...(answer.headers ? { headers: answer.headers } : {}),
+      }).issues
+    : undefined;
+  const result = classified ? undefined : api.validateResponse(op.operationId, input);
+  const issues: (ValidationIssue | ClassifiedIssue)[] = classified ?? (result!.valid ? [] : result!.issues);
+  if (issues.length === 0) return { violations: [], warnings: [], json };
   const violations: Violation[] = [];
   const warnings: Violation[] = [];
-  for (const issue of result.issues) {
+  for (const issue of issues) {
     // A body too large to hold reads as absent; its schema is not checked.
     if (answer.bytes === undefined && issue.in === 'body' && issue.keyword !== 'status') continue;
     let violation: Violation;
@@ -315,14 +328,13 @@ export function checkResponse(
         issue.message.replace(/^.*\(documented: (.*)\)$/, '$1'),
         mediaType ?? '(none)',
       );
+    else if (issue.in === 'header')
+      violation = toViolation(exchange, 'response', issue, body, {
+        [issue.name ?? '']: answer.headers?.[issue.name?.toLowerCase() ?? ''],
+      });
     else violation = toViolation(exchange, 'response', issue, body, {});
-    const classified = judge?.classifier.classify(
-      op.operationId,
-      { status: answer.status, contentType: answer.contentType },
-      issue,
-    );
-    if (classified?.basis === 'decided' && classified.decision) {
-      violation.decision = classified.decision;
+    if ('basis' in issue && issue.basis === 'decided' && issue.decision) {
+      violation.decision = issue.decision;
       if (judge!.profile === 'spec') {
         warnings.push(violation);
         continue;

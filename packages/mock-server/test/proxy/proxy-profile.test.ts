@@ -9,6 +9,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { XMLParser } from 'fast-xml-parser';
 import { afterEach, expect, test } from 'vitest';
+import {
+  DEPARTURES,
+  startIndependentService,
+  type DepartureName,
+} from '../../../../scripts/testing/independent-service.js';
 import { createMockServer } from '../../src/node.js';
 import { formatWarning } from '../../src/proxy/live-printer.js';
 import type { ProxyReportJson } from '../../src/proxy/proxy-report.js';
@@ -163,4 +168,52 @@ test('under full every departure is a violation, still naming the decision it br
     'getOrder /order/final_sum type stated',
   ]);
   expect(report).toMatchObject({ profile: 'full', failed: 3, violations: 4, warnings: 0, decisions: [] });
+});
+
+test('in front of the independent implementation (scripts/testing/independent-service.ts), spec finds no violation and warns about each departure it meets, naming its decision', async () => {
+  const service = await startIndependentService({ mock: { config: { importDurationMs: 50 } } });
+  cleanups.push(() => service.close());
+  const violations: Violation[] = [];
+  const proxy = await createProxyServer({ upstream: service.url, onViolation: (v) => violations.push(v) });
+  cleanups.push(() => proxy.close());
+  const login = await fetch(`${proxy.url}/api/session?login=admin@pizza.demo&password=demo`, { method: 'POST' });
+  const { meta } = (await login.json()) as { meta: { token: string } };
+  const headers = { Authorization: `Token token="${meta.token}"` };
+  const send = (
+    method: string,
+    path: string,
+    body?: unknown,
+    auth: Record<string, string> = headers,
+  ): Promise<Response> =>
+    fetch(proxy.url + path, {
+      method,
+      headers: { ...auth, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+  expect((await send('GET', '/api/session')).status).toBe(200);
+  expect((await send('POST', '/api/organizations/1/publish')).status).toBe(204);
+  expect((await send('GET', '/api/orders/999999')).status).toBe(404);
+  expect((await send('GET', '/api/orders', undefined, {})).status).toBe(401);
+  const dishes = { dishes: [{ name: 'Maki', price: 4, category_name: 'Rolls' }] };
+  expect((await send('POST', '/api/organizations/1/import/menu', dishes)).status).toBe(202);
+  // An import has finished when its job is no longer working (whatever it then calls itself).
+  for (let i = 0; i < 100; i++) {
+    const state = (await (await send('GET', '/api/organizations/1/import/menu')).json()) as { job_status: unknown };
+    if (state.job_status !== 'working' && state.job_status !== 'queued') break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  expect(violations.map((v) => `${v.method} ${v.path} ${v.pointer} ${v.message}`)).toEqual([]);
+  const report = proxy.report();
+  expect(report.failed).toBe(0);
+  const met: DepartureName[] = [
+    'session-body',
+    'publish-204',
+    'error-object',
+    'bearer-challenge',
+    'job-finished',
+    'numeric-job-id',
+  ];
+  const warned = report.decisions.map((d) => d.pointer);
+  for (const name of met) expect(warned, `${name} is named by its decision`).toContain(DEPARTURES[name].decision);
+  for (const d of report.decisions) expect(d.entry).toMatch(/^DECISIONS\.md#/);
 });
