@@ -130,10 +130,14 @@ export function matrixHtml(result: SuiteResult): string {
     : `FAIL — ${summary.failed} of ${summary.total} tests failed${summary.warnings ? `, ${summary.warnings} warnings` : ''}`;
   const warningSections = groups
     .map((group) => {
-      const items = group.items
-        .map((item) => {
-          const test = byId.get(item.testId)!;
-          return `<li class="t" ${testData(test)}><code>${html(item.testId)}</code> ${html(item.text)}</li>`;
+      // One line per test in the group (its first example and how many more), so hundreds of warnings of a
+      // property-based test stay one line and the page stays light; the filters still find every test.
+      const perTest = new Map<string, string[]>();
+      for (const item of group.items) perTest.set(item.testId, [...(perTest.get(item.testId) ?? []), item.text]);
+      const items = [...perTest]
+        .map(([testId, texts]) => {
+          const more = texts.length > 1 ? ` <span class="count">and ${texts.length - 1} more like it</span>` : '';
+          return `<li class="t" ${testData(byId.get(testId)!)}><code>${html(testId)}</code> ${html(texts[0]!)}${more}</li>`;
         })
         .join('');
       const tests = new Set(group.items.map((item) => item.testId)).size;

@@ -78,8 +78,8 @@ export function junitXml(result: SuiteResult): string {
         `<property name="profile" value="${r.profile}"/>`,
         ...r.clauses.map((c) => `<property name="clause" value="${xml(c)}"/>`),
         ...r.decisions.map((d) => `<property name="decision" value="${xml(d)}"/>`),
-        // CI tools list properties beside the test: a warned test stays green but says why it was warned.
-        ...r.warnings.map((w) => `<property name="warning" value="${xml(w)}"/>`),
+        // A warned test stays green; its count is a property, the warnings themselves its output (shown by CI tools).
+        ...(r.warnings.length ? [`<property name="warnings" value="${r.warnings.length}"/>`] : []),
       ];
       const inner = [
         `<properties>${props.join('')}</properties>`,

@@ -329,9 +329,14 @@ export function checkResponse(
         mediaType ?? '(none)',
       );
     else if (issue.in === 'header')
-      violation = toViolation(exchange, 'response', issue, body, {
-        [issue.name ?? '']: answer.headers?.[issue.name?.toLowerCase() ?? ''],
-      });
+      violation = toViolation(
+        exchange,
+        'response',
+        issue,
+        body,
+        { [issue.name ?? '']: answer.headers?.[issue.name?.toLowerCase() ?? ''] },
+        issue.keyword === 'required' ? 'present (required)' : `a ${issue.name} header as documented`,
+      );
     else violation = toViolation(exchange, 'response', issue, body, {});
     if ('basis' in issue && issue.basis === 'decided' && issue.decision) {
       violation.decision = issue.decision;
