@@ -72,8 +72,8 @@ export function reproducers(exchanges: Exchange[], showSecrets = false): string[
   return chosen.slice(-10).map((e) => curlOf(e, showSecrets));
 }
 
-/** An answer's text with the values of secret members (a login's token) as placeholders. */
-function maskAnswer(text: string): string {
+/** An answer's text with the values of secret members (a login's token, an api_key) as placeholders. */
+export function maskAnswer(text: string): string {
   return text.replace(
     /"(token|api_key|password)"(\s*:\s*)"(?:[^"\\]|\\.)*"?/g,
     (_all, key: string, colon: string) =>
