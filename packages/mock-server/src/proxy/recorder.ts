@@ -133,8 +133,10 @@ export class Recorder {
   #put(table: RecordedTable, row: Row): void {
     let rows = this.#tables.get(table);
     if (!rows) this.#tables.set(table, (rows = new Map()));
+    const before = rows.get(row.id);
     rows.set(row.id, row);
-    this.#changes++;
+    // The same record seen again changes nothing, and costs no save.
+    if (before === undefined || JSON.stringify(before) !== JSON.stringify(row)) this.#changes++;
   }
 
   /** Takes what one checked JSON answer shows; only successful answers count. True when it showed something. */
@@ -274,14 +276,17 @@ export class Recorder {
   /**
    * Writes the recording so far atomically (a temporary file renamed over `file`, so a reader or a crash
    * sees the previous recording or this one, never a mix), and the records left out beside it in
-   * `<file>.left-out.json` (removed when none are). Returns what was written.
+   * `<file>.left-out.json` (removed when none are). Returns what was written. `draft` writes compact JSON
+   * without flushing to disk: for the save after every answer, which must be quick and survive the proxy
+   * being killed; the final save is indented and flushed.
    */
-  async save(file: string): Promise<Recording> {
+  async save(file: string, options: { draft?: boolean } = {}): Promise<Recording> {
     const recording = this.build();
-    await writeFileAtomic(file, `${JSON.stringify(recording.fixture, null, 2)}\n`);
+    const json = (value: unknown): string => `${JSON.stringify(value, null, options.draft ? undefined : 2)}\n`;
+    const write = { sync: !options.draft };
+    await writeFileAtomic(file, json(recording.fixture), write);
     const aside = leftOutFile(file);
-    if (recording.leftOut.length > 0)
-      await writeFileAtomic(aside, `${JSON.stringify({ leftOut: recording.leftOut }, null, 2)}\n`);
+    if (recording.leftOut.length > 0) await writeFileAtomic(aside, json({ leftOut: recording.leftOut }), write);
     else await rm(aside, { force: true });
     return recording;
   }

@@ -35,7 +35,7 @@ export class RecordingFile {
       if (!this.#writing) {
         const covers = this.#wanted;
         this.#writing = this.recorder
-          .save(this.file)
+          .save(this.file, { draft: true })
           .then(() => {
             this.#written = covers;
           })
