@@ -195,6 +195,29 @@ test("a dispatcher's browse session is recorded: orders whose restaurant was see
   expect(replayed.orders).toEqual(list.orders.filter((order) => keptIds.includes(order.id)));
 });
 
+test('an order left out for want of its restaurant is completed as soon as a later answer shows that restaurant', async () => {
+  const mock = await createMockServer({ port: 0, state: demoSeed(new Date('2026-11-20T18:30:00Z')) });
+  cleanups.push(() => mock.close());
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'restoapi-proxy-record-')), 'later.json');
+  const recording = new RecordingFile(file, new Recorder());
+  const proxy = await createProxyServer({ upstream: mock.url, onAnswer: recording.observe.bind(recording) });
+  cleanups.push(() => proxy.close());
+  const auth = await tokenOf(fetch, proxy.url, 'dispatcher@demo', 'demo');
+  const { orders } = (await bodyOf(fetch, `${proxy.url}/api/orders`, auth)) as {
+    orders: { id: number; restaurant_id: number }[];
+  };
+  const leftOut = (): number[] =>
+    (JSON.parse(readFileSync(leftOutFile(file), 'utf8')) as { leftOut: LeftOutRecord[] }).leftOut.map((r) => r.id);
+  expect(leftOut().sort()).toEqual(orders.map((order) => order.id).sort());
+  // Opening one order of each restaurant shows every restaurant: nothing is left out any more.
+  const restaurants = [...new Set(orders.map((order) => order.restaurant_id))];
+  for (const restaurant of restaurants)
+    await bodyOf(fetch, `${proxy.url}/api/orders/${orders.find((o) => o.restaurant_id === restaurant)!.id}`, auth);
+  const fixture = JSON.parse(readFileSync(file, 'utf8')) as MockStateJson;
+  expect(fixture.orders!.rows.map((order) => order.id).sort()).toEqual(orders.map((order) => order.id).sort());
+  expect(() => readFileSync(leftOutFile(file))).toThrow();
+});
+
 test('a record the fixture schema refuses is left out naming the field, and the rest of the recording is written', async () => {
   const recorder = new Recorder();
   const [first, second] = demoSeed().organizations!.rows;
