@@ -8,7 +8,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { carrierCommand } from './carrier/carrier-command.js';
 import { loadConfig } from './config.js';
 import { mergeResultDirs } from './reports/merge.js';
-import { consoleReporter, fileReporter } from './reports/reports.js';
+import { consoleReporter, fileReporter, progressReporter } from './reports/reports.js';
 import { parseShard, runContractSuite, selectTests } from './runner/run.js';
 import type { Profile, Reporter, Selection, Shard } from './runner/types.js';
 
@@ -100,6 +100,14 @@ const program = new Command('restoapi-contract')
   )
   .option('--show-secrets', 'show tokens and passwords in curl reproducers instead of placeholders', false)
   .option('--verbose', 'print every test as it ends', false)
+  .addOption(
+    new Option(
+      '--progress <mode>',
+      'tty: redraw one line (done/total, failures, current test and its time); lines: one line per finished group of tests; off; auto: tty on a terminal, else lines',
+    )
+      .choices(['auto', 'tty', 'lines', 'off'])
+      .default('auto'),
+  )
   .showHelpAfterError()
   .exitOverride();
 
@@ -120,6 +128,7 @@ program.action(
     replay?: { testId: string; path: string };
     showSecrets: boolean;
     verbose: boolean;
+    progress: 'auto' | 'tty' | 'lines' | 'off';
   }) => {
     const config = await loadConfig(options.config);
     const selection: Selection = options.grep ? { ids: options.grep } : options.selection;
@@ -131,7 +140,11 @@ program.action(
         { exitCode: 2 },
       );
     }
-    const reporters: Reporter[] = [consoleReporter({ verbose: options.verbose })];
+    const reporters: Reporter[] = [];
+    // Before the console reporter: the live line is cleared before a failure or the summary is printed.
+    if (options.progress !== 'off')
+      reporters.push(progressReporter(options.progress === 'auto' ? {} : { mode: options.progress }));
+    reporters.push(consoleReporter({ verbose: options.verbose }));
     if (options.report) reporters.push(fileReporter(options.report));
     const result = await runContractSuite({
       baseUrl: options.baseUrl,

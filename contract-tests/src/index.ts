@@ -58,6 +58,10 @@ export {
   matrixHtml,
   matrixMarkdown,
   operationFigures,
+  progressReporter,
+  type ProgressOptions,
+  type ProgressReporter,
+  type ProgressStream,
 } from './reports/reports.js';
 export { ControlClient, ControlError } from './control.js';
 export { CallbackReceiver, type ReceivedCallback } from './runner/receiver.js';

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { curlOf, reproducers } from './curl.js';
+import { curlOf, maskAnswer, reproducers, shownExchanges } from './curl.js';
 import type { Exchange } from './http.js';
 
 const exchange = (overrides: Partial<Exchange> = {}): Exchange => ({
@@ -55,4 +55,25 @@ test('the reproducers of a failed test are its faulty answers and its last reque
   const last = exchange({ url: 'http://h/c' });
   expect(reproducers([first, middle, last]).map((c) => /'http:\/\/h\/(\w)'/.exec(c)![1])).toEqual(['a', 'c']);
   expect(reproducers([])).toEqual([]);
+});
+
+test('the answers a report shows hide a login token and an api_key, and a form password, unless secrets are shown', () => {
+  const login = exchange({
+    method: 'POST',
+    url: 'http://h/api/session',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'login=a%40b&password=hunter2',
+    status: 200,
+    answer: '{"api_user":{"api_key":"k-123"},"meta":{"token":"tok-456","expires_at":"2026-12-01"}}',
+  });
+  const [shown] = shownExchanges([login]);
+  expect(shown).toEqual({
+    request: 'POST http://h/api/session',
+    body: 'login=a@b&password=$RESTOAPI_SECRET',
+    status: 200,
+    answer: '{"api_user":{"api_key":"$RESTOAPI_SECRET"},"meta":{"token":"$RESTOAPI_TOKEN","expires_at":"2026-12-01"}}',
+    faulty: false,
+  });
+  expect(maskAnswer('{"token": "cut-off-at-600')).toBe('{"token": "$RESTOAPI_TOKEN"');
+  expect(shownExchanges([login], true)[0]!.answer).toContain('tok-456');
 });

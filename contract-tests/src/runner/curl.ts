@@ -1,4 +1,5 @@
 import type { Exchange } from './http.js';
+import type { ShownExchange } from './types.js';
 
 /** What stands for a secret in a reproducer unless secrets are shown. */
 export const TOKEN_PLACEHOLDER = '$RESTOAPI_TOKEN';
@@ -69,4 +70,35 @@ export function reproducers(exchanges: Exchange[], showSecrets = false): string[
   const last = exchanges.at(-1);
   if (last && !chosen.includes(last)) chosen.push(last);
   return chosen.slice(-10).map((e) => curlOf(e, showSecrets));
+}
+
+/** An answer's text with the values of secret members (a login's token, an api_key) as placeholders. */
+export function maskAnswer(text: string): string {
+  return text.replace(
+    /"(token|api_key|password)"(\s*:\s*)"(?:[^"\\]|\\.)*"?/g,
+    (_all, key: string, colon: string) =>
+      `"${key}"${colon}"${key === 'token' ? TOKEN_PLACEHOLDER : '$RESTOAPI_SECRET'}"`,
+  );
+}
+
+/** The last `limit` requests of a failed test and their answers, secrets masked as in {@link curlOf}. */
+export function shownExchanges(exchanges: Exchange[], showSecrets = false, limit = 12): ShownExchange[] {
+  return exchanges.slice(-limit).map((exchange) => {
+    const url = new URL(exchange.url);
+    if (!showSecrets && url.searchParams.has('token')) url.searchParams.set('token', 'TOKEN_PLACEHOLDER');
+    let body = exchange.body;
+    if (body !== undefined && !showSecrets && /x-www-form-urlencoded/i.test(exchange.headers['content-type'] ?? ''))
+      body = maskForm(body);
+    if (body === undefined && exchange.form)
+      body = exchange.form
+        .map(([key, value]) => `${key}=${!showSecrets && SECRET_FIELDS.test(key) ? '$RESTOAPI_SECRET' : value}`)
+        .join('\n');
+    return {
+      request: `${exchange.method} ${url.toString().replace('TOKEN_PLACEHOLDER', TOKEN_PLACEHOLDER)}`,
+      ...(body !== undefined ? { body } : {}),
+      status: exchange.status,
+      answer: showSecrets ? exchange.answer : maskAnswer(exchange.answer),
+      faulty: exchange.faulty,
+    };
+  });
 }

@@ -4,7 +4,7 @@ import { ControlClient, ControlError } from '../control.js';
 import { CLAUSES } from '../generated/clauses.js';
 import { allTests } from '../tests/index.js';
 import { CheckFailure, SkipSignal, TestContext, type ContractTest, type SuiteRuntime } from './context.js';
-import { reproducers } from './curl.js';
+import { reproducers, shownExchanges } from './curl.js';
 import { CheckingHttp, CoverageRecorder, NotImplementedSignal, type RequestSink } from './http.js';
 import { VerdictSettings, type Relaxation } from './verdict.js';
 import type {
@@ -183,8 +183,11 @@ export async function runContractSuite(options: RunOptions): Promise<SuiteResult
   if (options.shard) parseShard(`${options.shard.index}/${options.shard.total}`);
   const tests = shardOf(selectTests(profile, options.selection ?? 'all'), options.shard);
   const results: TestResult[] = [];
+  for (const reporter of options.reporters ?? []) reporter.onStart?.({ total: tests.length, profile });
 
-  for (const test of tests) {
+  for (const [index, test] of tests.entries()) {
+    for (const reporter of options.reporters ?? [])
+      reporter.onTestStart?.({ id: test.id, title: test.title, kind: test.kind }, index);
     const testStarted = Date.now();
     const sink: RequestSink = {
       violations: [],
@@ -253,6 +256,7 @@ export async function runContractSuite(options: RunOptions): Promise<SuiteResult
         result.failure = [message, ...problems.map((p) => `schema/server: ${p}`)].filter(Boolean).join('\n');
         if (sink.log.length) result.failure += `\nrequests:\n  ${sink.log.slice(-12).join('\n  ')}`;
         result.reproducers = reproducers(exchanges, options.showSecrets);
+        result.exchanges = shownExchanges(exchanges, options.showSecrets);
       }
     }
     http.sink = undefined;

@@ -81,6 +81,21 @@ export interface TestResult {
   requests: number;
   /** For a failed test: curl commands that send its failing requests again (secrets as placeholders). */
   reproducers?: string[];
+  /** For a failed test: its last requests and the answers they got (secrets as placeholders). */
+  exchanges?: ShownExchange[];
+}
+
+/** A request of a failed test and its answer, as the reports show them. */
+export interface ShownExchange {
+  /** `METHOD url`, a token in the query as `$RESTOAPI_TOKEN`. */
+  request: string;
+  /** The request body as text (passwords of a form as `$RESTOAPI_SECRET`), when it had one. */
+  body?: string;
+  status: number;
+  /** The answer's text, cut to a readable length. */
+  answer: string;
+  /** Whether the answer broke the document or was a 5xx. */
+  faulty: boolean;
 }
 
 /** Calls and statuses seen per operation. */
@@ -133,8 +148,12 @@ export interface SuiteResult {
   ok: boolean;
 }
 
-/** A reporter gets every result as it comes and the whole result at the end. */
+/** A reporter hears when the run starts, each test as it starts and ends, and gets the whole result at the end. */
 export interface Reporter {
+  /** Before the first test: how many tests the run will make. */
+  onStart?(info: { total: number; profile: Profile }): void;
+  /** A test begins (`index` counts from 0). */
+  onTestStart?(test: { id: string; title: string; kind: TestKind }, index: number): void;
   onTestEnd?(result: TestResult): void;
   onEnd?(result: SuiteResult): void | Promise<void>;
 }

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { CheckFailure, type TestContext } from '../../runner/context.js';
 import type { Rec } from '../../runner/fixtures.js';
 import type { Exchange } from '../../runner/http.js';
+import { maskAnswer } from '../../runner/curl.js';
 
 /** A command of a machine: when it applies to the model, and what it does to the API and the model. */
 export interface Step<M> {
@@ -72,7 +73,8 @@ function seedFor(testId: string, seed: number): number {
 }
 
 function answerOf(exchange: Exchange): string {
-  const text = exchange.answer.replace(/\s+/g, ' ').trim();
+  // The printed sequence goes to consoles, CI logs and reports: a login's token is shown as a placeholder.
+  const text = maskAnswer(exchange.answer).replace(/\s+/g, ' ').trim();
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 

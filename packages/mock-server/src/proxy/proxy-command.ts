@@ -6,11 +6,12 @@
 import { constants } from 'node:fs';
 import { access, mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { InvalidArgumentError, type Command } from 'commander';
-import { formatViolation } from './live-printer.js';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { formatViolation, formatWarning } from './live-printer.js';
 import { createProxyServer, DEFAULT_UPSTREAM_TIMEOUT_MS } from './proxy-server.js';
 import { reportSummary } from './proxy-report.js';
-import { Recorder, REPLAY_PASSWORD } from './recorder.js';
+import { describeRecording, Recorder, REPLAY_PASSWORD } from './recorder.js';
+import { RecordingFile } from './recording-file.js';
 import { createRedactor } from './redaction.js';
 import { writeReportFiles } from './report-files.js';
 
@@ -35,6 +36,7 @@ interface ProxyCliOptions {
   record?: string;
   redact: boolean;
   failOnViolation: boolean;
+  profile: 'spec' | 'full';
 }
 
 function upstreamUrl(value: string): URL {
@@ -76,9 +78,17 @@ export function addProxyCommand(program: Command, parts: ServeCommandParts): voi
     .option('--report <dir>', 'on exit, write proxy-report.xml (JUnit), proxy-report.html and proxy-report.json here')
     .option(
       '--record <file>',
-      `on exit, write what was seen as a fixture for restoapi-mock --seed (logins get the password "${REPLAY_PASSWORD}")`,
+      `write what was seen as a fixture for restoapi-mock --seed, after every answer (logins get the password "${REPLAY_PASSWORD}")`,
     )
     .option('--redact', 'with --record: replace client names, phones and addresses by stable fake values', false)
+    .addOption(
+      new Option(
+        '--profile <profile>',
+        'spec: an answer that departs only from what the document decided (where the spec says "not shown") is a warning naming the decision; full: a violation',
+      )
+        .choices(['spec', 'full'])
+        .default('spec'),
+    )
     .option('--fail-on-violation', 'answer 502 listing the violations instead of a violating answer', false)
     .action(async (options: ProxyCliOptions) => runProxy(options, parts));
 }
@@ -101,15 +111,25 @@ async function runProxy(options: ProxyCliOptions, parts: ServeCommandParts): Pro
         throw parts.usageError(`--report ${dir}: cannot write there (${error.message})`);
       });
   }
-  const recorder = options.record ? new Recorder(options.redact ? await createRedactor() : undefined) : undefined;
+  let lastSaveError = '';
+  const recording = options.record
+    ? new RecordingFile(options.record, new Recorder(options.redact ? await createRedactor() : undefined), (error) => {
+        // One line per new problem, not one per answer while the disk stays full.
+        if (error.message === lastSaveError) return;
+        lastSaveError = error.message;
+        console.error(`restoapi-mock proxy: could not save the recording: ${error.message}`);
+      })
+    : undefined;
   const proxy = await createProxyServer({
     upstream: options.upstream,
     port: options.port,
     host: options.host,
     timeoutMs: options.timeout,
     failOnViolation: options.failOnViolation,
+    profile: options.profile,
     onViolation: (violation) => console.log(formatViolation(violation)),
-    ...(recorder ? { onAnswer: recorder.observe.bind(recorder) } : {}),
+    onWarning: (warning) => console.log(formatWarning(warning)),
+    ...(recording ? { onAnswer: recording.observe.bind(recording) } : {}),
   }).catch((error: NodeJS.ErrnoException) => {
     throw error.syscall === 'listen' ? parts.listenProblem(error, options.host, options.port) : error;
   });
@@ -118,8 +138,9 @@ async function runProxy(options: ProxyCliOptions, parts: ServeCommandParts): Pro
       `RestoAPI proxy listening on ${proxy.url} → ${options.upstream.href}`,
       `  report        ${proxy.url}/__proxy/report${options.report ? `, and on exit in ${options.report}/` : ''}`,
       `  timeout       ${options.timeout} ms`,
+      `  profile       ${options.profile === 'spec' ? 'spec: departures from what the document decided are warnings, from what the spec states violations' : 'full: departures from the spec and from every decision are violations'}`,
       `  violations    ${options.failOnViolation ? 'answered 502 (--fail-on-violation)' : 'printed and passed through'}`,
-      `  record        ${options.record ? `${options.record} on exit${options.redact ? ', client data redacted' : ''}` : 'off'}`,
+      `  record        ${options.record ? `${options.record}, saved after every answer${options.redact ? ', client data redacted' : ''}` : 'off'}`,
     ].join('\n'),
   );
   let stopping = false;
@@ -139,13 +160,13 @@ async function runProxy(options: ProxyCliOptions, parts: ServeCommandParts): Pro
         });
         if (files.length) console.log(`report written: ${files.join(', ')}`);
       }
-      if (recorder && options.record) {
-        await recorder
-          .save(options.record)
-          .then(() => console.log(`recorded ${JSON.stringify(recorder.counts())} to ${options.record}`))
+      if (recording) {
+        await recording
+          .close()
+          .then((written) => console.log(describeRecording(recording.file, written)))
           .catch((error: Error) => {
             failed = true;
-            console.error(`restoapi-mock proxy: ${error.message}`);
+            console.error(`restoapi-mock proxy: could not save the recording: ${error.message}`);
           });
       }
       process.exit(failed ? 1 : 0);

@@ -6,7 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream/promises';
-import { createApiDescription, mediaTypeOf, type ApiDescription } from '@restoapi/openapi';
+import { createApiDescription, createDepartureClassifier, mediaTypeOf, type ApiDescription } from '@restoapi/openapi';
 import { errorObject, type ApiErrorObject } from '../engine/http-error.js';
 import { decodedBody, endToEndHeaders, Forwarder, holdBody, UpstreamError, type HeldBody } from './forwarder.js';
 import { ProxyReport, type ProxyReportJson } from './proxy-report.js';
@@ -17,6 +17,8 @@ import {
   isJsonMedia,
   plainViolation,
   type Exchange,
+  type Judge,
+  type ProxyProfile,
   type Violation,
 } from './violation.js';
 
@@ -36,12 +38,22 @@ export interface ProxyServerOptions {
   host?: string;
   /** Milliseconds the upstream may stay silent (default {@link DEFAULT_UPSTREAM_TIMEOUT_MS}). */
   timeoutMs?: number;
-  /** Replace an answer that violates the document by a 502 listing the violations. */
+  /** Replace an answer that violates the document by a 502 listing the violations (warnings never are). */
   failOnViolation?: boolean;
+  /**
+   * `spec` (default): an answer that departs only from what the document decided where the spec says
+   * "not shown" is a warning naming the decision; `full`: it is a violation too.
+   */
+  profile?: ProxyProfile;
   /** Called with each violation as it is seen (the CLI prints it). */
   onViolation?: (violation: Violation) => void;
-  /** Called with each checked answer of an operation whose body is JSON (the recorder listens here). */
-  onAnswer?: (exchange: Exchange, status: number, json: unknown) => void;
+  /** Called with each warning (a decided departure under `spec`) as it is seen. */
+  onWarning?: (warning: Violation) => void;
+  /**
+   * Called with each checked answer of an operation whose body is JSON (the recorder listens here); the
+   * answer goes back to the client once a returned promise settles (the recording is on disk first).
+   */
+  onAnswer?: (exchange: Exchange, status: number, json: unknown) => unknown;
   /** The description to check against (default: this package's document). */
   api?: ApiDescription;
 }
@@ -100,13 +112,20 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
   const upstream = new URL(options.upstream);
   const api = options.api ?? createApiDescription();
   const forwarder = new Forwarder(upstream, options.timeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS);
-  const report = new ProxyReport(upstream.href);
+  const profile = options.profile ?? 'spec';
+  const judge: Judge = { classifier: createDepartureClassifier(api), profile };
+  const report = new ProxyReport(upstream.href, profile);
   const host = options.host ?? '127.0.0.1';
 
-  const seen = (exchange: Exchange, violations: Violation[]): void => {
+  const seen = (exchange: Exchange, violations: Violation[], warnings: Violation[] = []): void => {
     for (const violation of violations) options.onViolation?.(violation);
+    for (const warning of warnings) options.onWarning?.(warning);
     const op = exchange.operation;
-    report.add(op ? { operationId: op.operationId, method: op.method, path: op.path } : undefined, violations);
+    report.add(
+      op ? { operationId: op.operationId, method: op.method, path: op.path } : undefined,
+      violations,
+      warnings,
+    );
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -175,10 +194,16 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
       op !== undefined &&
       (documentsJson(op, status) || isJsonMedia(mediaTypeOf(contentType) || undefined));
     const responseHeaders = endToEndHeaders(answer.rawHeaders);
+    const checkedHeaders = Object.fromEntries(
+      Object.entries(answer.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]),
+    );
     if (!worthHolding) {
       // Not JSON (a receipt, an undocumented path) or no body: status and media type are checked, the bytes stream.
-      if (op) violations.push(...checkResponse(api, exchange, { status, contentType, bytes: undefined }).violations);
-      seen(exchange, violations);
+      const checked = op
+        ? checkResponse(api, exchange, { status, contentType, bytes: undefined, headers: checkedHeaders }, judge)
+        : undefined;
+      violations.push(...(checked?.violations ?? []));
+      seen(exchange, violations, checked?.warnings);
       res.writeHead(status, answer.statusMessage, responseHeaders);
       await pipeline(answer, res).catch(() => res.destroy());
       return;
@@ -197,7 +222,12 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
       'bytes' in body
         ? decodedBody(body.bytes, answer.headers['content-encoding'] as string | undefined, CHECKED_BODY_LIMIT)
         : undefined;
-    const checked = checkResponse(api, exchange, { status, contentType, bytes: decoded });
+    const checked = checkResponse(
+      api,
+      exchange,
+      { status, contentType, bytes: decoded, headers: checkedHeaders },
+      judge,
+    );
     if (checked.notJson !== undefined) {
       const reason = `${op!.operationId} ${status} documents a JSON body; the upstream sent ${checked.notJson}`;
       violations.push(plainViolation(exchange, 'upstream', 'not_json', 'a JSON body', checked.notJson, reason));
@@ -206,8 +236,11 @@ export async function createProxyServer(options: ProxyServerOptions): Promise<Pr
       return;
     }
     violations.push(...checked.violations);
-    seen(exchange, violations);
-    if (checked.json !== undefined) options.onAnswer?.(exchange, status, checked.json);
+    seen(exchange, violations, checked.warnings);
+    if (checked.json !== undefined)
+      await Promise.resolve(options.onAnswer?.(exchange, status, checked.json)).catch(() => {
+        // A listener that fails (the recording's disk is full) never costs the client its answer.
+      });
     if (options.failOnViolation && checked.violations.length > 0) {
       answerJson(res, 502, violationBody(checked.violations));
       return;

@@ -11,6 +11,9 @@ const report: ProxyReportJson = {
   requests: 3,
   failed: 1,
   violations: 1,
+  profile: 'spec',
+  warnings: 0,
+  decisions: [],
   upstreamFailures: {},
   operations: [
     {
@@ -32,8 +35,10 @@ const report: ProxyReportJson = {
           message: '/order/number must be string',
         },
       ],
+      warned: 0,
+      warnings: [],
     },
-    { operationId: null, route: '(undocumented)', requests: 1, failed: 0, violations: [] },
+    { operationId: null, route: '(undocumented)', requests: 1, failed: 0, violations: [], warned: 0, warnings: [] },
   ],
 };
 

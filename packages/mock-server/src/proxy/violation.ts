@@ -6,6 +6,9 @@ import {
   getAtPointer,
   mediaTypeOf,
   type ApiDescription,
+  type ClassifiedIssue,
+  type DecisionRef,
+  type DepartureClassifier,
   type OperationInfo,
   type ValidationIssue,
 } from '@restoapi/openapi';
@@ -34,7 +37,16 @@ export interface Violation {
   keyword: string;
   /** One sentence naming the field. */
   message: string;
+  /**
+   * For an answer that departs only from what the document decided where the spec says "not shown":
+   * the decision (its `x-decision` pointer and openapi/DECISIONS.md entry). A warning under the `spec`
+   * profile, a violation under `full`.
+   */
+  decision?: DecisionRef;
 }
+
+/** `spec`: only what the written spec states is a violation, decided departures are warnings; `full`: both are violations. */
+export type ProxyProfile = 'spec' | 'full';
 
 /** What the checks need of an exchange: the route, and the bodies as bytes (undefined when too large to check). */
 export interface Exchange {
@@ -223,6 +235,8 @@ export interface AnswerInput {
   contentType: string | null;
   /** The body's bytes, decoded from any Content-Encoding; undefined when too large to hold. */
   bytes: Uint8Array | undefined;
+  /** The answer's headers (lower-case names), for the headers the document declares. */
+  headers?: Record<string, string | undefined>;
 }
 
 /** Whether the operation documents a JSON body for this status (so a body that is no JSON is an upstream failure). */
@@ -235,17 +249,25 @@ export function documentsJson(op: OperationInfo, status: number): boolean {
   return Object.keys(declared?.content ?? {}).some((media) => isJsonMedia(media));
 }
 
+/** How answers are judged: the classifier that tells stated departures from decided ones, and the profile. */
+export interface Judge {
+  classifier: DepartureClassifier;
+  profile: ProxyProfile;
+}
+
 /**
- * Checks an answer against its operation. Returns the violations and the parsed JSON body (for the
- * recorder), or `notJson` when the document promises JSON and the body does not parse.
+ * Checks an answer against its operation. Returns the violations, the warnings (decided departures under
+ * the `spec` profile) and the parsed JSON body (for the recorder), or `notJson` when the document
+ * promises JSON and the body does not parse.
  */
 export function checkResponse(
   api: ApiDescription,
   exchange: Exchange,
   answer: AnswerInput,
-): { violations: Violation[]; json?: unknown; notJson?: string } {
+  judge?: Judge,
+): { violations: Violation[]; warnings: Violation[]; json?: unknown; notJson?: string } {
   const op = exchange.operation;
-  if (!op) return { violations: [] };
+  if (!op) return { violations: [], warnings: [] };
   const mediaType = mediaTypeOf(answer.contentType) || undefined;
   let body: unknown;
   let json: unknown;
@@ -256,6 +278,7 @@ export function checkResponse(
         if (documentsJson(op, answer.status))
           return {
             violations: [],
+            warnings: [],
             notJson: `${mediaType ?? 'no Content-Type'}, ${answer.bytes.byteLength} bytes that are not JSON (${parsed.error})`,
           };
         body = answer.bytes;
@@ -263,37 +286,66 @@ export function checkResponse(
     } else body = Buffer.from(answer.bytes).toString('utf8');
   }
   if (answer.bytes === undefined && !documentsJson(op, answer.status)) body = undefined;
-  const result =
-    answer.bytes === undefined
-      ? // Too large to hold: the status and media type are still checked, the body is not.
-        api.validateResponse(op.operationId, { status: answer.status, contentType: answer.contentType })
-      : api.validateResponse(op.operationId, { status: answer.status, contentType: answer.contentType, body });
-  if (result.valid) return { violations: [], json };
-  const violations = result.issues
+  // Too large to hold: the status and media type are still checked, the body is not.
+  const input = {
+    status: answer.status,
+    contentType: answer.contentType,
+    ...(answer.bytes === undefined ? {} : { body }),
+  };
+  // With a judge every issue comes classified, the declared headers checked too.
+  const classified = judge
+    ? judge.classifier.checkResponse(op.operationId, {
+        ...input,
+        ...(answer.headers ? { headers: answer.headers } : {}),
+      }).issues
+    : undefined;
+  const result = classified ? undefined : api.validateResponse(op.operationId, input);
+  const issues: (ValidationIssue | ClassifiedIssue)[] = classified ?? (result!.valid ? [] : result!.issues);
+  if (issues.length === 0) return { violations: [], warnings: [], json };
+  const violations: Violation[] = [];
+  const warnings: Violation[] = [];
+  for (const issue of issues) {
     // A body too large to hold reads as absent; its schema is not checked.
-    .filter((issue) => !(answer.bytes === undefined && issue.in === 'body' && issue.keyword !== 'status'))
-    .map((issue) => {
-      if (issue.keyword === 'status')
-        return toViolation(
-          exchange,
-          'response',
-          issue,
-          body,
-          {},
-          `a documented status (${op.responses.map((r) => r.status).join(', ')})`,
-          String(answer.status),
-        );
-      if (issue.keyword === 'contentType')
-        return toViolation(
-          exchange,
-          'response',
-          issue,
-          body,
-          {},
-          issue.message.replace(/^.*\(documented: (.*)\)$/, '$1'),
-          mediaType ?? '(none)',
-        );
-      return toViolation(exchange, 'response', issue, body, {});
-    });
-  return { violations, json };
+    if (answer.bytes === undefined && issue.in === 'body' && issue.keyword !== 'status') continue;
+    let violation: Violation;
+    if (issue.keyword === 'status')
+      violation = toViolation(
+        exchange,
+        'response',
+        issue,
+        body,
+        {},
+        `a documented status (${op.responses.map((r) => r.status).join(', ')})`,
+        String(answer.status),
+      );
+    else if (issue.keyword === 'contentType')
+      violation = toViolation(
+        exchange,
+        'response',
+        issue,
+        body,
+        {},
+        issue.message.replace(/^.*\(documented: (.*)\)$/, '$1'),
+        mediaType ?? '(none)',
+      );
+    else if (issue.in === 'header')
+      violation = toViolation(
+        exchange,
+        'response',
+        issue,
+        body,
+        { [issue.name ?? '']: answer.headers?.[issue.name?.toLowerCase() ?? ''] },
+        issue.keyword === 'required' ? 'present (required)' : `a ${issue.name} header as documented`,
+      );
+    else violation = toViolation(exchange, 'response', issue, body, {});
+    if ('basis' in issue && issue.basis === 'decided' && issue.decision) {
+      violation.decision = issue.decision;
+      if (judge!.profile === 'spec') {
+        warnings.push(violation);
+        continue;
+      }
+    }
+    violations.push(violation);
+  }
+  return { violations, warnings, json };
 }

@@ -9,6 +9,12 @@ export type AtomicFileData = string | Uint8Array | Iterable<string | Uint8Array>
 export interface AtomicWriteOptions {
   /** File mode of a newly written file (default `0o644`, before the umask). */
   mode?: number;
+  /**
+   * Flush the data and the directory entry to disk (default true). Without it the replacement is still
+   * atomic for readers and survives the writer being killed, only not a power failure: for files
+   * rewritten very often, where the last flushed version is written at the end.
+   */
+  sync?: boolean;
 }
 
 /**
@@ -30,7 +36,7 @@ export async function writeFileAtomic(
   try {
     try {
       for await (const chunk of chunksOf(data)) await handle.writeFile(chunk);
-      await handle.sync();
+      if (options.sync !== false) await handle.sync();
     } finally {
       await handle.close();
     }
@@ -39,7 +45,7 @@ export async function writeFileAtomic(
     await rm(temporary, { force: true });
     throw error;
   }
-  await syncDirectory(directory);
+  if (options.sync !== false) await syncDirectory(directory);
 }
 
 /** Reads and parses a JSON file; `undefined` when it does not exist. Throws on unreadable or invalid JSON. */

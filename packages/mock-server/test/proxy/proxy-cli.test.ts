@@ -1,6 +1,6 @@
 /**
  * `restoapi-mock proxy` as a QA engineer runs it: in front of a real HTTP mock with a fault injected, its
- * live output names the violation, Ctrl-C prints the summary and writes the JUnit, HTML and JSON reports
+ * live output names the warning (a decided departure) and the violation, Ctrl-C prints the summary and writes the JUnit, HTML and JSON reports
  * and the recording, and `restoapi-mock --seed` replays the recording. Bad invocations exit 2 naming the option.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -30,7 +30,7 @@ async function token(base: string, login: string, password: string): Promise<Rec
   return { Authorization: `Token token="${meta.token}"` };
 }
 
-test("the README's proxy commands, run as written: the proxy shows an injected violation live and in its report, writes JUnit and HTML on Ctrl-C, and its recording replays under restoapi-mock --seed", async () => {
+test("the README's proxy commands, run as written: the proxy shows a decided departure as a warning and a broken limit as a violation, live and in its report, writes JUnit and HTML on Ctrl-C, and its recording replays under restoapi-mock --seed", async () => {
   const upstream = await createMockServer({ port: 0, state: demoSeed(new Date('2026-11-20T18:30:00Z')) });
   const dir = mkdtempSync(path.join(tmpdir(), 'restoapi-proxy-cli-'));
   const reportDir = path.join(dir, 'report');
@@ -63,27 +63,38 @@ test("the README's proxy commands, run as written: the proxy shows an injected v
       body: JSON.stringify({ method: 'GET', path: '/api/orders/*', status: 418 }),
     });
     expect((await fetch(`${base}/api/orders/5001`, { headers: auth })).status).toBe(418);
-    const [line] = await proxy.waitFor(/^\[violation\].*$/);
-    expect(line).toBe(
-      '[violation] GET /api/orders/5001 (getOrder) response (whole): expected a documented status (200, 400, 401, 404, 429, 5XX), got 418',
+    // The spec shows no error status: under the default spec profile a 4xx is a warning naming the decision.
+    const [warning] = await proxy.waitFor(/^\[warning\].*$/);
+    expect(warning).toMatch(
+      /^\[warning\] GET \/api\/orders\/5001 \(getOrder\) response \(whole\): expected a documented status \(200, 400, 401, 404, 429, 5XX\), got 418 — the spec does not state this, the document decided: .+ \(openapi\/DECISIONS\.md#[\w-]+\)$/,
     );
-    const live = (await (await fetch(`${base}/__proxy/report`)).json()) as { requests: number; failed: number };
-    expect(live).toMatchObject({ requests: 3, failed: 1 });
+    // A request that breaks a stated limit is a violation.
+    expect((await fetch(`${base}/api/orders?per_page=1000`, { headers: auth })).status).toBe(400);
+    const [line] = await proxy.waitFor(/^\[violation\].*$/);
+    expect(line).toBe('[violation] GET /api/orders (listOrders) request /per_page: expected maximum 100, got "1000"');
+    const live = (await (await fetch(`${base}/__proxy/report`)).json()) as Record<string, unknown>;
+    expect(live).toMatchObject({ requests: 4, failed: 1, warnings: 1, profile: 'spec' });
 
     const stopped = await proxy.stop('SIGINT');
     expect(stopped.status).toBe(0);
-    expect(stopped.stdout).toContain('3 requests to');
-    expect(stopped.stdout).toMatch(/GET \/api\/orders\/\{id\}: 1 of 2 requests/);
+    expect(stopped.stdout).toContain('4 requests to');
+    expect(stopped.stdout).toContain('1 warnings (profile spec)');
+    expect(stopped.stdout).toMatch(/GET \/api\/orders: 1 of 1 requests/);
     const junit = readFileSync(path.join(reportDir, 'proxy-report.xml'), 'utf8');
-    expect(junit).toMatch(/<testcase classname="restoapi\.proxy" name="GET \/api\/orders\/\{id\} \(getOrder\)"/);
-    expect(junit).toMatch(/<failure message="1 of 2 requests violated the API description" type="contract_violation"/);
+    expect(junit).toMatch(/<testcase classname="restoapi\.proxy" name="GET \/api\/orders \(listOrders\)"/);
+    expect(junit).toMatch(/<failure message="1 of 1 requests violated the API description" type="contract_violation"/);
+    expect(junit).toContain(`<property name="warning" value="${warning!.replace(/"/g, '&quot;')}"/>`);
     expect(junit).toMatch(
       /<testcase classname="restoapi\.proxy" name="POST \/api\/session \(createSession\)"[^>]*\/?>/,
     );
     const html = readFileSync(path.join(reportDir, 'proxy-report.html'), 'utf8');
     expect(html).toContain('<td><code>GET /api/orders/5001</code></td><td>response</td>');
     expect(html).toContain('<td><code>418</code></td>');
-    expect(JSON.parse(readFileSync(path.join(reportDir, 'proxy-report.json'), 'utf8'))).toMatchObject({ failed: 1 });
+    expect(html).toContain('<h2>Warnings by decision</h2>');
+    expect(JSON.parse(readFileSync(path.join(reportDir, 'proxy-report.json'), 'utf8'))).toMatchObject({
+      failed: 1,
+      warnings: 1,
+    });
 
     const replayPort = await freePort();
     const replay = startCli([
@@ -144,6 +155,7 @@ test('restoapi-mock proxy --help explains every option and exits 0; the serve he
     '--report <dir>',
     '--record <file>',
     '--redact',
+    '--profile <profile>',
     '--fail-on-violation',
   ])
     expect(help.stdout).toContain(option);

@@ -46,12 +46,18 @@ async function tinyUpstream(
 
 async function proxyTo(
   upstream: string,
-  options: { timeoutMs?: number; failOnViolation?: boolean } = {},
-): Promise<{ proxy: ProxyServer; violations: Violation[] }> {
+  options: { timeoutMs?: number; failOnViolation?: boolean; profile?: 'spec' | 'full' } = {},
+): Promise<{ proxy: ProxyServer; violations: Violation[]; warnings: Violation[] }> {
   const violations: Violation[] = [];
-  const proxy = await createProxyServer({ upstream, ...options, onViolation: (v) => violations.push(v) });
+  const warnings: Violation[] = [];
+  const proxy = await createProxyServer({
+    upstream,
+    ...options,
+    onViolation: (v) => violations.push(v),
+    onWarning: (w) => warnings.push(w),
+  });
   cleanups.push(() => proxy.close());
-  return { proxy, violations };
+  return { proxy, violations, warnings };
 }
 
 async function login(base: string, who = 'dispatcher@demo'): Promise<Record<string, string>> {
@@ -179,9 +185,9 @@ test('a schema violation of an answer is printed with method, path, operation, p
   expect(report.operations[0]!.violations.map((v) => v.pointer)).toContain('/order/id');
 });
 
-test('an undocumented status injected into the real mock is a violation; so is an invalid request', async () => {
+test('under --profile full an undocumented 4xx injected into the real mock is a violation; so is an invalid request', async () => {
   const mock = await mockUpstream();
-  const { proxy, violations } = await proxyTo(mock.url);
+  const { proxy, violations } = await proxyTo(mock.url, { profile: 'full' });
   const auth = await login(proxy.url);
   await mock.mock.fetch(`${mock.url}/__mock/faults`, {
     method: 'POST',
@@ -196,6 +202,8 @@ test('an undocumented status injected into the real mock is a violation; so is a
       keyword: 'status',
       actual: '418',
       expected: expect.stringContaining('200'),
+      // The spec shows no error status: the 4xx departs from a decision of the document, named here.
+      decision: expect.objectContaining({ entry: expect.stringMatching(/^DECISIONS\.md#/) }),
     }),
   ]);
   expect((await fetch(`${proxy.url}/api/orders?per_page=1000`, { headers: auth })).status).toBe(400);

@@ -10,7 +10,16 @@ import { afterEach, expect, test } from 'vitest';
 import { createMock, demoSeed, validateFixture, type MockStateJson } from '../../src/index.js';
 import { createMockServer } from '../../src/node.js';
 import { createProxyServer } from '../../src/proxy/proxy-server.js';
-import { Recorder, REPLAY_PASSWORD, type ClientRedactor } from '../../src/proxy/recorder.js';
+import {
+  describeRecording,
+  leftOutFile,
+  Recorder,
+  REPLAY_PASSWORD,
+  UNKNOWN_ORGANIZATION,
+  type ClientRedactor,
+  type LeftOutRecord,
+} from '../../src/proxy/recorder.js';
+import { RecordingFile } from '../../src/proxy/recording-file.js';
 import { createRedactor } from '../../src/proxy/redaction.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -137,21 +146,103 @@ test('--redact replaces client names, phones and addresses by the same fakes eve
   expect(validateFixture(first).valid).toBe(true);
 });
 
-test('a recording that would not validate is refused, naming the pointer, and writes nothing', async () => {
+test("a dispatcher's browse session is recorded: orders whose restaurant was seen get its organization, the others are left out with the reason, and the fixture replays", async () => {
+  const mock = await createMockServer({ port: 0, state: demoSeed(new Date('2026-11-20T18:30:00Z')) });
+  cleanups.push(() => mock.close());
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'restoapi-proxy-record-')), 'browse.json');
+  const recording = new RecordingFile(file, new Recorder());
+  const proxy = await createProxyServer({ upstream: mock.url, onAnswer: recording.observe.bind(recording) });
+  cleanups.push(() => proxy.close());
+  const auth = await tokenOf(fetch, proxy.url, 'dispatcher@demo', 'demo');
+  const list = (await bodyOf(fetch, `${proxy.url}/api/orders`, auth)) as {
+    orders: { id: number; restaurant_id: number }[];
+  };
+  const opened = (await bodyOf(fetch, `${proxy.url}/api/orders/5002`, auth)) as {
+    restaurants: { id: number; organization_id: number }[];
+  };
+  const seenRestaurants = opened.restaurants.map((restaurant) => restaurant.id);
+  const keptIds = list.orders.filter((order) => seenRestaurants.includes(order.restaurant_id)).map((o) => o.id);
+  const leftIds = list.orders.filter((order) => !seenRestaurants.includes(order.restaurant_id)).map((o) => o.id);
+  expect(keptIds.length).toBeGreaterThan(0);
+  expect(leftIds.length).toBeGreaterThan(0);
+
+  // The file already holds the session: it is saved before each answer goes back.
+  const fixture = JSON.parse(readFileSync(file, 'utf8')) as MockStateJson;
+  expect(validateFixture(fixture).valid).toBe(true);
+  expect(fixture.orders!.rows.map((order) => order.id).sort()).toEqual([...keptIds].sort());
+  for (const order of fixture.orders!.rows) expect(order.organization_id).toBe(opened.restaurants[0]!.organization_id);
+  expect(fixture.dispatchers!.rows).toEqual([{ id: 1, name: 'Dora Fischer' }]);
+  const aside = JSON.parse(readFileSync(leftOutFile(file), 'utf8')) as { leftOut: LeftOutRecord[] };
+  expect(aside.leftOut.map((record) => record.id).sort()).toEqual([...leftIds].sort());
+  for (const record of aside.leftOut) {
+    expect(record).toMatchObject({ table: 'orders', reason: UNKNOWN_ORGANIZATION });
+    expect(record.record).toEqual(list.orders.find((order) => order.id === record.id));
+  }
+  const recorded = await recording.close();
+  expect(describeRecording('browse.json', recorded)).toBe(
+    [
+      `recorded browse.json: apiUsers 1, dispatchers 1, restaurants 1, payments 1, orders ${keptIds.length}`,
+      `left out ${leftIds.length} orders (${[...leftIds].sort((a, b) => a - b).join(', ')}): ${UNKNOWN_ORGANIZATION}`,
+      `the records left out are kept in browse.json.left-out.json`,
+    ].join('\n'),
+  );
+
+  const replay = createMock({ state: fixture });
+  const base = 'http://replay.test';
+  const replayAuth = await tokenOf(replay.fetch, base, 'dispatcher@demo', REPLAY_PASSWORD);
+  expect(await bodyOf(replay.fetch, `${base}/api/orders/5002`, replayAuth)).toEqual(opened);
+  const replayed = (await bodyOf(replay.fetch, `${base}/api/orders`, replayAuth)) as { orders: unknown[] };
+  expect(replayed.orders).toEqual(list.orders.filter((order) => keptIds.includes(order.id)));
+});
+
+test('an order left out for want of its restaurant is completed as soon as a later answer shows that restaurant', async () => {
+  const mock = await createMockServer({ port: 0, state: demoSeed(new Date('2026-11-20T18:30:00Z')) });
+  cleanups.push(() => mock.close());
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'restoapi-proxy-record-')), 'later.json');
+  const recording = new RecordingFile(file, new Recorder());
+  const proxy = await createProxyServer({ upstream: mock.url, onAnswer: recording.observe.bind(recording) });
+  cleanups.push(() => proxy.close());
+  const auth = await tokenOf(fetch, proxy.url, 'dispatcher@demo', 'demo');
+  const { orders } = (await bodyOf(fetch, `${proxy.url}/api/orders`, auth)) as {
+    orders: { id: number; restaurant_id: number }[];
+  };
+  const leftOut = (): number[] =>
+    (JSON.parse(readFileSync(leftOutFile(file), 'utf8')) as { leftOut: LeftOutRecord[] }).leftOut.map((r) => r.id);
+  expect(leftOut().sort()).toEqual(orders.map((order) => order.id).sort());
+  // Opening one order of each restaurant shows every restaurant: nothing is left out any more.
+  const restaurants = [...new Set(orders.map((order) => order.restaurant_id))];
+  for (const restaurant of restaurants)
+    await bodyOf(fetch, `${proxy.url}/api/orders/${orders.find((o) => o.restaurant_id === restaurant)!.id}`, auth);
+  const fixture = JSON.parse(readFileSync(file, 'utf8')) as MockStateJson;
+  expect(fixture.orders!.rows.map((order) => order.id).sort()).toEqual(orders.map((order) => order.id).sort());
+  expect(() => readFileSync(leftOutFile(file))).toThrow();
+});
+
+test('a record the fixture schema refuses is left out naming the field, and the rest of the recording is written', async () => {
   const recorder = new Recorder();
-  const mock = createMock();
-  const op = { operationId: 'getOrganization' } as never;
+  const [first, second] = demoSeed().organizations!.rows;
   recorder.observe(
-    { method: 'GET', url: new URL('http://x/api/organizations/1'), operation: op, params: { id: '1' } },
-    200,
     {
-      organization: { id: 1, name: 42 },
+      method: 'GET',
+      url: new URL('http://x/api/organizations'),
+      operation: { operationId: 'listOrganizations' } as never,
+      params: {},
     },
+    200,
+    { organizations: [{ ...first, name: 42 }, second] },
   );
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'restoapi-proxy-record-')), 'bad.json');
-  await expect(recorder.save(file)).rejects.toThrow(
-    /\/organizations\/rows\/0\/name.*bad\.json not written|not written.*\/organizations\/rows\/0/,
-  );
-  expect(() => readFileSync(file)).toThrow();
-  mock.close();
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'restoapi-proxy-record-')), 'partly.json');
+  const recording = await recorder.save(file);
+  expect(recording.leftOut).toEqual([
+    {
+      table: 'organizations',
+      id: 1,
+      reason: expect.stringMatching(/^the fixture schema refuses it: \/name must be string/),
+      record: { ...first, name: 42 },
+    },
+  ]);
+  const fixture = JSON.parse(readFileSync(file, 'utf8')) as MockStateJson;
+  expect(validateFixture(fixture).valid).toBe(true);
+  expect(fixture.organizations!.rows).toEqual([second]);
+  expect(JSON.parse(readFileSync(leftOutFile(file), 'utf8'))).toEqual({ leftOut: recording.leftOut });
 });
