@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['**/node_modules/**', '**/dist/**', '**/generated/**', '**/coverage/**', '**/reports/**'],
+    ignores: ['**/node_modules/**', '**/dist/**', '**/generated/**', '**/coverage/**', 'reports/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

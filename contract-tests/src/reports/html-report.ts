@@ -31,7 +31,11 @@ function testData(r: TestResult): string {
 }
 
 /** Clauses and operations of the run's tests, and per test their positions in those lists: one copy each. */
-function filterIndex(result: SuiteResult): { clauses: string[]; ops: string[]; tests: Record<string, [number[], number[]]> } {
+function filterIndex(result: SuiteResult): {
+  clauses: string[];
+  ops: string[];
+  tests: Record<string, [number[], number[]]>;
+} {
   const clauses = [...new Set(result.results.flatMap((r) => r.clauses))].sort();
   const ops = [...new Set(result.results.flatMap((r) => r.operations))].sort();
   const tests: Record<string, [number[], number[]]> = {};
@@ -156,7 +160,9 @@ export function matrixHtml(result: SuiteResult): string {
       const more = c.tests.length - named.length;
       const tests = [
         ...named.map((t) =>
-          t.status === 'passed' ? `✔ ${html(t.id)}` : `<span class="${t.status}">${ICON[t.status]} ${html(t.id)}</span>`,
+          t.status === 'passed'
+            ? `✔ ${html(t.id)}`
+            : `<span class="${t.status}">${ICON[t.status]} ${html(t.id)}</span>`,
         ),
         ...(more > 0 ? [`… and ${more} more passed`] : []),
       ].join('<br>');

@@ -82,8 +82,7 @@ export function mergeResults(results: SuiteResult[]): SuiteResult {
       ...relaxation,
       ignored: results.reduce(
         (n, r) =>
-          n +
-          (r.relaxations?.find((x) => x.kind === relaxation.kind && x.target === relaxation.target)?.ignored ?? 0),
+          n + (r.relaxations?.find((x) => x.kind === relaxation.kind && x.target === relaxation.target)?.ignored ?? 0),
         0,
       ),
     })),

@@ -18,7 +18,19 @@ function stream(isTTY: boolean, columns?: number): ProgressStream & { text: stri
 }
 
 function result(id: string, status: TestResult['status'], warnings: string[] = []): TestResult {
-  return { id, title: id, kind: 'behaviour', profile: 'spec', clauses: [], decisions: [], operations: [], status, durationMs: 0, warnings, requests: 0 };
+  return {
+    id,
+    title: id,
+    kind: 'behaviour',
+    profile: 'spec',
+    clauses: [],
+    decisions: [],
+    operations: [],
+    status,
+    durationMs: 0,
+    warnings,
+    requests: 0,
+  };
 }
 
 /** Runs tests through the reporter: each takes `ms` of the fake clock. */
@@ -27,7 +39,13 @@ function play(reporter: ReturnType<typeof progressReporter>, tests: [string, Tes
   for (const [index, [id, status, ms]] of tests.entries()) {
     reporter.onTestStart!({ id, title: id, kind: 'behaviour' }, index);
     vi.advanceTimersByTime(ms);
-    reporter.onTestEnd!(result(id, status, id === 'orders.list' ? ['GET /api/orders → 404: … (deviates from a decision of the document)'] : []));
+    reporter.onTestEnd!(
+      result(
+        id,
+        status,
+        id === 'orders.list' ? ['GET /api/orders → 404: … (deviates from a decision of the document)'] : [],
+      ),
+    );
   }
 }
 

@@ -63,9 +63,13 @@ function decisionWarningLines(result: SuiteResult): string[] {
 }
 
 function xml(text: string): string {
-  return text
-    .replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!)
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+  return (
+    text
+      .replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!)
+      // XML 1.0 cannot carry these control characters at all, not even escaped.
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')
+  );
 }
 
 /** JUnit XML: one testsuite per test kind, one testcase per test (clauses and profile as properties). */

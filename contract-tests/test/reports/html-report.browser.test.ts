@@ -39,7 +39,12 @@ beforeAll(async () => {
     config: MOCK_CONFIG,
     profile: 'spec',
     selection: {
-      ids: ['session.lifecycle', 'scope.by-id-never-shows-foreign-records', 'scope.courier-sees-only-its-orders', 'organization.*'],
+      ids: [
+        'session.lifecycle',
+        'scope.by-id-never-shows-foreign-records',
+        'scope.courier-sees-only-its-orders',
+        'organization.*',
+      ],
     },
     seed: 7,
     reporters: [fileReporter(reports)],
@@ -105,7 +110,9 @@ describe.skipIf(!chromiumTestsRun('html-report.browser.test'))('the HTML report 
     expect(text).toContain(`GET ${IN_PROCESS_URL}/api/session → 200`);
     expect(text).toContain('"api_user"');
     expect(text).toContain('reproduce with curl');
-    expect(text).toContain(`curl -sS -i -X GET '${IN_PROCESS_URL}/api/session' -H "authorization: Token token=\\"$RESTOAPI_TOKEN\\""`);
+    expect(text).toContain(
+      `curl -sS -i -X GET '${IN_PROCESS_URL}/api/session' -H "authorization: Token token=\\"$RESTOAPI_TOKEN\\""`,
+    );
     // The login's answer is shown, its token is not.
     expect(text).toContain('"token":"$RESTOAPI_TOKEN"');
     expect(readFileSync(path.join(reports, 'traceability.html'), 'utf8')).not.toMatch(/"token":"(?!\$RESTOAPI_TOKEN)/);
