@@ -38,6 +38,8 @@ const CONNECTIONS = 10;
 const PROFILE = process.env.BENCH_PROFILE !== '0';
 /** `BENCH_QUICK=1` runs only the HTTP rows, without Prism: for iterating on the server's cost. */
 const QUICK = process.env.BENCH_QUICK === '1';
+/** `BENCH_ROWS=page,dish` runs only those of the HTTP rows (`order`, `page`, `dish`; all by default). */
+const ROWS = new Set((process.env.BENCH_ROWS ?? 'order,page,dish').split(','));
 const require = createRequire(import.meta.url);
 
 interface Result {
@@ -284,100 +286,106 @@ async function main(): Promise<void> {
       );
     }
 
-    // 1. One order with its sideloads.
-    const orderPath = '/api/orders/5001';
-    const orderBody = await (await fetch(server.url + orderPath, { headers: auth })).text();
-    const c1 = await bare(orderBody, 200);
-    const f1 = await orderFloor(dispatcherToken, new Map([[5001, { text: orderBody }]]));
-    const [mock1, ceiling1, floor1] = await sideBySide([
-      { url: server.url + orderPath, init: { headers: auth }, profile: 'order-mock' },
-      { url: c1.url + orderPath },
-      { url: f1.url + orderPath, init: { headers: auth }, profile: 'order-floor' },
-    ]);
-    const prism1 = await prismLoad(orderPath, { headers: prismAuth });
-    c1.server.close();
-    f1.server.close();
-    console.log(
-      row(
-        `GET ${orderPath} (order + restaurants, couriers, payments)`,
-        { mock: mock1!, ceiling: ceiling1!, floor: floor1!, ...(prism1 ? { prism: prism1 } : {}) },
-        0.6,
-        1.3,
-      ),
-    );
+    if (ROWS.has('order')) {
+      // 1. One order with its sideloads.
+      const orderPath = '/api/orders/5001';
+      const orderBody = await (await fetch(server.url + orderPath, { headers: auth })).text();
+      const c1 = await bare(orderBody, 200);
+      const f1 = await orderFloor(dispatcherToken, new Map([[5001, { text: orderBody }]]));
+      const [mock1, ceiling1, floor1] = await sideBySide([
+        { url: server.url + orderPath, init: { headers: auth }, profile: 'order-mock' },
+        { url: c1.url + orderPath },
+        { url: f1.url + orderPath, init: { headers: auth }, profile: 'order-floor' },
+      ]);
+      const prism1 = await prismLoad(orderPath, { headers: prismAuth });
+      c1.server.close();
+      f1.server.close();
+      console.log(
+        row(
+          `GET ${orderPath} (order + restaurants, couriers, payments)`,
+          { mock: mock1!, ceiling: ceiling1!, floor: floor1!, ...(prism1 ? { prism: prism1 } : {}) },
+          0.6,
+          1.3,
+        ),
+      );
+    }
 
-    // 2. A filtered, sorted page of 50 over 10,000 orders, against a hand-written server with an index.
-    const listPath =
-      '/api/orders?per_page=50&status=delivery&status=pending&restaurant_id=11&restaurant_id=12&sort_by=-delivery_at';
-    const listBody = await (await fetch(server.url + listPath, { headers: auth })).text();
-    const c2 = await bare(listBody, 200);
-    const f2 = await orderPageFloor(
-      dispatcherToken,
-      await everyOrder(server.url, auth),
-      new Map([[listPath, listBody]]),
-    );
-    const [mock2, ceiling2, floor2] = await sideBySide([
-      { url: server.url + listPath, init: { headers: auth }, profile: 'page-mock' },
-      { url: c2.url + listPath },
-      { url: f2.url + listPath, init: { headers: auth }, profile: 'page-floor' },
-    ]);
-    const prism2 = await prismLoad(listPath, { headers: prismAuth });
-    c2.server.close();
-    f2.server.close();
-    console.log(
-      row(
-        'GET /api/orders?per_page=50 over 10,000 orders, filtered and sorted',
-        { mock: mock2!, ceiling: ceiling2!, floor: floor2!, ...(prism2 ? { prism: prism2 } : {}) },
-        0.25,
-        2,
-      ),
-    );
+    if (ROWS.has('page')) {
+      // 2. A filtered, sorted page of 50 over 10,000 orders, against a hand-written server with an index.
+      const listPath =
+        '/api/orders?per_page=50&status=delivery&status=pending&restaurant_id=11&restaurant_id=12&sort_by=-delivery_at';
+      const listBody = await (await fetch(server.url + listPath, { headers: auth })).text();
+      const c2 = await bare(listBody, 200);
+      const f2 = await orderPageFloor(
+        dispatcherToken,
+        await everyOrder(server.url, auth),
+        new Map([[listPath, listBody]]),
+      );
+      const [mock2, ceiling2, floor2] = await sideBySide([
+        { url: server.url + listPath, init: { headers: auth }, profile: 'page-mock' },
+        { url: c2.url + listPath },
+        { url: f2.url + listPath, init: { headers: auth }, profile: 'page-floor' },
+      ]);
+      const prism2 = await prismLoad(listPath, { headers: prismAuth });
+      c2.server.close();
+      f2.server.close();
+      console.log(
+        row(
+          'GET /api/orders?per_page=50 over 10,000 orders, filtered and sorted',
+          { mock: mock2!, ceiling: ceiling2!, floor: floor2!, ...(prism2 ? { prism: prism2 } : {}) },
+          0.25,
+          2,
+        ),
+      );
+    }
 
-    // 3. Creating a draft dish with full validation.
-    const dish = JSON.stringify({
-      draft_dish: {
-        name: 'Quattro Formaggi',
-        price: '12.90',
-        draft_category_id: 1001,
-        organization_id: 1,
-        options: [
-          {
-            name: 'Size',
-            multiple: false,
-            items: [
-              { name: '30 cm', price: 0 },
-              { name: '40 cm', price: '4.00' },
-            ],
-          },
-        ],
-      },
-    });
-    const createdBody = await (
-      await fetch(`${server.url}/api/draft_dishes`, { method: 'POST', headers: staff, body: dish })
-    ).text();
-    const c3 = await bare(createdBody, 201);
-    const f3 = await draftDishFloor(staffToken, createdBody);
-    const post = { method: 'POST', headers: staff, body: dish };
-    const [mock3, ceiling3, floor3] = await sideBySide([
-      { url: `${server.url}/api/draft_dishes`, init: post, profile: 'dish-mock' },
-      { url: `${c3.url}/api/draft_dishes`, init: post },
-      { url: `${f3.url}/api/draft_dishes`, init: post, profile: 'dish-floor' },
-    ]);
-    const prism3 = await prismLoad('/api/draft_dishes', {
-      method: 'POST',
-      headers: { ...prismAuth, 'Content-Type': 'application/json' },
-      body: dish,
-    });
-    c3.server.close();
-    f3.server.close();
-    console.log(
-      row(
-        'POST /api/draft_dishes with full validation',
-        { mock: mock3!, ceiling: ceiling3!, floor: floor3!, ...(prism3 ? { prism: prism3 } : {}) },
-        0.5,
-        1.5,
-      ),
-    );
+    if (ROWS.has('dish')) {
+      // 3. Creating a draft dish with full validation.
+      const dish = JSON.stringify({
+        draft_dish: {
+          name: 'Quattro Formaggi',
+          price: '12.90',
+          draft_category_id: 1001,
+          organization_id: 1,
+          options: [
+            {
+              name: 'Size',
+              multiple: false,
+              items: [
+                { name: '30 cm', price: 0 },
+                { name: '40 cm', price: '4.00' },
+              ],
+            },
+          ],
+        },
+      });
+      const createdBody = await (
+        await fetch(`${server.url}/api/draft_dishes`, { method: 'POST', headers: staff, body: dish })
+      ).text();
+      const c3 = await bare(createdBody, 201);
+      const f3 = await draftDishFloor(staffToken, createdBody);
+      const post = { method: 'POST', headers: staff, body: dish };
+      const [mock3, ceiling3, floor3] = await sideBySide([
+        { url: `${server.url}/api/draft_dishes`, init: post, profile: 'dish-mock' },
+        { url: `${c3.url}/api/draft_dishes`, init: post },
+        { url: `${f3.url}/api/draft_dishes`, init: post, profile: 'dish-floor' },
+      ]);
+      const prism3 = await prismLoad('/api/draft_dishes', {
+        method: 'POST',
+        headers: { ...prismAuth, 'Content-Type': 'application/json' },
+        body: dish,
+      });
+      c3.server.close();
+      f3.server.close();
+      console.log(
+        row(
+          'POST /api/draft_dishes with full validation',
+          { mock: mock3!, ceiling: ceiling3!, floor: floor3!, ...(prism3 ? { prism: prism3 } : {}) },
+          0.5,
+          1.5,
+        ),
+      );
+    }
   } finally {
     p?.stop();
     await server.close();
