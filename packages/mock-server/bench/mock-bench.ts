@@ -16,8 +16,15 @@
  * The servers of a row are loaded in turn, `BENCH_ROUNDS` times (default 3) for `BENCH_SECONDS` each
  * (default 3), and each figure is the median of its rounds; a ratio is the median of the rounds' ratios,
  * with their range, so that the servers compared are measured seconds apart, not a whole row apart.
+ * `BENCH_ROUNDS_OUT=file` appends every round's CPU per request of each server to `file` (one JSON line a
+ * server), so that the rounds of several runs can be pooled.
+ *
+ * After its rounds, each mock and floor server of the HTTP rows is loaded once more under the CPU profiler,
+ * and the row prints where a request's CPU goes, phase by phase (`phase-profile.ts`; `BENCH_PROFILE=0` skips
+ * it). `BENCH_QUICK=1` runs only the HTTP rows, without Prism; `BENCH_ROWS=order,page,dish` picks rows.
  */
 import { spawn } from 'node:child_process';
+import { appendFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -101,6 +108,14 @@ async function sideBySide(targets: readonly Target[]): Promise<Rounds[]> {
   const rounds: Rounds[] = targets.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
     for (const [index, target] of targets.entries()) rounds[index]!.push(await load(target.url, target.init));
+  }
+  const out = process.env.BENCH_ROUNDS_OUT;
+  if (out) {
+    // One JSON line per server, every round's CPU per request: for pooling the rounds of several runs.
+    const lines = targets.map((target, index) =>
+      JSON.stringify({ server: target.profile ?? `bare ${target.url}`, cpuUs: rounds[index]!.map((r) => r.cpuUs) }),
+    );
+    await appendFile(out, `${lines.join('\n')}\n`);
   }
   if (PROFILE) {
     for (const [index, target] of targets.entries()) {

@@ -129,53 +129,12 @@ export function orderResponse(runtime: MockRuntime, order: OrderRecord): OrderRe
   return { order: publicOrder(order), ...sideloadsOf(runtime, order) };
 }
 
-/**
- * {@link orderResponse} serialized, the same text as `JSON.stringify` of it, with the order's JSON from
- * {@link orderJson} and each sideloaded row's from {@link flatRowJson}.
- */
+/** {@link orderResponse} serialized, the same text as `JSON.stringify` of it, with the order's JSON from {@link orderJson}. */
 export function orderResponseJson(runtime: MockRuntime, order: OrderRecord): JsonText {
-  const { state } = runtime;
-  const restaurant = state.restaurants.get(order.restaurant_id);
-  const courier = order.courier_id === null ? undefined : state.couriers.get(order.courier_id);
-  const payment = order.payment_id === null ? undefined : state.payments.get(order.payment_id);
+  // The sideloads are stringified each time: keeping their JSON (checked key by key, as `orderJson` checks an
+  // order) measured no cheaper than `JSON.stringify` of these small flat rows (bench/phase-profile.ts).
+  const { restaurants, couriers, payments } = sideloadsOf(runtime, order);
   return new JsonText(
-    `{"order":${orderJson(order)},"restaurants":[${restaurant ? flatRowJson(restaurant) : ''}],"couriers":[${courier ? flatRowJson(courier) : ''}],"payments":[${payment ? flatRowJson(payment) : ''}]}`,
+    `{"order":${orderJson(order)},"restaurants":${JSON.stringify(restaurants)},"couriers":${JSON.stringify(couriers)},"payments":${JSON.stringify(payments)}}`,
   );
-}
-
-/** The JSON of sideloaded rows, with the keys and values it was made from (see {@link flatRowJson}). */
-const rowJsonCache = new WeakMap<object, { keys: string[]; values: unknown[]; text: string }>();
-
-/**
- * `JSON.stringify(row)`, remembered for a row whose values are all primitives, and reused only while the row
- * still has exactly the same keys, in the same order, holding `===` values: then its JSON cannot differ, so
- * no write (in place or by replacing the row, by any handler, import, control call or timer) can make it
- * stale. Rows are held weakly: a replaced or deleted row takes its text with it.
- */
-export function flatRowJson(row: object): string {
-  const record = row as Record<string, unknown>;
-  const known = rowJsonCache.get(row);
-  if (known !== undefined) {
-    let at = 0;
-    let same = true;
-    for (const key in record) {
-      if (key !== known.keys[at] || record[key] !== known.values[at]) {
-        same = false;
-        break;
-      }
-      at++;
-    }
-    if (same && at === known.keys.length) return known.text;
-  }
-  const text = JSON.stringify(row);
-  const keys: string[] = [];
-  const values: unknown[] = [];
-  for (const key in record) {
-    if (!Object.hasOwn(record, key)) return text;
-    keys.push(key);
-    values.push(record[key]);
-  }
-  if (values.every(isPrimitive)) rowJsonCache.set(row, { keys, values, text });
-  else rowJsonCache.delete(row);
-  return text;
 }

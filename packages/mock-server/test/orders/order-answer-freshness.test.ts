@@ -1,9 +1,9 @@
 import { expect, test } from 'vitest';
 import { createMock, type Mock, type MockEngine } from '../../src/index.js';
 
-// The single-order answer is built from kept JSON (the order's, and each sideloaded row's) and its query
-// checks are remembered. Nothing kept may outlive a write: every way the answer's rows can change is
-// tried here, and the next answer must show the change.
+// The single-order answer is built from kept JSON (the order's) and its parameter checks are remembered.
+// Nothing kept may outlive a write: every way the answer's rows can change is tried here, and the next
+// answer must show the change. A cache added to this answer later must keep these passing.
 
 const base = 'http://localhost:4010';
 
