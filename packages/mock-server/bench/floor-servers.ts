@@ -11,6 +11,14 @@
  *   `JSON.parse` it, validate it with ajv against the operation's schema from the bundled document (what
  *   the mock validates with), store the dish under a new id and `JSON.stringify` the 201 answer.
  *
+ * - `GET /api/orders?…` (the sorted, filtered page): the same routing and token, then read the query (integers
+ *   written as integers, `per_page` within 1..100, known statuses and sort keys), and
+ *   answer from the index a hand-written server would keep: the orders in one list per restaurant and
+ *   status, each sorted by every sort key at start, and each order's JSON text (the orders never change
+ *   here; a list server would keep them, as UTF-8, rather than `JSON.stringify` 50 orders a request, as the
+ *   mock does). A page merges the lists the filters pick, counts their lengths and concatenates the JSON of
+ *   its orders (the mock's very bytes, checked at start).
+ *
  * Left out on purpose, because the mock does them and the floor is the least: CORS, request ids, the
  * strict parameter rules, sessions, the organization and category checks, prices, menu order, indexes.
  */
@@ -34,7 +42,7 @@ function tokenOf(req: IncomingMessage): string | undefined {
   return TOKEN.exec(req.headers.authorization ?? '')?.[1];
 }
 
-function send(res: ServerResponse, status: number, body: string, extra: string[] = []): void {
+function send(res: ServerResponse, status: number, body: string | Buffer, extra: string[] = []): void {
   res.writeHead(status, ['content-type', JSON_TYPE, 'content-length', String(Buffer.byteLength(body)), ...extra]);
   res.end(body);
 }
@@ -119,6 +127,145 @@ export async function draftDishFloor(token: string, created: string): Promise<Fl
       dishes.set(dish.id, dish);
       send(res, 201, JSON.stringify({ draft_dish: dish }), ['location', `/api/draft_dishes/${dish.id}`]);
     });
+  });
+  return listen(server);
+}
+
+/** The keys the page floor sorts by (`sort_by` without its `-`): how each reads an order. */
+const SORT_KEYS: Record<string, (order: Json) => number> = {
+  id: (order) => order.id as number,
+  created_at: (order) => instant(order.created_at),
+  delivery_at: (order) => instant(order.delivery_at),
+};
+const STATUSES = new Set(['pending', 'accepted', 'cooking', 'ready', 'delivery', 'complete', 'cancelled']);
+const INTEGER = /^[1-9][0-9]*$/;
+
+// The API's times carry offsets, so they are compared as instants; an unreadable one sorts first.
+function instant(value: unknown): number {
+  const ms = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+  return Number.isNaN(ms) ? Number.NEGATIVE_INFINITY : ms;
+}
+
+/** An order as the page floor keeps it: its id, its sort keys read once, its JSON as UTF-8 bytes. */
+interface Entry {
+  id: number;
+  keys: Record<string, number>;
+  bytes: Buffer;
+}
+
+/** The orders of one restaurant and status, in the ascending order of each sort key (ties by id). */
+type Bucket = Record<string, Entry[]>;
+
+/** The first `count` orders of the buckets merged, in the order of `key` (descending when asked). */
+function mergeFirst(buckets: readonly Bucket[], key: string, descending: boolean, count: number): Entry[] {
+  const lists = buckets.map((bucket) => bucket[key]!);
+  const at = lists.map((list) => (descending ? list.length - 1 : 0));
+  const out: Entry[] = [];
+  while (out.length < count) {
+    let best = -1;
+    let bestValue = 0;
+    let bestId = 0;
+    for (let i = 0; i < lists.length; i++) {
+      const entry = lists[i]![at[i]!];
+      if (entry === undefined) continue;
+      const value = entry.keys[key]!;
+      const before = descending
+        ? value > bestValue || (value === bestValue && entry.id > bestId)
+        : value < bestValue || (value === bestValue && entry.id < bestId);
+      if (best < 0 || before) [best, bestValue, bestId] = [i, value, entry.id];
+    }
+    if (best < 0) break;
+    out.push(lists[best]![at[best]!]!);
+    at[best]! += descending ? -1 : 1;
+  }
+  return out;
+}
+
+const OPEN = Buffer.from('{"orders":[');
+const COMMA = Buffer.from(',');
+
+/**
+ * The floor of the sorted, filtered order page for the holder of `token`, who sees `orders` (the public
+ * orders, as the API answers them). `checks` are paths with the mock's answer to each: the floor refuses to
+ * start when its bytes differ from any of them.
+ */
+export async function orderPageFloor(
+  token: string,
+  orders: readonly Json[],
+  checks: ReadonlyMap<string, string>,
+): Promise<FloorServer> {
+  const buckets = new Map<string, Bucket>();
+  for (const order of orders) {
+    const keys: Record<string, number> = {};
+    for (const key of Object.keys(SORT_KEYS)) keys[key] = SORT_KEYS[key]!(order);
+    const entry = { id: order.id as number, keys, bytes: Buffer.from(JSON.stringify(order)) };
+    const name = `${order.restaurant_id as number}/${order.status as string}`;
+    const bucket = buckets.get(name) ?? {};
+    buckets.set(name, bucket);
+    (bucket.id ??= []).push(entry);
+  }
+  for (const bucket of buckets.values()) {
+    for (const key of Object.keys(SORT_KEYS)) {
+      bucket[key] = [...bucket.id!].sort((a, b) => a.keys[key]! - b.keys[key]! || a.id - b.id);
+    }
+  }
+  const restaurants = new Set(orders.map((order) => order.restaurant_id as number));
+  const refuse = (parameter: string) =>
+    JSON.stringify({ errors: [{ status: '400', code: 'invalid_parameter', source: { parameter } }] });
+  /** The answer to a query: [status, body]. */
+  const answer = (search: URLSearchParams): [number, string | Buffer] => {
+    let page = 1;
+    let perPage = 25;
+    let sortBy = '-created_at';
+    const statuses: string[] = [];
+    const restaurantIds: number[] = [];
+    for (const [name, value] of search) {
+      if (name === 'page' || name === 'per_page' || name === 'restaurant_id') {
+        if (!INTEGER.test(value)) return [400, refuse(name)];
+        const n = Number(value);
+        if (name === 'page') page = n;
+        else if (name === 'per_page') {
+          if (n > 100) return [400, refuse(name)];
+          perPage = n;
+        } else restaurantIds.push(n);
+      } else if (name === 'status') {
+        if (!STATUSES.has(value)) return [400, refuse(name)];
+        statuses.push(value);
+      } else if (name === 'sort_by') {
+        if (!(value.replace(/^-/, '') in SORT_KEYS)) return [400, refuse(name)];
+        sortBy = value;
+      }
+      // Other keys are ignored, as the mock ignores them.
+    }
+    const picked: Bucket[] = [];
+    for (const restaurant of restaurantIds.length > 0 ? new Set(restaurantIds) : restaurants) {
+      for (const status of statuses.length > 0 ? new Set(statuses) : STATUSES) {
+        const bucket = buckets.get(`${restaurant}/${status}`);
+        if (bucket) picked.push(bucket);
+      }
+    }
+    const count = picked.reduce((sum, bucket) => sum + bucket.id!.length, 0);
+    const descending = sortBy.startsWith('-');
+    const start = (page - 1) * perPage;
+    const rows = mergeFirst(picked, descending ? sortBy.slice(1) : sortBy, descending, start + perPage).slice(start);
+    const meta = { page, page_count: Math.ceil(count / perPage), per_page: perPage, count };
+    const parts: Uint8Array[] = [OPEN];
+    for (const [at, entry] of rows.entries()) parts.push(...(at > 0 ? [COMMA, entry.bytes] : [entry.bytes]));
+    parts.push(Buffer.from(`],"meta":${JSON.stringify(meta)}}`));
+    return [200, Buffer.concat(parts)];
+  };
+  for (const [path, text] of checks) {
+    const url = new URL(path, 'http://floor');
+    if (answer(url.searchParams)[1].toString() !== text)
+      throw new Error(`the floor's answer to ${path} is not the mock's`);
+  }
+  const server = createServer((req, res) => {
+    req.resume();
+    const url = new URL(req.url ?? '/', 'http://floor');
+    if (url.pathname !== '/api/orders') return send(res, 404, '{"errors":[{"status":"404"}]}');
+    if (tokenOf(req) !== token) return send(res, 401, '{"errors":[{"status":"401"}]}');
+    const [status, body] = answer(url.searchParams);
+    send(res, status, body);
   });
   return listen(server);
 }

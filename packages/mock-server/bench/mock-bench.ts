@@ -16,8 +16,15 @@
  * The servers of a row are loaded in turn, `BENCH_ROUNDS` times (default 3) for `BENCH_SECONDS` each
  * (default 3), and each figure is the median of its rounds; a ratio is the median of the rounds' ratios,
  * with their range, so that the servers compared are measured seconds apart, not a whole row apart.
+ * `BENCH_ROUNDS_OUT=file` appends every round's CPU per request of each server to `file` (one JSON line a
+ * server), so that the rounds of several runs can be pooled.
+ *
+ * After its rounds, each mock and floor server of the HTTP rows is loaded once more under the CPU profiler,
+ * and the row prints where a request's CPU goes, phase by phase (`phase-profile.ts`; `BENCH_PROFILE=0` skips
+ * it). `BENCH_QUICK=1` runs only the HTTP rows, without Prism; `BENCH_ROWS=order,page,dish` picks rows.
  */
 import { spawn } from 'node:child_process';
+import { appendFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -27,12 +34,19 @@ import type { OrderRecord } from '../src/state/mock-state.js';
 import type { EngineRequest } from '../src/engine/engine-request.js';
 import { seedWithOrders } from '../test/orders/order-fixtures.js';
 import { scalingCurve } from './scale-bench.js';
-import { draftDishFloor, orderFloor } from './floor-servers.js';
+import { draftDishFloor, orderFloor, orderPageFloor } from './floor-servers.js';
 import { startPrism } from '../../../scripts/testing/start-prism.js';
+import { PHASE_MEANING, PHASES, breakdownLines, phasesOf, profiled, type PhaseBreakdown } from './phase-profile.js';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const CONNECTIONS = 10;
+/** `BENCH_PROFILE=0` skips the profiled load of each server (the phase breakdown). */
+const PROFILE = process.env.BENCH_PROFILE !== '0';
+/** `BENCH_QUICK=1` runs only the HTTP rows, without Prism: for iterating on the server's cost. */
+const QUICK = process.env.BENCH_QUICK === '1';
+/** `BENCH_ROWS=page,dish` runs only those of the HTTP rows (`order`, `page`, `dish`; all by default). */
+const ROWS = new Set((process.env.BENCH_ROWS ?? 'order,page,dish').split(','));
 const require = createRequire(import.meta.url);
 
 interface Result {
@@ -78,16 +92,37 @@ async function load(
 interface Target {
   url: string;
   init?: { method?: string; headers?: Record<string, string>; body?: string };
+  /** Profile one more load of this target after the rounds (see `phase-profile.ts`), saved under this name. */
+  profile?: string;
 }
 
-/** A target's rounds, in the order they ran. */
-type Rounds = Result[];
+/** A target's rounds, in the order they ran, and the phases of its profiled load when it had one. */
+type Rounds = Result[] & { phases?: PhaseBreakdown };
 
-/** Loads the targets in turn, {@link ROUNDS} times: neighbours in time share the machine's state. */
+/**
+ * Loads the targets in turn, {@link ROUNDS} times: neighbours in time share the machine's state. Then each
+ * target with a `profile` name is loaded once more under the CPU profiler (unless `BENCH_PROFILE=0`); its
+ * figures stay those of the rounds, which ran without the profiler.
+ */
 async function sideBySide(targets: readonly Target[]): Promise<Rounds[]> {
   const rounds: Rounds[] = targets.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
     for (const [index, target] of targets.entries()) rounds[index]!.push(await load(target.url, target.init));
+  }
+  const out = process.env.BENCH_ROUNDS_OUT;
+  if (out) {
+    // One JSON line per server, every round's CPU per request: for pooling the rounds of several runs.
+    const lines = targets.map((target, index) =>
+      JSON.stringify({ server: target.profile ?? `bare ${target.url}`, cpuUs: rounds[index]!.map((r) => r.cpuUs) }),
+    );
+    await appendFile(out, `${lines.join('\n')}\n`);
+  }
+  if (PROFILE) {
+    for (const [index, target] of targets.entries()) {
+      if (target.profile === undefined) continue;
+      const { profile } = await profiled(target.profile, () => load(target.url, target.init));
+      rounds[index]!.phases = phasesOf(profile);
+    }
   }
   return rounds;
 }
@@ -133,14 +168,14 @@ async function bare(body: string, status: number, busyUs = 0): Promise<{ url: st
 
 function row(
   name: string,
-  measured: { mock: Rounds; ceiling: Rounds; floor?: Rounds; prism: Result },
+  measured: { mock: Rounds; ceiling: Rounds; floor?: Rounds; prism?: Result },
   target: number,
   cpuTarget: number,
 ): string {
   const mock = typical(measured.mock);
   const ceiling = typical(measured.ceiling);
   const ratio = mock.rps / ceiling.rps;
-  const vsPrism = mock.rps / measured.prism.rps;
+  const vsPrism = measured.prism ? mock.rps / measured.prism.rps : undefined;
   const cpu = cpuRatio(measured.mock, measured.ceiling);
   const lines = [
     `${name}`,
@@ -153,21 +188,29 @@ function row(
       `  floor     ${floor.rps.toFixed(0).padStart(7)} req/s  p99 ${String(floor.p99).padStart(4)} ms  server CPU ${floor.cpuUs.toFixed(0).padStart(3)} µs/req  (hand-written, bench/floor-servers.ts; non-2xx ${floor.non2xx})`,
     );
   }
+  if (measured.prism)
+    lines.push(
+      `  prism     ${measured.prism.rps.toFixed(0).padStart(7)} req/s  p99 ${String(measured.prism.p99).padStart(4)} ms  (non-2xx ${measured.prism.non2xx})`,
+    );
   lines.push(
-    `  prism     ${measured.prism.rps.toFixed(0).padStart(7)} req/s  p99 ${String(measured.prism.p99).padStart(4)} ms  (non-2xx ${measured.prism.non2xx})`,
-    `  server CPU per request, mock / node:http ${ratioText(cpu)} (target ≤ ${cpuTarget}×) ${cpu.median <= cpuTarget ? 'ok' : 'ABOVE TARGET'}`,
+    `  server CPU per request, mock / node:http ${ratioText(cpu)}${measured.floor ? '' : ` (target ≤ ${cpuTarget}×) ${cpu.median <= cpuTarget ? 'ok' : 'ABOVE TARGET'}`}`,
   );
   if (measured.floor) {
     const floor = cpuRatio(measured.floor, measured.ceiling);
+    const vsFloor = cpuRatio(measured.mock, measured.floor);
     lines.push(
       `  server CPU per request, floor / node:http ${ratioText(floor)}: the least a server giving this answer costs here${floor.median > cpuTarget ? ', above the target' : ''}`,
-      `  server CPU per request, mock / floor ${ratioText(cpuRatio(measured.mock, measured.floor))}`,
+      `  server CPU per request, mock / floor ${ratioText(vsFloor)} (target ≤ ${cpuTarget}×) ${vsFloor.median <= cpuTarget ? 'ok' : 'ABOVE TARGET'}`,
     );
   }
   lines.push(
     `  ratio to node:http ${ratio.toFixed(2)} (target ≥ ${target}) ${ratio >= target ? 'ok' : 'BELOW TARGET'}`,
-    `  ratio to prism     ${vsPrism.toFixed(1)}× (target ≥ 15×) ${vsPrism >= 15 ? 'ok' : 'BELOW TARGET'}`,
   );
+  if (vsPrism !== undefined)
+    lines.push(`  ratio to prism     ${vsPrism.toFixed(1)}× (target ≥ 15×) ${vsPrism >= 15 ? 'ok' : 'BELOW TARGET'}`);
+  if (measured.mock.phases) lines.push(...breakdownLines('the mock', measured.mock.phases, mock.cpuUs));
+  if (measured.floor?.phases)
+    lines.push(...breakdownLines('the floor', measured.floor.phases, typical(measured.floor).cpuUs, 3));
   return lines.join('\n');
 }
 
@@ -189,6 +232,17 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
+/** Every order the holder of `auth` sees, as the API answers them, page by page (100 a page). */
+async function everyOrder(baseUrl: string, auth: Record<string, string>): Promise<Record<string, unknown>[]> {
+  const orders: Record<string, unknown>[] = [];
+  for (let page = 1; ; page++) {
+    const res = await fetch(`${baseUrl}/api/orders?per_page=100&page=${page}`, { headers: auth });
+    const answer = (await res.json()) as { orders: Record<string, unknown>[]; meta: { page_count: number } };
+    orders.push(...answer.orders);
+    if (page >= answer.meta.page_count) return orders;
+  }
+}
+
 async function token(baseUrl: string, login: string): Promise<string> {
   const res = await fetch(`${baseUrl}/api/session?login=${encodeURIComponent(login)}&password=demo`, {
     method: 'POST',
@@ -201,7 +255,7 @@ async function main(): Promise<void> {
     `mock-server benchmark: autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per load, ${ROUNDS} round${ROUNDS === 1 ? '' : 's'} of the servers compared in a row, loopback\n`,
   );
   // Memory with 100,000 orders, measured first: the loads below leave garbage and thousands of dishes behind.
-  {
+  if (!QUICK) {
     globalThis.gc?.();
     const before = process.memoryUsage().rss;
     const mock = createMock({ state: seedWithOrders(100_000) });
@@ -215,7 +269,7 @@ async function main(): Promise<void> {
   }
 
   const server = await createMockServer({ state: seedWithOrders(10_000) });
-  const p = await startPrism({ timeoutMs: 60_000 });
+  const p = QUICK ? undefined : await startPrism({ timeoutMs: 60_000 });
   try {
     const dispatcherToken = await token(server.url, 'dispatcher@demo');
     const staffToken = await token(server.url, 'admin@pizza.demo');
@@ -225,9 +279,10 @@ async function main(): Promise<void> {
       'Content-Type': 'application/json',
     };
     const prismAuth = { Authorization: 'Token token="bench"' };
+    const prismLoad = (path: string, init?: Target['init']) => (p ? load(p.url + path, init) : undefined);
 
     // 0. Calibration: what 25 µs of work per request does to the ratio on this machine.
-    {
+    if (!QUICK) {
       const calibrationBody = await (await fetch(`${server.url}/api/orders/5001`, { headers: auth })).text();
       const plain = await bare(calibrationBody, 200);
       const busy = await bare(calibrationBody, 200, 25);
@@ -246,97 +301,114 @@ async function main(): Promise<void> {
       );
     }
 
-    // 1. One order with its sideloads.
-    const orderPath = '/api/orders/5001';
-    const orderBody = await (await fetch(server.url + orderPath, { headers: auth })).text();
-    const c1 = await bare(orderBody, 200);
-    const f1 = await orderFloor(dispatcherToken, new Map([[5001, { text: orderBody }]]));
-    const [mock1, ceiling1, floor1] = await sideBySide([
-      { url: server.url + orderPath, init: { headers: auth } },
-      { url: c1.url + orderPath },
-      { url: f1.url + orderPath, init: { headers: auth } },
-    ]);
-    const prism1 = await load(p.url + orderPath, { headers: prismAuth });
-    c1.server.close();
-    f1.server.close();
-    console.log(
-      row(
-        `GET ${orderPath} (order + restaurants, couriers, payments)`,
-        { mock: mock1!, ceiling: ceiling1!, floor: floor1!, prism: prism1 },
-        0.6,
-        1.5,
-      ),
-    );
+    if (ROWS.has('order')) {
+      // 1. One order with its sideloads.
+      const orderPath = '/api/orders/5001';
+      const orderBody = await (await fetch(server.url + orderPath, { headers: auth })).text();
+      const c1 = await bare(orderBody, 200);
+      const f1 = await orderFloor(dispatcherToken, new Map([[5001, { text: orderBody }]]));
+      const [mock1, ceiling1, floor1] = await sideBySide([
+        { url: server.url + orderPath, init: { headers: auth }, profile: 'order-mock' },
+        { url: c1.url + orderPath },
+        { url: f1.url + orderPath, init: { headers: auth }, profile: 'order-floor' },
+      ]);
+      const prism1 = await prismLoad(orderPath, { headers: prismAuth });
+      c1.server.close();
+      f1.server.close();
+      console.log(
+        row(
+          `GET ${orderPath} (order + restaurants, couriers, payments)`,
+          { mock: mock1!, ceiling: ceiling1!, floor: floor1!, ...(prism1 ? { prism: prism1 } : {}) },
+          0.6,
+          1.3,
+        ),
+      );
+    }
 
-    // 2. A filtered, sorted page of 50 over 10,000 orders.
-    const listPath =
-      '/api/orders?per_page=50&status=delivery&status=pending&restaurant_id=11&restaurant_id=12&sort_by=-delivery_at';
-    const listBody = await (await fetch(server.url + listPath, { headers: auth })).text();
-    const c2 = await bare(listBody, 200);
-    const [mock2, ceiling2] = await sideBySide([
-      { url: server.url + listPath, init: { headers: auth } },
-      { url: c2.url + listPath },
-    ]);
-    const prism2 = await load(p.url + listPath, { headers: prismAuth });
-    c2.server.close();
-    console.log(
-      row(
-        'GET /api/orders?per_page=50 over 10,000 orders, filtered and sorted',
-        { mock: mock2!, ceiling: ceiling2!, prism: prism2 },
-        0.25,
-        3,
-      ),
-    );
+    if (ROWS.has('page')) {
+      // 2. A filtered, sorted page of 50 over 10,000 orders, against a hand-written server with an index.
+      const listPath =
+        '/api/orders?per_page=50&status=delivery&status=pending&restaurant_id=11&restaurant_id=12&sort_by=-delivery_at';
+      const listBody = await (await fetch(server.url + listPath, { headers: auth })).text();
+      const c2 = await bare(listBody, 200);
+      const f2 = await orderPageFloor(
+        dispatcherToken,
+        await everyOrder(server.url, auth),
+        new Map([[listPath, listBody]]),
+      );
+      const [mock2, ceiling2, floor2] = await sideBySide([
+        { url: server.url + listPath, init: { headers: auth }, profile: 'page-mock' },
+        { url: c2.url + listPath },
+        { url: f2.url + listPath, init: { headers: auth }, profile: 'page-floor' },
+      ]);
+      const prism2 = await prismLoad(listPath, { headers: prismAuth });
+      c2.server.close();
+      f2.server.close();
+      console.log(
+        row(
+          'GET /api/orders?per_page=50 over 10,000 orders, filtered and sorted',
+          { mock: mock2!, ceiling: ceiling2!, floor: floor2!, ...(prism2 ? { prism: prism2 } : {}) },
+          0.25,
+          2,
+        ),
+      );
+    }
 
-    // 3. Creating a draft dish with full validation.
-    const dish = JSON.stringify({
-      draft_dish: {
-        name: 'Quattro Formaggi',
-        price: '12.90',
-        draft_category_id: 1001,
-        organization_id: 1,
-        options: [
-          {
-            name: 'Size',
-            multiple: false,
-            items: [
-              { name: '30 cm', price: 0 },
-              { name: '40 cm', price: '4.00' },
-            ],
-          },
-        ],
-      },
-    });
-    const createdBody = await (
-      await fetch(`${server.url}/api/draft_dishes`, { method: 'POST', headers: staff, body: dish })
-    ).text();
-    const c3 = await bare(createdBody, 201);
-    const f3 = await draftDishFloor(staffToken, createdBody);
-    const post = { method: 'POST', headers: staff, body: dish };
-    const [mock3, ceiling3, floor3] = await sideBySide([
-      { url: `${server.url}/api/draft_dishes`, init: post },
-      { url: `${c3.url}/api/draft_dishes`, init: post },
-      { url: `${f3.url}/api/draft_dishes`, init: post },
-    ]);
-    const prism3 = await load(`${p.url}/api/draft_dishes`, {
-      method: 'POST',
-      headers: { ...prismAuth, 'Content-Type': 'application/json' },
-      body: dish,
-    });
-    c3.server.close();
-    f3.server.close();
-    console.log(
-      row(
-        'POST /api/draft_dishes with full validation',
-        { mock: mock3!, ceiling: ceiling3!, floor: floor3!, prism: prism3 },
-        0.5,
-        2,
-      ),
-    );
+    if (ROWS.has('dish')) {
+      // 3. Creating a draft dish with full validation.
+      const dish = JSON.stringify({
+        draft_dish: {
+          name: 'Quattro Formaggi',
+          price: '12.90',
+          draft_category_id: 1001,
+          organization_id: 1,
+          options: [
+            {
+              name: 'Size',
+              multiple: false,
+              items: [
+                { name: '30 cm', price: 0 },
+                { name: '40 cm', price: '4.00' },
+              ],
+            },
+          ],
+        },
+      });
+      const createdBody = await (
+        await fetch(`${server.url}/api/draft_dishes`, { method: 'POST', headers: staff, body: dish })
+      ).text();
+      const c3 = await bare(createdBody, 201);
+      const f3 = await draftDishFloor(staffToken, createdBody);
+      const post = { method: 'POST', headers: staff, body: dish };
+      const [mock3, ceiling3, floor3] = await sideBySide([
+        { url: `${server.url}/api/draft_dishes`, init: post, profile: 'dish-mock' },
+        { url: `${c3.url}/api/draft_dishes`, init: post },
+        { url: `${f3.url}/api/draft_dishes`, init: post, profile: 'dish-floor' },
+      ]);
+      const prism3 = await prismLoad('/api/draft_dishes', {
+        method: 'POST',
+        headers: { ...prismAuth, 'Content-Type': 'application/json' },
+        body: dish,
+      });
+      c3.server.close();
+      f3.server.close();
+      console.log(
+        row(
+          'POST /api/draft_dishes with full validation',
+          { mock: mock3!, ceiling: ceiling3!, floor: floor3!, ...(prism3 ? { prism: prism3 } : {}) },
+          0.5,
+          1.5,
+        ),
+      );
+    }
   } finally {
-    p.stop();
+    p?.stop();
     await server.close();
   }
+
+  if (PROFILE)
+    console.log(`\nphases: ${PHASES.map((phase) => `${phase}: ${PHASE_MEANING[phase]}`).join('\n        ')}`);
+  if (QUICK) return;
 
   // 4. Menu import of 5,000 dishes with the job duration set to zero.
   {

@@ -169,13 +169,41 @@ export class RequestPipeline {
     return readBody(request, routed.operation, limit);
   }
 
-  /** Step 4: parameters and body checked against the document; returns the coerced parameters. */
+  /**
+   * Step 4: parameters and body checked against the document; returns the coerced parameters.
+   *
+   * A request without a body to an operation without header parameters is validated from its path and
+   * query alone, and the schemas never change, so its valid outcome is remembered by operation, path and
+   * query: list screens and pollers send the same query again and again, and reading it strictly costs
+   * more than the lookup that answers it. Each request gets its own copy of what was remembered.
+   */
   validate(
     routed: Routed,
     request: EngineRequest,
     url: URL,
     body: ParsedBody,
   ): { params: Record<string, unknown>; query: Record<string, unknown> } {
+    const { operation } = routed;
+    const key =
+      body.kind === 'none' && !hasHeaderParameters(operation)
+        ? `${operation.operationId} ${url.pathname}${url.search}`
+        : undefined;
+    if (key !== undefined) {
+      const known = this.#validated.get(key);
+      if (known !== undefined && known.set === routed.set) return copyParameters(known.value);
+    }
+    const value = this.validateFully(routed, request, url, body);
+    if (key !== undefined && isFlat(value)) {
+      if (this.#validated.size >= VALIDATED_CAPACITY) this.#validated.delete(this.#validated.keys().next().value!);
+      this.#validated.set(key, { set: routed.set, value: copyParameters(value) });
+    }
+    return value;
+  }
+
+  /** Valid outcomes of {@link validate} by operation, path and query (see there), oldest first. */
+  readonly #validated = new Map<string, { set: OperationSet<unknown>; value: CoercedParameters }>();
+
+  private validateFully(routed: Routed, request: EngineRequest, url: URL, body: ParsedBody): CoercedParameters {
     const validated = routed.set.description.validateRequest(routed.operation.operationId, {
       params: routed.params,
       malformed: routed.malformed,
@@ -266,6 +294,56 @@ export class RequestPipeline {
       return new EngineResponse(result.status, { 'Content-Type': JSON_CONTENT_TYPE, ...headers }, json.content);
     return jsonAnswer(result.status, result.body, headers);
   }
+}
+
+/** The coerced path and query parameters of a request. */
+type CoercedParameters = { params: Record<string, unknown>; query: Record<string, unknown> };
+
+/** How many validated paths and queries a pipeline remembers (see `RequestPipeline.validate`). */
+const VALIDATED_CAPACITY = 512;
+
+const HEADER_PARAMETERS = new WeakMap<OperationInfo, boolean>();
+
+/** Whether an operation reads header parameters (its validation then depends on more than path and query). */
+function hasHeaderParameters(operation: OperationInfo): boolean {
+  let known = HEADER_PARAMETERS.get(operation);
+  if (known === undefined) {
+    known = operation.parameters.some((parameter) => parameter.in === 'header');
+    HEADER_PARAMETERS.set(operation, known);
+  }
+  return known;
+}
+
+/** Whether every parameter is a primitive or a list of them, so that {@link copyParameters} copies it whole. */
+function isFlat(value: CoercedParameters): boolean {
+  return isFlatRecord(value.params) && isFlatRecord(value.query);
+}
+
+function isFlatRecord(record: Record<string, unknown>): boolean {
+  for (const name in record) {
+    const v = record[name];
+    if (Array.isArray(v) ? !v.every(isPrimitive) : !isPrimitive(v)) return false;
+  }
+  return true;
+}
+
+function isPrimitive(value: unknown): boolean {
+  return value === null || typeof value !== 'object';
+}
+
+/** A copy of flat parameters (lists copied too), so that no handler can change what another receives. */
+function copyParameters(value: CoercedParameters): CoercedParameters {
+  return { params: copyRecord(value.params), query: copyRecord(value.query) };
+}
+
+// Top-level rather than a closure: a closure made per request costs its allocation (and, under tsx, a name).
+function copyRecord(record: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const name in record) {
+    const v = record[name];
+    out[name] = Array.isArray(v) ? v.slice() : v;
+  }
+  return out;
 }
 
 function isRouted(value: Routed | EngineAnswer): value is Routed {

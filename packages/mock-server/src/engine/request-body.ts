@@ -29,6 +29,18 @@ export function readBody(
 
 const NO_BODY: ParsedBody = Object.freeze({ kind: 'none' });
 
+const ACCEPTED = new WeakMap<OperationInfo, readonly string[]>();
+
+/** The media types an operation's body may have, listed once per operation (the document never changes). */
+function acceptedMediaTypes(op: OperationInfo): readonly string[] {
+  let accepted = ACCEPTED.get(op);
+  if (accepted === undefined) {
+    accepted = Object.freeze(Object.keys(op.requestBody?.content ?? {}));
+    ACCEPTED.set(op, accepted);
+  }
+  return accepted;
+}
+
 async function readSentBody(request: EngineRequest, op: OperationInfo, maxBytes: number): Promise<ParsedBody> {
   const declared = request.headers.get('content-length');
   if (declared && Number(declared) > maxBytes) throw tooLarge(`The body is larger than ${maxBytes} bytes.`);
@@ -37,7 +49,7 @@ async function readSentBody(request: EngineRequest, op: OperationInfo, maxBytes:
   if (bytes.byteLength > maxBytes) throw tooLarge(`The body is larger than ${maxBytes} bytes.`);
   // No type before the parameters counts as no Content-Type at all.
   const mediaType = mediaTypeOf(request.headers.get('content-type')) || undefined;
-  const accepted = Object.keys(op.requestBody?.content ?? {});
+  const accepted = acceptedMediaTypes(op);
   if (accepted.length === 0) {
     throw badRequest('invalid_body', `${op.method.toUpperCase()} ${op.path} takes no request body.`);
   }

@@ -45,9 +45,18 @@ export function authenticate(runtime: MockRuntime, request: { headers: HeaderRea
   if (!apiUser) throw unauthenticated();
   // `runtime.nowIso()`, spelled out so that the instant written is known without parsing it back.
   const usedMs = runtime.clock.nowMs();
-  session.last_used_at = new Date(usedMs).toISOString();
+  session.last_used_at = isoOf(usedMs);
   LAST_USED.set(session, { text: session.last_used_at, ms: usedMs });
   return actorFor(runtime, apiUser, session);
+}
+
+/** The last instant formatted, with its text: requests come many to a millisecond. */
+let lastIso = { ms: Number.NaN, text: '' };
+
+/** `new Date(ms).toISOString()`, formatted once per millisecond. */
+function isoOf(ms: number): string {
+  if (lastIso.ms !== ms) lastIso = { ms, text: new Date(ms).toISOString() };
+  return lastIso.text;
 }
 
 /**

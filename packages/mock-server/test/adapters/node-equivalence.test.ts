@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createMock, type EngineRoute, type MockOptions } from '@restoapi/mock-server';
 import { createMockServer, toFetchRequest, writeFetchResponse } from '@restoapi/mock-server/node';
+import { createCorsPolicy } from '../../src/cors/cors-policy.js';
 import { seedWithOrders } from '../orders/order-fixtures.js';
 
 /**
@@ -31,13 +32,23 @@ const options = (): MockOptions => ({
   routes: [echo],
 });
 
-async function referenceServer(): Promise<{ url: string; close: () => Promise<void> }> {
+/** The fetch-based adapter; `withCors`: with the CORS policy applied as it was, by `setHeader` before the answer. */
+async function referenceServer(withCors = false): Promise<{ url: string; close: () => Promise<void> }> {
   const mock = createMock(options());
+  const cors = createCorsPolicy(withCors);
   let origin = '';
   const server = createServer((req, res) => {
     void (async () => {
       try {
-        await writeFetchResponse(await mock.handle(toFetchRequest(req, origin)), res);
+        const request = toFetchRequest(req, origin);
+        const decision = cors.decide(req.method ?? 'GET', request.headers);
+        if (decision.kind === 'answer') {
+          res.writeHead(decision.status, decision.headers);
+          res.end(decision.body ?? undefined);
+          return;
+        }
+        for (const name in decision.headers) res.setHeader(name, decision.headers[name]!);
+        await writeFetchResponse(await mock.handle(request), res);
       } catch (error) {
         if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' });
         res.end(
@@ -282,4 +293,26 @@ test('the photo URLs returned over HTTP serve the uploaded bytes (a route that n
   expect(served.status).toBe(200);
   expect(served.headers['content-type']).toBe('image/png');
   expect(served.body.equals(png)).toBe(true);
+});
+
+test('with CORS on, the CORS headers sit where setting them before the answer put them, answer after answer', async () => {
+  const pair = [await createMockServer(options()), await referenceServer(true)];
+  try {
+    const [light, reference] = pair.map((server) => new Client(server.url)) as [Client, Client];
+    expect(await light.login('TOKEN', 'dispatcher@demo')).toEqual(await reference.login('TOKEN', 'dispatcher@demo'));
+    expect(await light.login('STAFF', 'admin@pizza.demo')).toEqual(await reference.login('STAFF', 'admin@pizza.demo'));
+    const names = new Set<string>();
+    for (const [at, exchange] of exchanges.entries()) {
+      // Every other request from a page on another origin (granted headers), the rest without (Vary only).
+      const sent =
+        at % 2 ? { ...exchange, headers: [...(exchange.headers ?? []), ['Origin', 'http://app.example']] } : exchange;
+      const got = await light.run(sent as Exchange);
+      expect(got, `${exchange.method} ${exchange.path}`).toEqual(await reference.run(sent as Exchange));
+      for (const line of got.headers) names.add(line.split(':')[0]!.toLowerCase());
+    }
+    expect(names).toContain('access-control-allow-origin');
+    expect(names).toContain('vary');
+  } finally {
+    await Promise.all(pair.map((server) => server.close()));
+  }
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createMockServer, type MockServer } from '../../src/node.js';
-import { draftDishFloor, orderFloor, type FloorServer } from '../../bench/floor-servers.js';
+import { draftDishFloor, orderFloor, orderPageFloor, type FloorServer } from '../../bench/floor-servers.js';
+import { seedWithOrders } from '../orders/order-fixtures.js';
 
 // The bench reads the CPU targets against these servers, so they must give the mock's answers and refuse
 // what the mock refuses: a floor that skipped its work would make every target look easy.
@@ -79,4 +80,44 @@ test('the dish floor validates with the document’s schema and stores each dish
   expect((await post({ body: '{"draft_dish":' })).status).toBe(400);
   expect((await post({ body: new Uint8Array([0x7b, 0xff, 0x7d]) })).status).toBe(400);
   expect((await post({ body, headers: { ...headers, Authorization: 'Token token="nope"' } })).status).toBe(401);
+});
+
+test('the page floor answers the mock’s very pages from its index, and refuses the queries the mock refuses', async () => {
+  const big = await createMockServer({ state: seedWithOrders(1_000) });
+  try {
+    const login = await fetch(`${big.url}/api/session?login=dispatcher@demo&password=demo`, { method: 'POST' });
+    const bigToken = ((await login.json()) as { meta: { token: string } }).meta.token;
+    const headers = { Authorization: `Token token="${bigToken}"` };
+    const mockAnswer = async (path: string) => (await fetch(big.url + path, { headers })).text();
+    const orders: Record<string, unknown>[] = [];
+    for (let page = 1; page <= 11; page++) {
+      orders.push(...(JSON.parse(await mockAnswer(`/api/orders?per_page=100&page=${page}`)) as { orders: [] }).orders);
+    }
+    expect(orders.length).toBeGreaterThan(1_000);
+    const paths = [
+      '/api/orders?per_page=50&status=delivery&status=pending&restaurant_id=11&restaurant_id=12&sort_by=-delivery_at',
+      '/api/orders?per_page=50&page=3&status=delivery&status=pending&restaurant_id=11&restaurant_id=12&sort_by=-delivery_at',
+      '/api/orders?status=complete&sort_by=created_at&page=2',
+      '/api/orders?restaurant_id=21&sort_by=-id&per_page=7',
+      '/api/orders?per_page=100&page=9',
+      '/api/orders?status=cooking&restaurant_id=99',
+      '/api/orders?colour=red&per_page=3',
+    ];
+    const checks = new Map<string, string>();
+    for (const path of paths) checks.set(path, await mockAnswer(path));
+    const floor = started(await orderPageFloor(bigToken, orders, checks));
+
+    for (const path of paths) expect(await (await fetch(floor.url + path, { headers })).text()).toBe(checks.get(path));
+    for (const refused of ['per_page=101', 'page=0', 'per_page=05', 'status=lost', 'sort_by=colour']) {
+      expect((await fetch(`${big.url}/api/orders?${refused}`, { headers })).status).toBe(400);
+      expect((await fetch(`${floor.url}/api/orders?${refused}`, { headers })).status).toBe(400);
+    }
+    expect((await fetch(`${floor.url}/api/orders`, { headers: { Authorization: 'Token token="nope"' } })).status).toBe(
+      401,
+    );
+    // A floor whose answer differs from the mock's does not start.
+    await expect(orderPageFloor(bigToken, orders.slice(1), checks)).rejects.toThrow(/not the mock's/);
+  } finally {
+    await big.close();
+  }
 });
