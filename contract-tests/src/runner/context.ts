@@ -42,7 +42,7 @@ export interface SuiteRuntime {
   control: ControlClient | undefined;
   sessions: Map<Role, SessionInfo>;
   /** Runs and sequence length of the stateful tests, and a sequence to replay. */
-  stateful: Required<Omit<StatefulOptions, 'replay'>> & Pick<StatefulOptions, 'replay'>;
+  stateful: Required<Omit<StatefulOptions, 'replay' | 'arazzo'>> & Pick<StatefulOptions, 'replay' | 'arazzo'>;
 }
 
 function matches(status: number, expected: StatusExpectation): boolean {

@@ -7,7 +7,9 @@ import { respect } from './respect.js';
 import { serveHandle } from './serve-handle.js';
 
 const OPENAPI = fileURLToPath(new URL('../../../openapi/', import.meta.url));
-const FLOWS = ['carrier-delivery', 'menu-publication', 'order-life'].map((name) => `arazzo/${name}.arazzo.yaml`);
+const FLOWS = ['carrier-delivery', 'menu-publication', 'order-life'].map(
+  (name) => `${OPENAPI}arazzo/${name}.arazzo.yaml`,
+);
 
 let server: MockServer;
 beforeAll(async () => {
@@ -16,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 test("redocly respect runs the spec's flows, published as Arazzo workflows, against the mock over HTTP", async () => {
-  const run = await respect(FLOWS, ['restoapi', 'mock'], server.url, OPENAPI);
+  const run = await respect(FLOWS, ['restoapi', 'mock'], server.url);
   console.log(run.summary.join('\n'));
   expect(
     run.steps.filter((s) => !s.passed).map((s) => `${s.workflowId}.${s.stepId}: ${s.failedChecks.join(', ')}`),
@@ -39,7 +41,7 @@ test('the workflows fail where a faulty service breaks them: each stops at the s
     const mock = createMock();
     const faulty = await serveHandle(MUTANTS.find((m) => m.id === id)!.wrap(mock.handle));
     try {
-      const run = await respect([`arazzo/${flow}.arazzo.yaml`], ['restoapi', 'mock'], faulty.url, OPENAPI);
+      const run = await respect([`${OPENAPI}arazzo/${flow}.arazzo.yaml`], ['restoapi', 'mock'], faulty.url);
       expect(run.exitCode, `${flow} against ${id}`).not.toBe(0);
       expect(run.steps.filter((s) => !s.passed).map((s) => s.stepId)).toEqual([step]);
     } finally {

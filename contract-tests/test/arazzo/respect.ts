@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** One step of a Respect run: its id, whether it passed, and the checks that failed. */
 export interface RespectStep {
@@ -21,11 +22,14 @@ export interface RespectRun {
   steps: RespectStep[];
 }
 
+/** The repository's root: npx finds the installed @redocly/cli there (and never downloads one). */
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
 /**
- * Runs `npx redocly respect FILES` with each source description's server set to `baseUrl`
+ * Runs `npx redocly respect FILES` (absolute paths) with each source description's server set to `baseUrl`
  * (`--server NAME=URL`), asynchronously so that a mock served by this process keeps answering.
  */
-export async function respect(files: string[], sources: string[], baseUrl: string, cwd: string): Promise<RespectRun> {
+export async function respect(files: string[], sources: string[], baseUrl: string): Promise<RespectRun> {
   const dir = await mkdtemp(join(tmpdir(), 'respect-'));
   const json = join(dir, 'respect.json');
   const args = ['redocly', 'respect', ...files, ...sources.flatMap((name) => ['--server', `${name}=${baseUrl}`])];
@@ -34,7 +38,7 @@ export async function respect(files: string[], sources: string[], baseUrl: strin
       execFile(
         'npx',
         [...args, '--json-output', json],
-        { cwd, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }, maxBuffer: 64 * 1024 * 1024 },
+        { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }, maxBuffer: 64 * 1024 * 1024 },
         (error, out, err) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout: `${out}${err}` }),
       );
     });
