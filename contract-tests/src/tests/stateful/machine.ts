@@ -180,6 +180,11 @@ export async function runMachine<M extends object>(t: TestContext, machine: Mach
   );
 }
 
+/** An optional field of an update whose editability only a decision states: generated under the full profile only. */
+export function decided<T>(t: TestContext, arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> {
+  return t.full ? fc.option(arbitrary, { nil: undefined }) : fc.constant(undefined);
+}
+
 /** The n-th of some ids (wrapping), or undefined when there are none. */
 export function pick(ids: Iterable<number>, n: number): number | undefined {
   const all = [...ids];

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { TestContext } from '../../runner/context.js';
 import { VALID_AREA, type Rec } from '../../runner/fixtures.js';
 import { defineTest, opPointer } from '../define.js';
-import { editable, fresh, undo, pick, runMachine, sameRecords, type Machine, type Step } from './machine.js';
+import { decided, editable, fresh, undo, pick, runMachine, sameRecords, type Machine, type Step } from './machine.js';
 
 /** A timetable entry as the model keeps it: only the time of day of open_at and close_at counts (the spec). */
 interface Entry {
@@ -87,7 +87,10 @@ const zoneMachine: Machine<ZoneModel> = {
     await checkZoneList(m, tc);
     for (const id of m.zones.keys()) await readZone(m, tc, id);
   },
-  decidedOnly: ['deleteZone(): deleting a zone is not shown in the spec'],
+  decidedOnly: [
+    'deleteZone(): deleting a zone is not shown in the spec',
+    'updateZone() with a price or timetables: the editable fields of PUT on delivery zones are not shown in the spec',
+  ],
   async init(t) {
     await fresh(t);
     const zones = await listZones(t);
@@ -125,13 +128,7 @@ const zoneMachine: Machine<ZoneModel> = {
         },
       })),
       fc
-        .tuple(
-          fc.nat(),
-          names,
-          minutes,
-          fc.option(zonePrices, { nil: undefined }),
-          fc.option(entries, { nil: undefined }),
-        )
+        .tuple(fc.nat(), names, minutes, decided(t, zonePrices), decided(t, entries))
         .map(([n, name, deliveryTime, price, timetables]) => ({
           label: `updateZone(pick ${n}, ${name}, ${deliveryTime} min${price === undefined ? '' : `, price ${price}`}${timetables === undefined ? '' : `, timetables ${timetables.map((e) => `${e.day} ${e.open}-${e.close}${e.working ? '' : ' off'}`).join('; ') || 'none'}`})`,
           writes: true,
