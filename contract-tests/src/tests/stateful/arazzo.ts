@@ -210,7 +210,9 @@ export function arazzoOfSequence(failed: FailedSequence, openapiUrl: string): Re
 export async function writeArazzo(dir: string, failed: FailedSequence): Promise<string> {
   await mkdir(dir, { recursive: true });
   const file = join(dir, `${failed.testId}.arazzo.json`);
-  const document = createRequire(import.meta.url).resolve('@restoapi/openapi/openapi.yaml');
+  // The CommonJS build has no import.meta.url, but its own require.
+  const resolver = typeof import.meta.url === 'string' ? createRequire(import.meta.url) : require;
+  const document = resolver.resolve('@restoapi/openapi/openapi.yaml');
   const url = relative(dirname(file), document).split('\\').join('/');
   await writeFile(file, `${JSON.stringify(arazzoOfSequence(failed, url), null, 2)}\n`);
   return file;
