@@ -38,10 +38,12 @@ const SHRUNK_TO: Record<string, RegExp> = {
   'receipt-stale-after-second-update': /\n {2}2\. updateOrder\(/,
   'dish-list-photo-stale-after-second-write': /\n {2}2\. uploadDishPhoto\(/,
   'order-list-confirmation-stale-after-second-write': /\n {2}2\. confirm\(/,
+  'category-list-photo-stale-after-second-write': /\n {2}2\. uploadCategoryPhoto\(/,
+  'courier-list-confirmation-stale-after-second-write': /\n {2}2\. confirm\([^\n]*as courier\)/,
   'client-filter-stale-after-new-order': /\n {2}2\. orderFor\(/,
 };
 
-test('the stale-view family: thirteen faults, each a write that one view misses, each naming its killer', () => {
+test('the stale-view family: fifteen faults, each a write that one view misses, each naming its killer', () => {
   expect(STALE_VIEW_MUTANTS.map((m) => m.id)).toEqual(Object.keys(SHRUNK_TO));
   for (const mutant of STALE_VIEW_MUTANTS) expect(mutant.killedBy, mutant.id).toMatch(/^stateful\.\w+$/);
 });

@@ -329,6 +329,51 @@ export const STALE_VIEW_MUTANTS: Mutant[] = (
       ),
     },
     {
+      id: 'category-list-photo-stale-after-second-write',
+      description:
+        "the list of draft categories shows a category's photo as the category's first rename or upload left it (a later upload is missing)",
+      killedBy: 'stateful.menu',
+      wrap: staleView(
+        written(/^\/api\/draft_categories\/(\d+)(?:\/photo)?$/, 'category', '/api/draft_categories/'),
+        async (handle, request, url, state) =>
+          /^\/api\/draft_categories\/?$/.test(url.pathname)
+            ? patched(handle, request, (body) => ({
+                ...body,
+                draft_categories: body.draft_categories.map((c: any) => {
+                  const first = stale(state, `category:${c.id}`)?.draft_category;
+                  return first ? { ...c, photo: first.photo } : c;
+                }),
+              }))
+            : undefined,
+      ),
+    },
+    {
+      id: 'courier-list-confirmation-stale-after-second-write',
+      description:
+        "the courier's own list shows an order's courier confirmation as the order's first update or confirmation left it",
+      killedBy: 'stateful.orders',
+      wrap: staleView(
+        written(/^\/(?:api\/)?orders\/(\d+)(?:\/confirm)?$/, 'order', '/api/orders/'),
+        async (handle, request, url, state) => {
+          if (!/^\/(api\/)?orders$/.test(url.pathname)) return undefined;
+          const session = await handle(
+            new Request(new URL('/api/session', url), {
+              headers: { authorization: `Token token="${tokenOf(request, url)}"` },
+            }),
+          );
+          const account = session.ok ? ((await session.json()) as any).api_user?.account : undefined;
+          if (account?.type !== 'courier') return undefined;
+          return patched(handle, request, (body) => ({
+            ...body,
+            orders: body.orders.map((o: any) => {
+              const first = stale(state, `order:${o.id}`)?.order;
+              return first ? { ...o, courier_confirmed_at: first.courier_confirmed_at } : o;
+            }),
+          }));
+        },
+      ),
+    },
+    {
       id: 'client-filter-stale-after-new-order',
       description:
         'the orders listed with client_id come from an index filled at the first such query: an order imported later for the same client is missing',
