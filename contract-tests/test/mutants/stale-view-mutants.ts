@@ -55,6 +55,18 @@ function staleView(
   );
 }
 
+/** The account (`type`, `id`) of the session a request is sent with. */
+async function accountOf(
+  handle: Handle,
+  request: Request,
+  url: URL,
+): Promise<{ type: string; id: number } | undefined> {
+  const session = await handle(
+    new Request(new URL('/api/session', url), { headers: { authorization: `Token token="${tokenOf(request, url)}"` } }),
+  );
+  return session.ok ? ((await session.json()) as any).api_user?.account : undefined;
+}
+
 function authOnly(request: Request): Headers {
   const headers = new Headers();
   const auth = request.headers.get('authorization');
@@ -222,12 +234,7 @@ export const STALE_VIEW_MUTANTS: Mutant[] = (
             return response;
           }
           if (request.method !== 'GET' || !/^\/(api\/)?orders$/.test(url.pathname)) return handle(request);
-          const session = await handle(
-            new Request(new URL('/api/session', url), {
-              headers: { authorization: `Token token="${tokenOf(request, url)}"` },
-            }),
-          );
-          const account = session.ok ? ((await session.json()) as any).api_user?.account : undefined;
+          const account = await accountOf(handle, request, url);
           if (account?.type !== 'courier') return handle(request);
           return patched(handle, request, (body) => {
             for (const order of state.assigned.values())
@@ -356,12 +363,7 @@ export const STALE_VIEW_MUTANTS: Mutant[] = (
         written(/^\/(?:api\/)?orders\/(\d+)(?:\/confirm)?$/, 'order', '/api/orders/'),
         async (handle, request, url, state) => {
           if (!/^\/(api\/)?orders$/.test(url.pathname)) return undefined;
-          const session = await handle(
-            new Request(new URL('/api/session', url), {
-              headers: { authorization: `Token token="${tokenOf(request, url)}"` },
-            }),
-          );
-          const account = session.ok ? ((await session.json()) as any).api_user?.account : undefined;
+          const account = await accountOf(handle, request, url);
           if (account?.type !== 'courier') return undefined;
           return patched(handle, request, (body) => ({
             ...body,
