@@ -98,6 +98,7 @@ const program = new Command('restoapi-contract')
     'replay exactly the sequence a failed stateful test printed (with its --seed)',
     replay,
   )
+  .option('--arazzo <dir>', 'also write each failing stateful sequence there as an Arazzo 1.0.1 workflow')
   .option('--show-secrets', 'show tokens and passwords in curl reproducers instead of placeholders', false)
   .option('--verbose', 'print every test as it ends', false)
   .addOption(
@@ -126,6 +127,7 @@ program.action(
     runs?: number;
     sequenceLength?: number;
     replay?: { testId: string; path: string };
+    arazzo?: string;
     showSecrets: boolean;
     verbose: boolean;
     progress: 'auto' | 'tty' | 'lines' | 'off';
@@ -160,6 +162,7 @@ program.action(
         ...(options.runs ? { runs: options.runs } : {}),
         ...(options.sequenceLength ? { maxCommands: options.sequenceLength } : {}),
         ...(options.replay ? { replay: options.replay } : {}),
+        ...(options.arazzo ? { arazzo: options.arazzo } : {}),
       },
       showSecrets: options.showSecrets,
     });

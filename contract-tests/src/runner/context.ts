@@ -51,7 +51,7 @@ export interface SuiteRuntime {
   /** Checks and decisions the configuration switched off, and extra statuses it accepts. */
   verdict: VerdictSettings;
   /** Runs and sequence length of the stateful tests, and a sequence to replay. */
-  stateful: Required<Omit<StatefulOptions, 'replay'>> & Pick<StatefulOptions, 'replay'>;
+  stateful: Required<Omit<StatefulOptions, 'replay' | 'arazzo'>> & Pick<StatefulOptions, 'replay' | 'arazzo'>;
 }
 
 function matches(status: number, expected: StatusExpectation): boolean {

@@ -177,6 +177,7 @@ export async function runContractSuite(options: RunOptions): Promise<SuiteResult
       runs: options.stateful?.runs ?? config.stateful.runs,
       maxCommands: options.stateful?.maxCommands ?? config.stateful.maxCommands,
       ...(options.stateful?.replay ? { replay: options.stateful.replay } : {}),
+      ...(options.stateful?.arazzo ? { arazzo: options.stateful.arazzo } : {}),
     },
   };
   await preflight(fetchImpl, baseUrl, runtime.control);

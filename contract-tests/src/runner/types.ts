@@ -213,6 +213,8 @@ export interface StatefulOptions {
   maxCommands?: number;
   /** Replays exactly one sequence: the id of the stateful test and the fast-check path it printed. */
   replay?: { testId: string; path: string };
+  /** A directory: each failing sequence is also written there as an Arazzo 1.0.1 workflow (`<test id>.arazzo.json`). */
+  arazzo?: string;
 }
 
 export type { ContractConfig, Role };

@@ -16,6 +16,8 @@ export interface Mutant {
   selection: Selection;
   /** A fault that shows only in a sequence of calls: the fixed scenarios must pass and a stateful test must fail. */
   sequenceOnly?: boolean;
+  /** The stateful test that kills this sequence-only mutant. */
+  killedBy?: string;
   wrap(handle: Handle): Handle;
 }
 
@@ -41,7 +43,8 @@ function transformJson(
   };
 }
 
-function tokenOf(request: Request, url: URL): string | undefined {
+/** The token of a request (header or `token` query parameter). */
+export function tokenOf(request: Request, url: URL): string | undefined {
   const header = request.headers.get('authorization');
   return header ? /token="?([^",\s]+)"?/i.exec(header)?.[1] : (url.searchParams.get('token') ?? undefined);
 }
@@ -350,7 +353,7 @@ function isReset(request: Request): boolean {
 }
 
 /** A wrapper with memory; the memory is forgotten when the control API resets the mock. */
-function stateful<S extends object>(
+export function stateful<S extends object>(
   initial: () => S,
   wrap: (handle: Handle, state: S) => Handle,
 ): (handle: Handle) => Handle {
@@ -364,7 +367,8 @@ function stateful<S extends object>(
   };
 }
 
-async function jsonAnswer(body: unknown, status: number, like: Response): Promise<Response> {
+/** A JSON answer like another one (its status and headers), with a new body. */
+export async function jsonAnswer(body: unknown, status: number, like: Response): Promise<Response> {
   const headers = new Headers(like.headers);
   headers.delete('content-length');
   return new Response(JSON.stringify(body), { status, headers });

@@ -29,6 +29,7 @@ test('every stateful machine agrees with the mock under the full profile', async
     'stateful.zones',
     'stateful.orders',
     'stateful.imports',
+    'stateful.records',
   ]);
 }, 120_000);
 
@@ -134,6 +135,7 @@ test('without a control API the machines change only their own records and say w
     'stateful.zones: skipped changes data, but capabilities.mutations is false',
     'stateful.orders: skipped changes data, but capabilities.mutations is false',
     'stateful.imports: skipped changes data, but capabilities.mutations is false',
+    'stateful.records: skipped changes data, but capabilities.mutations is false',
   ]);
 }, 120_000);
 

@@ -28,6 +28,8 @@ interface ImportModel {
   jobs: { menu?: unknown; clients?: unknown };
   /** Clients by external id, as far as the sequence knows them. */
   clients: Map<string, ClientModel>;
+  /** The orders the sequence imported for clients: order id → the client_id it showed. */
+  orders: Map<number, number>;
 }
 
 /** The dishes a menu import may carry: each has its own external id, so a re-import finds it again. */
@@ -174,6 +176,18 @@ function clientExternalId(m: ImportModel, pool: number): string {
   return `${m.prefix}-client-${CLIENT_POOL[pool]}`;
 }
 
+/** The list filtered by client_id: every order of the sequence imported for that client, and none of another. */
+async function checkClientFilter(m: ImportModel, tc: TestContext, clientId: number): Promise<void> {
+  const response = await (await tc.as('staffMember')).get('/api/orders', { client_id: clientId, per_page: 100 });
+  tc.status(response, 200, `listing the orders of client ${clientId}`);
+  const listed = new Set(((response.body?.orders ?? []) as Rec[]).map((o) => o.id as number));
+  for (const [orderId, client] of m.orders)
+    tc.check(
+      listed.has(orderId) === (client === clientId),
+      `order ${orderId} of client ${client} is ${listed.has(orderId) ? '' : 'not '}listed under client_id=${clientId}`,
+    );
+}
+
 function clientSteps(t: TestContext): fc.Arbitrary<Step<ImportModel>>[] {
   const fromScratch = t.hasControl && t.config.capabilities.resetBetweenTests;
   const clientPick = fc.integer({ min: 0, max: CLIENT_POOL.length - 1 });
@@ -223,7 +237,14 @@ function clientSteps(t: TestContext): fc.Arbitrary<Step<ImportModel>>[] {
         if (other !== externalId && client.id === clientId)
           tc.fail(`an order for the client ${externalId} got client ${clientId}, the client of ${other}`);
       m.clients.set(externalId, { id: clientId });
+      m.orders.set(order.id as number, clientId);
+      await checkClientFilter(m, tc, clientId);
     },
+  }));
+  const listOrdersOfClient = clientPick.map((p): Step<ImportModel> => ({
+    label: `listOrdersOfClient(${CLIENT_POOL[p]})`,
+    applies: (m) => m.clients.get(clientExternalId(m, p))?.id !== undefined,
+    run: (m, tc) => checkClientFilter(m, tc, m.clients.get(clientExternalId(m, p))!.id!),
   }));
   // Faults of imports show in chains of imports and orders: they come more often than reads.
   return [
@@ -232,6 +253,7 @@ function clientSteps(t: TestContext): fc.Arbitrary<Step<ImportModel>>[] {
     orderFor,
     orderFor,
     orderFor,
+    listOrdersOfClient,
     fc.constant({
       label: 'readClientImport()',
       async run(m, tc) {
@@ -277,6 +299,7 @@ const importMachine: Machine<ImportModel> = {
       ours: new Set(),
       jobs: {},
       clients: new Map(),
+      orders: new Map(),
     };
     if (t.config.capabilities.menuImport) {
       await t.fixtures.waitForImport('menu');
@@ -312,6 +335,7 @@ export const importMachineTest = defineTest({
     'Resources > Import payloads > Menu import body: dishes[].category_name',
     'Resources > Import payloads > Menu import body: dishes[].external_id',
     'Resources > Import payloads > Client import body: external_id',
+    'Resources > Order: client_id',
   ],
   profile: 'spec',
   decisions: [

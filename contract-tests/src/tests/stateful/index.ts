@@ -2,6 +2,7 @@ import type { ContractTest } from '../../runner/context.js';
 import { importMachineTest } from './import-machine.js';
 import { menuMachineTest } from './menu-machine.js';
 import { orderMachineTest } from './order-machine.js';
+import { recordsMachineTest } from './records-machine.js';
 import { sessionMachineTest } from './session-machine.js';
 import { zoneMachineTest } from './zone-machine.js';
 
@@ -12,4 +13,5 @@ export const statefulTests: ContractTest[] = [
   zoneMachineTest,
   orderMachineTest,
   importMachineTest,
+  recordsMachineTest,
 ];

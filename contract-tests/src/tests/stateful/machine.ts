@@ -9,6 +9,7 @@ import { CheckFailure, type TestContext } from '../../runner/context.js';
 import type { Rec } from '../../runner/fixtures.js';
 import type { Exchange } from '../../runner/http.js';
 import { maskAnswer } from '../../runner/curl.js';
+import { writeArazzo } from './arazzo.js';
 
 /** A command of a machine: when it applies to the model, and what it does to the API and the model. */
 export interface Step<M> {
@@ -162,11 +163,28 @@ export async function runMachine<M extends object>(t: TestContext, machine: Mach
   });
   const error = (again.failed ? again.errorInstance : details.errorInstance) as Error | undefined;
   const message = (error?.message ?? String(error)).split('\n').slice(0, 3).join(' ');
+  const replayArgs = `--seed ${t.seed} --replay ${t.test.id}=${path}`;
+  const exchanges = t.runtime.http.sink?.exchanges ?? [];
+  // --arazzo: the same sequence as a workflow that a tool we did not write replays (redocly respect).
+  const arazzo = settings.arazzo
+    ? await writeArazzo(settings.arazzo, {
+        testId: t.test.id,
+        replay: replayArgs,
+        exchanges,
+        failure: (error?.message ?? String(error)).split('\n')[0]!,
+        reset: t.hasControl && t.config.capabilities.resetBetweenTests,
+      })
+    : undefined;
   t.fail(
     `a sequence of ${trace.steps.length} commands breaks the model (shrunk in ${details.numShrinks} steps; run seed ${t.seed}):\n` +
-      `${formatSequence(trace, t.runtime.http.sink?.exchanges ?? [], message)}\n` +
-      `replay exactly: --seed ${t.seed} --replay ${t.test.id}=${path}`,
+      `${formatSequence(trace, exchanges, message)}\n` +
+      `replay exactly: ${replayArgs}${arazzo ? `\nas an Arazzo workflow: ${arazzo}` : ''}`,
   );
+}
+
+/** An optional field of an update whose editability only a decision states: generated under the full profile only. */
+export function decided<T>(t: TestContext, arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> {
+  return t.full ? fc.option(arbitrary, { nil: undefined }) : fc.constant(undefined);
 }
 
 /** The n-th of some ids (wrapping), or undefined when there are none. */

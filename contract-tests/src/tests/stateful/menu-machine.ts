@@ -2,7 +2,9 @@ import fc from 'fast-check';
 import type { TestContext } from '../../runner/context.js';
 import type { Rec } from '../../runner/fixtures.js';
 import { defineTest, opPointer } from '../define.js';
+import { photoForm } from '../menu.js';
 import {
+  decided,
   deleteDishStep,
   editable,
   fresh,
@@ -20,13 +22,22 @@ interface DishModel {
   price: number;
   categoryId: number;
   hidden: boolean;
+  /** undefined until a sequence sets it (the demo world's own descriptions are not the model's business). */
+  description?: string;
+  /** Whether a photo was uploaded (the URLs are the service's). */
+  photo: boolean;
+}
+
+interface CategoryModel {
+  name: string;
+  photo: boolean;
 }
 
 interface MenuModel {
-  categories: Map<number, { name: string }>;
+  categories: Map<number, CategoryModel>;
   dishes: Map<number, DishModel>;
   /** The storefront as the last publication left it; undefined before the first one or without a control API. */
-  published: { categories: Map<number, string>; dishes: Map<number, DishModel> } | undefined;
+  published: { categories: Map<number, CategoryModel>; dishes: Map<number, DishModel> } | undefined;
   /** Records a sequence may change: all with a reset between sequences, else only those it created. */
   ours: Set<number>;
   oursCategories: Set<number>;
@@ -34,11 +45,42 @@ interface MenuModel {
 
 const names = fc.constantFrom('Soup', 'Pasta', 'Salad', 'Pizza', 'Tart', 'Stew');
 const prices = fc.integer({ min: 100, max: 4000 }).map((cents) => cents / 100);
+const descriptions = fc.constantFrom('Spicy', 'With basil', 'Vegan', 'Large');
+
+function hasPhoto(record: Rec): boolean {
+  return record.photo != null && typeof record.photo.original === 'string';
+}
 
 function checkDish(t: TestContext, actual: Rec, expected: DishModel, what: string): void {
   t.equal(actual.name, expected.name, `${what}: name of dish ${actual.id}`);
   t.equal(Number(actual.price), expected.price, `${what}: price of dish ${actual.id}`);
   t.equal(actual.draft_category_id, expected.categoryId, `${what}: category of dish ${actual.id}`);
+  t.equal(actual.is_hidden === true, expected.hidden, `${what}: is_hidden of dish ${actual.id}`);
+  if (expected.description !== undefined)
+    t.equal(actual.description, expected.description, `${what}: description of dish ${actual.id}`);
+  t.equal(hasPhoto(actual), expected.photo, `${what}: dish ${actual.id} has a photo`);
+}
+
+/** A category as shown: its name, its photo and (where shown) the ids of the dishes in it. */
+function checkCategory(
+  t: TestContext,
+  actual: Rec,
+  expected: CategoryModel,
+  dishIds: number[] | undefined,
+  what: string,
+): void {
+  t.equal(actual.name, expected.name, `${what}: name of category ${actual.id}`);
+  t.equal(hasPhoto(actual), expected.photo, `${what}: category ${actual.id} has a photo`);
+  if (dishIds && Array.isArray(actual.draft_dish_ids))
+    t.equal(
+      [...(actual.draft_dish_ids as number[])].sort((a, b) => a - b),
+      [...dishIds].sort((a, b) => a - b),
+      `${what}: draft_dish_ids of category ${actual.id}`,
+    );
+}
+
+function dishesIn(dishes: Map<number, DishModel>, categoryId: number): number[] {
+  return [...dishes].filter(([, d]) => d.categoryId === categoryId).map(([id]) => id);
 }
 
 async function checkDishList(m: MenuModel, tc: TestContext): Promise<void> {
@@ -49,22 +91,60 @@ async function checkDishList(m: MenuModel, tc: TestContext): Promise<void> {
 
 async function checkCategoryList(m: MenuModel, tc: TestContext): Promise<void> {
   sameRecords(tc, await tc.fixtures.categories(), m.categories, 'the draft categories listed', (c, expected) =>
-    tc.equal(c.name, expected.name, `name of category ${c.id}`),
+    checkCategory(tc, c, expected, dishesIn(m.dishes, c.id as number), 'the list'),
   );
+}
+
+/** The list filtered by draft_category_id: exactly the dishes the model has in that category. */
+async function checkCategoryFilter(m: MenuModel, tc: TestContext, categoryId: number): Promise<void> {
+  const response = await (
+    await tc.as('staffMember')
+  ).get('/api/draft_dishes', { organization_id: tc.fixtures.orgId, draft_category_id: categoryId });
+  tc.status(response, 200, `listing the dishes of category ${categoryId}`);
+  const listed = (response.body?.draft_dishes ?? []) as Rec[];
+  sameIds(
+    tc,
+    listed.map((d) => d.id as number),
+    dishesIn(m.dishes, categoryId),
+    `the draft dishes listed with draft_category_id=${categoryId}`,
+  );
+  for (const dish of listed) {
+    const expected = m.dishes.get(dish.id as number);
+    if (expected) checkDish(tc, dish, expected, `the list filtered by category ${categoryId}`);
+  }
+}
+
+async function readDish(m: MenuModel, tc: TestContext, id: number): Promise<void> {
+  const response = await (await tc.as('staffMember')).get(`/api/draft_dishes/${id}`);
+  tc.status(response, 200, `reading dish ${id}`);
+  checkDish(tc, response.body.draft_dish as Rec, m.dishes.get(id)!, 'GET by id');
+}
+
+async function readCategory(m: MenuModel, tc: TestContext, id: number): Promise<void> {
+  const response = await (await tc.as('staffMember')).get(`/api/draft_categories/${id}`);
+  tc.status(response, 200, `reading category ${id}`);
+  checkCategory(tc, response.body.draft_category as Rec, m.categories.get(id)!, dishesIn(m.dishes, id), 'GET by id');
 }
 
 const menuMachine: Machine<MenuModel> = {
   decidedOnly: [
     'createCategory(): creating a category is not shown in the spec',
+    "updateDish() moving a dish, hiding it or changing its description: the editable fields of PUT on draft dishes are not shown in the spec (name and price are the dish's own required fields)",
     'the answer to updateDish(): bodies of answers to PUT are not shown in the spec',
   ],
   skipped: (t) =>
     t.hasControl
       ? []
       : ['publish() and readStorefront(): only the control API shows the storefront (capabilities.controlApi)'],
+  // Every view of a draft after every write: both lists, each record by id, the list filtered by each category.
   async observe(m, tc) {
     await checkDishList(m, tc);
     await checkCategoryList(m, tc);
+    for (const id of m.dishes.keys()) await readDish(m, tc, id);
+    for (const id of m.categories.keys()) {
+      await readCategory(m, tc, id);
+      await checkCategoryFilter(m, tc, id);
+    }
   },
   async init(t) {
     await fresh(t);
@@ -72,7 +152,7 @@ const menuMachine: Machine<MenuModel> = {
     const dishes = await t.fixtures.dishes();
     const categories = await t.fixtures.categories();
     const model: MenuModel = {
-      categories: new Map(categories.map((c) => [c.id as number, { name: c.name as string }])),
+      categories: new Map(categories.map((c) => [c.id as number, { name: c.name as string, photo: hasPhoto(c) }])),
       dishes: new Map(
         dishes.map((d) => [
           d.id as number,
@@ -81,6 +161,7 @@ const menuMachine: Machine<MenuModel> = {
             price: Number(d.price),
             categoryId: d.draft_category_id as number,
             hidden: d.is_hidden === true,
+            photo: hasPhoto(d),
           },
         ]),
       ),
@@ -92,11 +173,19 @@ const menuMachine: Machine<MenuModel> = {
       const menu = await t.setup('the published menu', () => t.control.publishedMenu(org));
       if (menu)
         model.published = {
-          categories: new Map(menu.categories.map((c) => [c.id as number, c.name as string])),
+          categories: new Map(
+            menu.categories.map((c) => [c.id as number, { name: c.name as string, photo: hasPhoto(c) }]),
+          ),
           dishes: new Map(
             menu.dishes.map((d) => [
               d.id as number,
-              { name: d.name, price: Number(d.price), categoryId: d.draft_category_id, hidden: false },
+              {
+                name: d.name,
+                price: Number(d.price),
+                categoryId: d.draft_category_id,
+                hidden: false,
+                photo: hasPhoto(d),
+              },
             ]),
           ),
         };
@@ -106,6 +195,44 @@ const menuMachine: Machine<MenuModel> = {
   commands(t) {
     const org = t.fixtures.orgId;
     const staff = (): ReturnType<TestContext['as']> => t.as('staffMember');
+    const photos = fc.oneof(
+      { arbitrary: photoStep(t, 'dish'), weight: 2 },
+      { arbitrary: photoStep(t, 'category'), weight: 1 },
+    );
+    // Updates come twice as often: a view that misses a dish's second update (a move, say) needs two of them.
+    const updateDish = fc
+      .tuple(fc.nat(), names, prices, decided(t, fc.nat()), decided(t, fc.boolean()), decided(t, descriptions))
+      .map(([n, name, price, moveTo, hidden, description]): Step<MenuModel> => ({
+        label: `updateDish(pick ${n}, ${name}, ${price.toFixed(2)}${moveTo === undefined ? '' : `, to category pick ${moveTo}`}${hidden === undefined ? '' : `, is_hidden=${hidden}`}${description === undefined ? '' : `, "${description}"`})`,
+        writes: true,
+        applies: (m) => editable(t, m.dishes, m.ours).length > 0,
+        async run(m, tc) {
+          const id = pick(editable(tc, m.dishes, m.ours), n)!;
+          // A dish moves only into a category the sequence may change (a shared service's other categories stay as they are).
+          const categoryId =
+            moveTo === undefined ? undefined : pick(editable(tc, m.categories, m.oursCategories), moveTo);
+          const response = await (
+            await staff()
+          ).put(`/api/draft_dishes/${id}`, {
+            draft_dish: {
+              name,
+              price: price.toFixed(2),
+              ...(categoryId === undefined ? {} : { draft_category_id: categoryId }),
+              ...(hidden === undefined ? {} : { is_hidden: hidden }),
+              ...(description === undefined ? {} : { description }),
+            },
+          });
+          tc.status(response, '2xx', `updating dish ${id}`);
+          const dish = m.dishes.get(id)!;
+          dish.name = name;
+          dish.price = price;
+          if (categoryId !== undefined) dish.categoryId = categoryId;
+          if (hidden !== undefined) dish.hidden = hidden;
+          if (description !== undefined) dish.description = description;
+          // The body of an answer to PUT is not shown in the spec (decided: the updated dish); the list read after shows the update.
+          if (tc.full) checkDish(tc, response.body.draft_dish as Rec, dish, 'the answer to the update');
+        },
+      }));
     const steps: fc.Arbitrary<Step<MenuModel>>[] = [
       fc.tuple(fc.nat(), names).map(([n, name]) => ({
         label: `renameCategory(pick ${n}, ${name})`,
@@ -118,6 +245,9 @@ const menuMachine: Machine<MenuModel> = {
           m.categories.get(id)!.name = name;
         },
       })),
+      // Uploads, mostly of dishes, come twice as often as a read: a view that misses an upload needs a write before it.
+      photos,
+      photos,
       fc.nat().map((n) => ({
         label: `deleteCategory(pick ${n})`,
         writes: true,
@@ -143,7 +273,7 @@ const menuMachine: Machine<MenuModel> = {
           });
           tc.status(response, '2xx', 'creating a draft dish');
           const dish = response.body.draft_dish as Rec;
-          const expected = { name, price, categoryId, hidden: false };
+          const expected = { name, price, categoryId, hidden: false, photo: false };
           checkDish(tc, dish, expected, 'the answer to the create');
           tc.check(!m.dishes.has(dish.id as number), `a new dish got the id ${dish.id} of a dish that exists`);
           m.dishes.set(dish.id as number, expected);
@@ -151,38 +281,25 @@ const menuMachine: Machine<MenuModel> = {
           undo(tc, async () => (await staff()).delete(`/api/draft_dishes/${dish.id}`));
         },
       })),
-      fc.tuple(fc.nat(), names, prices).map(([n, name, price]) => ({
-        label: `updateDish(pick ${n}, ${name}, ${price.toFixed(2)})`,
-        writes: true,
-        applies: (m) => editable(t, m.dishes, m.ours).length > 0,
-        async run(m, tc) {
-          const id = pick(editable(tc, m.dishes, m.ours), n)!;
-          const response = await (
-            await staff()
-          ).put(`/api/draft_dishes/${id}`, {
-            draft_dish: { name, price: price.toFixed(2) },
-          });
-          tc.status(response, '2xx', `updating dish ${id}`);
-          const dish = m.dishes.get(id)!;
-          dish.name = name;
-          dish.price = price;
-          // The body of an answer to PUT is not shown in the spec (decided: the updated dish); the list read after shows the update.
-          if (tc.full) checkDish(tc, response.body.draft_dish as Rec, dish, 'the answer to the update');
-        },
-      })),
+      updateDish,
+      updateDish,
       deleteDishStep(t),
-      fc.nat().map((n) => ({
-        label: `readDish(pick ${n})`,
-        applies: (m) => m.dishes.size > 0,
-        async run(m, tc) {
-          const id = pick(m.dishes.keys(), n)!;
-          const response = await (await staff()).get(`/api/draft_dishes/${id}`);
-          tc.status(response, 200, `reading dish ${id}`);
-          checkDish(tc, response.body.draft_dish as Rec, m.dishes.get(id)!, 'GET by id');
-        },
-      })),
-      fc.constant({ label: 'listDishes()', run: checkDishList }),
-      fc.constant({ label: 'listCategories()', run: checkCategoryList }),
+      fc.oneof(
+        fc.nat().map((n): Step<MenuModel> => ({
+          label: `readDish(pick ${n})`,
+          applies: (m) => m.dishes.size > 0,
+          run: (m, tc) => readDish(m, tc, pick(m.dishes.keys(), n)!),
+        })),
+        fc.nat().map((n): Step<MenuModel> => ({
+          label: `listDishesOfCategory(pick ${n})`,
+          applies: (m) => m.categories.size > 0,
+          run: (m, tc) => checkCategoryFilter(m, tc, pick(m.categories.keys(), n)!),
+        })),
+      ),
+      fc.constantFrom<Step<MenuModel>>(
+        { label: 'listDishes()', run: checkDishList },
+        { label: 'listCategories()', run: checkCategoryList },
+      ),
     ];
     // Creating a category is not shown in the spec: only the decided POST (full profile) is part of the sequences.
     if (t.full)
@@ -199,7 +316,7 @@ const menuMachine: Machine<MenuModel> = {
             tc.status(response, '2xx', 'creating a draft category');
             const id = response.body.draft_category.id as number;
             tc.check(!m.categories.has(id), `a new category got the id ${id} of a category that exists`);
-            m.categories.set(id, { name });
+            m.categories.set(id, { name, photo: false });
             m.oursCategories.add(id);
             undo(tc, async () => (await staff()).delete(`/api/draft_categories/${id}`));
           },
@@ -211,14 +328,14 @@ const menuMachine: Machine<MenuModel> = {
         async run(m, tc) {
           tc.status(await (await staff()).post(`/api/organizations/${org}/publish`), '2xx', 'publishing the menu');
           m.published = {
-            categories: new Map([...m.categories].map(([id, c]) => [id, c.name])),
+            categories: new Map([...m.categories].map(([id, c]) => [id, { ...c }])),
             dishes: new Map([...m.dishes].map(([id, d]) => [id, { ...d }])),
           };
           await checkStorefront(m, tc);
         },
       });
-      // Publications come twice as often as other commands: faults of a re-publication need two of them.
-      steps.push(publish, publish, fc.constant({ label: 'readStorefront()', run: checkStorefront }));
+      // Publications come three times as often as other commands: faults of a re-publication need two of them.
+      steps.push(publish, publish, publish, fc.constant({ label: 'readStorefront()', run: checkStorefront }));
     }
     return steps;
   },
@@ -247,11 +364,27 @@ async function checkStorefront(m: MenuModel, tc: TestContext): Promise<void> {
     'the storefront categories',
   );
   for (const category of menu!.categories)
-    tc.equal(
-      category.name,
-      m.published.categories.get(category.id as number),
-      `storefront name of category ${category.id}`,
-    );
+    checkCategory(tc, category, m.published.categories.get(category.id as number)!, undefined, 'the storefront');
+}
+
+/** `PUT …/photo` of a draft category or dish the sequence may change (multipart, attribute `file`). */
+function photoStep(t: TestContext, kind: 'category' | 'dish'): fc.Arbitrary<Step<MenuModel>> {
+  const records = (m: MenuModel): Map<number, { photo: boolean }> => (kind === 'dish' ? m.dishes : m.categories);
+  const ours = (m: MenuModel): Set<number> => (kind === 'dish' ? m.ours : m.oursCategories);
+  const collection = kind === 'dish' ? 'draft_dishes' : 'draft_categories';
+  return fc.nat().map((n) => ({
+    label: `upload${kind === 'dish' ? 'Dish' : 'Category'}Photo(pick ${n})`,
+    writes: true,
+    applies: (m) => editable(t, records(m), ours(m)).length > 0,
+    async run(m, tc) {
+      const id = pick(editable(tc, records(m), ours(m)), n)!;
+      const response = await (
+        await tc.as('staffMember')
+      ).request({ method: 'PUT', path: `/api/${collection}/${id}/photo`, body: photoForm() });
+      tc.status(response, '2xx', `uploading a photo of ${kind} ${id}`);
+      records(m).get(id)!.photo = true;
+    },
+  }));
 }
 
 /** Categories a sequence may delete: editable ones whose dishes it may delete too (the delete takes them along). */
@@ -277,6 +410,11 @@ export const menuMachineTest = defineTest({
     'Endpoints > Organizations: POST /api/organizations/:id/publish',
     'Endpoints > Draft categories: DELETE /api/draft_categories/:id',
     'Endpoints > Draft categories: PUT /api/draft_categories/:id',
+    'Endpoints > Draft categories: GET /api/draft_categories/:id',
+    'Endpoints > Draft categories: PUT /api/draft_categories/:id/photo',
+    'Endpoints > Draft dishes: PUT /api/draft_dishes/:id/photo',
+    'Resources > DraftCategory: draft_dish_ids',
+    'Resources > DraftDish: is_hidden',
   ],
   profile: 'spec',
   decisions: [opPointer('/api/draft_categories', 'post'), opPointer('/api/draft_dishes/{id}', 'put', '/responses/200')],
@@ -287,6 +425,9 @@ export const menuMachineTest = defineTest({
     'updateDraftCategory',
     'deleteDraftCategory',
     'listDraftCategories',
+    'getDraftCategory',
+    'uploadDraftCategoryPhoto',
+    'uploadDraftDishPhoto',
     'createDraftDish',
     'getDraftDish',
     'listDraftDishes',

@@ -26,9 +26,15 @@ interface OrderModel {
   carrier?: { secureId: string; delivery: DeliveryModel };
   status: Status;
   contactName: string;
+  contactPhone: string;
   description: string | null;
   courierId: number | null;
   confirmed: boolean;
+  courierConfirmed: boolean;
+  /** undefined until a sequence sets them (what the service derived before is not the model's business). */
+  deliveryAt?: string;
+  deliveryPrice?: number;
+  restaurantId: number;
 }
 
 interface OrdersModel {
@@ -76,6 +82,21 @@ function checkCarrierView(t: TestContext, view: Rec | undefined, id: number, exp
     `${what}: order_status of order ${id} (${expected.status} on the main API)`,
   );
   t.equal(view?.contact_name, expected.contactName, `${what}: contact_name of order ${id} in the carrier view`);
+  t.equal(view?.contact_phone, expected.contactPhone, `${what}: contact_phone of order ${id} in the carrier view`);
+  if (expected.description !== null)
+    t.equal(view?.description, expected.description, `${what}: description of order ${id} in the carrier view`);
+  if (expected.deliveryPrice !== undefined)
+    t.equal(
+      Number(view?.delivery_price),
+      expected.deliveryPrice,
+      `${what}: delivery_price of order ${id} in the carrier view`,
+    );
+  if (expected.deliveryAt !== undefined)
+    t.equal(
+      Date.parse(String(view?.delivery_at)),
+      Date.parse(expected.deliveryAt),
+      `${what}: delivery_at of order ${id} in the carrier view`,
+    );
   const delivery = (view?.delivery ?? {}) as Rec;
   const actual = Object.fromEntries(Object.keys(carrier.delivery).map((key) => [key, delivery[key] ?? null]));
   t.equal(actual, { ...carrier.delivery }, `${what}: delivery block of order ${id}`);
@@ -106,7 +127,17 @@ function transition(from: Status, to: Status, role: Role): { status: number; nex
 function checkOrder(t: TestContext, order: Rec, expected: OrderModel, what: string): void {
   t.equal(order.status, expected.status, `${what}: status of order ${order.id}`);
   t.equal(order.contact_name, expected.contactName, `${what}: contact_name of order ${order.id}`);
+  t.equal(order.contact_phone, expected.contactPhone, `${what}: contact_phone of order ${order.id}`);
   t.equal(order.courier_id ?? null, expected.courierId, `${what}: courier_id of order ${order.id}`);
+  t.equal(order.restaurant_id, expected.restaurantId, `${what}: restaurant_id of order ${order.id}`);
+  if (expected.deliveryAt !== undefined)
+    t.equal(
+      Date.parse(String(order.delivery_at)),
+      Date.parse(expected.deliveryAt),
+      `${what}: delivery_at of order ${order.id}`,
+    );
+  if (expected.deliveryPrice !== undefined)
+    t.equal(Number(order.delivery_price), expected.deliveryPrice, `${what}: delivery_price of order ${order.id}`);
   if (expected.description !== null)
     t.equal(order.description, expected.description, `${what}: description of order ${order.id}`);
   t.equal(
@@ -114,6 +145,83 @@ function checkOrder(t: TestContext, order: Rec, expected: OrderModel, what: stri
     expected.confirmed,
     `${what}: order ${order.id} confirmed by the restaurant`,
   );
+  t.equal(
+    order.courier_confirmed_at != null,
+    expected.courierConfirmed,
+    `${what}: order ${order.id} confirmed by the courier`,
+  );
+}
+
+/** GET /api/orders/:id: the order, and its sideloads (the assigned courier, the restaurant) as the model has them. */
+async function readOrder(t: TestContext, id: number, expected: OrderModel): Promise<void> {
+  const response = await (await t.as('dispatcher')).get(`/api/orders/${id}`);
+  t.status(response, 200, `reading order ${id}`);
+  checkOrder(t, response.body.order as Rec, expected, 'GET by id');
+  const couriers = ((response.body?.couriers ?? []) as Rec[]).map((c) => c.id as number);
+  t.equal(
+    couriers,
+    expected.courierId === null ? [] : [expected.courierId],
+    `GET by id: the couriers sideloaded with order ${id}`,
+  );
+  const restaurants = ((response.body?.restaurants ?? []) as Rec[]).map((r) => r.id as number);
+  t.check(
+    restaurants.includes(expected.restaurantId),
+    `GET by id: restaurant ${expected.restaurantId} of order ${id} is not sideloaded (got ${JSON.stringify(restaurants)})`,
+  );
+}
+
+/** The list filtered by courier_id: exactly the model's orders assigned to that courier, and no other of them. */
+async function checkCourierFilter(t: TestContext, m: OrdersModel): Promise<void> {
+  const listed = await allPages(t, 'dispatcher', { per_page: 100, courier_id: m.courierId });
+  for (const row of listed)
+    t.equal(row.courier_id, m.courierId, `courier_id of order ${row.id} in the list filtered by courier_id`);
+  for (const [id, order] of m.orders) {
+    const row = listed.find((o) => o.id === id);
+    if (order.courierId !== m.courierId)
+      t.check(!row, `order ${id} (courier ${order.courierId} in the model) is listed under courier_id=${m.courierId}`);
+    else
+      checkOrder(
+        t,
+        t.present(row, `order ${id} is missing from the list filtered by courier_id=${m.courierId}`),
+        order,
+        'the list filtered by courier_id',
+      );
+  }
+}
+
+/** The courier's own list: the orders assigned to it, and no other order of the model. */
+async function checkCourierList(t: TestContext, m: OrdersModel): Promise<void> {
+  const listed = await allPages(t, 'courier', { per_page: 100 });
+  for (const [id, order] of m.orders) {
+    const row = listed.find((o) => o.id === id);
+    if (order.courierId !== m.courierId) t.check(!row, `order ${id} of another courier is in the courier's list`);
+    else
+      checkOrder(
+        t,
+        t.present(row, `order ${id} of the courier is missing from the courier's list`),
+        order,
+        "the courier's list",
+      );
+  }
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** The HTML receipt (a derived document; what it prints is decided): the contact name and phone as the model has them. */
+async function checkReceipt(t: TestContext, id: number, expected: OrderModel): Promise<void> {
+  const response = await (await t.as('staffMember')).get(`/api/orders/${id}/receipt.html`);
+  t.status(response, 200, `reading the receipt of order ${id}`);
+  const html = String(response.body ?? '');
+  for (const [field, value] of [
+    ['contact_name', expected.contactName],
+    ['contact_phone', expected.contactPhone],
+  ] as const)
+    t.check(
+      html.includes(escapeHtml(value)),
+      `the receipt of order ${id} does not show its ${field} ${JSON.stringify(value)}`,
+    );
 }
 
 /** Every page of a list: checks that pages do not overlap and add up to meta.total_count when it is given. */
@@ -133,6 +241,8 @@ async function allPages(t: TestContext, role: Role, query: Rec): Promise<Rec[]> 
 }
 
 const orderMachine: Machine<OrdersModel> = {
+  // Every view of an order after every write: the list, the order by id with its sideloads, the list filtered by
+  // courier_id, the courier's own list, under full the receipt and the carrier view.
   async observe(m, tc) {
     const listed = await allPages(tc, 'staffMember', { per_page: 100 });
     for (const [id, order] of m.orders)
@@ -145,6 +255,10 @@ const orderMachine: Machine<OrdersModel> = {
         order,
         'the list',
       );
+    for (const [id, order] of m.orders) await readOrder(tc, id, order);
+    await checkCourierFilter(tc, m);
+    await checkCourierList(tc, m);
+    if (tc.full) for (const [id, order] of m.orders) await checkReceipt(tc, id, order);
     for (const [id, order] of m.orders)
       if (order.carrier) await readCarrierView(tc, id, order, 'the carrier view after the write');
   },
@@ -152,6 +266,7 @@ const orderMachine: Machine<OrdersModel> = {
     "status changes by a staff member or a dispatcher, and to statuses other than a courier's delivery and complete: the spec names neither the other statuses nor their transitions",
     'the status filter of the list: its allowed values are not shown in the spec',
     'the answers to updates, confirmations and status changes: their bodies are not shown in the spec (each change is read back from the list instead)',
+    'the receipt: what the printable statement shows is not stated (full: the contact name and phone)',
     "the carrier view and delivery updates: the carrier view's order_status mapping and the delivery block's transitions are decided",
   ],
   skipped: (t) =>
@@ -177,9 +292,12 @@ const orderMachine: Machine<OrdersModel> = {
         draft,
         status: 'pending',
         contactName: draft.contact_name as string,
+        contactPhone: draft.contact_phone as string,
         description: null,
         courierId: null,
         confirmed: false,
+        courierConfirmed: false,
+        restaurantId: order.restaurant_id as number,
       });
     }
     if (carrierInSequences(t)) {
@@ -200,9 +318,12 @@ const orderMachine: Machine<OrdersModel> = {
         },
         status: order.status as Status,
         contactName: order.contact_name as string,
+        contactPhone: order.contact_phone as string,
         description: null,
         courierId: (order.courier_id as number | null) ?? null,
         confirmed: order.restaurant_confirmed_at != null,
+        courierConfirmed: order.courier_confirmed_at != null,
+        restaurantId: order.restaurant_id as number,
       });
     }
     return { orders, courierId: await t.fixtures.accountId('courier') };
@@ -249,37 +370,43 @@ const orderMachine: Machine<OrdersModel> = {
             checkOrder(tc, response.body.order as Rec, order, 'the answer to the status change');
         },
       }));
+    // Courier changes come twice as often: a view that misses the second change of an order needs two of them.
+    const assignCourier = fc.tuple(orderPick, fc.boolean()).map(([n, assign]): Step<OrdersModel> => ({
+      label: `assignCourier(order pick ${n}, ${assign ? 'courier' : 'none'})`,
+      writes: true,
+      applies: (m) => [...m.orders.values()].some((o) => !TERMINAL.has(o.status)),
+      async run(m, tc) {
+        const id = pick(
+          [...m.orders].filter(([, o]) => !TERMINAL.has(o.status)).map(([i]) => i),
+          n,
+        )!;
+        const courierId = assign ? m.courierId : null;
+        const response = await (
+          await tc.as('dispatcher')
+        ).put(`/api/orders/${id}`, { order: { courier_id: courierId } });
+        tc.status(response, tc.full ? 200 : '2xx', `assigning courier ${courierId} to order ${id}`);
+        m.orders.get(id)!.courierId = courierId;
+        if (tc.full) checkOrder(tc, response.body.order as Rec, m.orders.get(id)!, 'the answer to the update');
+      },
+    }));
     const steps: fc.Arbitrary<Step<OrdersModel>>[] = [
       // Status changes are what orders live through: they come three times as often as other commands.
       setStatus,
       setStatus,
       setStatus,
-      fc.tuple(orderPick, fc.boolean()).map(([n, assign]) => ({
-        label: `assignCourier(order pick ${n}, ${assign ? 'courier' : 'none'})`,
-        writes: true,
-        applies: (m) => [...m.orders.values()].some((o) => !TERMINAL.has(o.status)),
-        async run(m, tc) {
-          const id = pick(
-            [...m.orders].filter(([, o]) => !TERMINAL.has(o.status)).map(([i]) => i),
-            n,
-          )!;
-          const courierId = assign ? m.courierId : null;
-          const response = await (
-            await tc.as('dispatcher')
-          ).put(`/api/orders/${id}`, { order: { courier_id: courierId } });
-          tc.status(response, tc.full ? 200 : '2xx', `assigning courier ${courierId} to order ${id}`);
-          m.orders.get(id)!.courierId = courierId;
-          if (tc.full) checkOrder(tc, response.body.order as Rec, m.orders.get(id)!, 'the answer to the update');
-        },
-      })),
+      assignCourier,
+      assignCourier,
       fc
         .tuple(
           orderPick,
           fc.constantFrom('Ada', 'Ben', 'Cleo'),
           fc.constantFrom('ring twice', 'no onions', 'leave at door'),
+          fc.option(fc.constantFrom('+49 30 5550101', '+49 30 5550102'), { nil: undefined }),
+          fc.option(fc.constantFrom('2030-05-01T18:30:00Z', '2030-05-02T12:00:00Z'), { nil: undefined }),
+          fc.option(fc.constantFrom('0.00', '3.50', '4.90'), { nil: undefined }),
         )
-        .map(([n, name, description]) => ({
-          label: `updateOrder(order pick ${n}, contact ${name}, "${description}")`,
+        .map(([n, name, description, phone, deliveryAt, deliveryPrice]) => ({
+          label: `updateOrder(order pick ${n}, contact ${name}, "${description}"${phone ? `, phone ${phone}` : ''}${deliveryAt ? `, delivery_at ${deliveryAt}` : ''}${deliveryPrice ? `, delivery_price ${deliveryPrice}` : ''})`,
           writes: true,
           async run(m, tc) {
             const id = pick(m.orders.keys(), n)!;
@@ -288,29 +415,47 @@ const orderMachine: Machine<OrdersModel> = {
             const response = await (
               await tc.as('staffMember')
             ).put(`/api/orders/${id}`, {
-              order: { contact_name: contactName, description },
+              order: {
+                contact_name: contactName,
+                description,
+                ...(phone ? { contact_phone: phone } : {}),
+                ...(deliveryAt ? { delivery_at: deliveryAt } : {}),
+                ...(deliveryPrice ? { delivery_price: deliveryPrice } : {}),
+              },
             });
             tc.status(response, tc.full ? 200 : '2xx', `updating order ${id}`);
             order.contactName = contactName;
             order.description = description;
+            if (phone) order.contactPhone = phone;
+            if (deliveryAt) order.deliveryAt = deliveryAt;
+            if (deliveryPrice) order.deliveryPrice = Number(deliveryPrice);
             if (tc.full) checkOrder(tc, response.body.order as Rec, order, 'the answer to the update');
           },
         })),
-      orderPick.map((n) => ({
-        label: `confirm(order pick ${n}, as staffMember)`,
+      fc.tuple(orderPick, fc.constantFrom<Role>('staffMember', 'courier')).map(([n, role]) => ({
+        label: `confirm(order pick ${n}, as ${role})`,
         writes: true,
+        // A courier confirms only the orders assigned to it (its scope).
+        applies: (m) => role !== 'courier' || [...m.orders.values()].some((o) => o.courierId === m.courierId),
         // Confirming a cancelled order is a decided refusal; under spec no order is cancelled.
         async run(m, tc) {
-          const id = pick(m.orders.keys(), n)!;
+          const ids = [...m.orders].filter(([, o]) => role !== 'courier' || o.courierId === m.courierId);
+          const id = pick(
+            ids.map(([i]) => i),
+            n,
+          )!;
           const order = m.orders.get(id)!;
-          const response = await (await tc.as('staffMember')).put(`/api/orders/${id}/confirm`);
+          const response = await (await tc.as(role)).put(`/api/orders/${id}/confirm`);
+          const already = role === 'courier' ? order.courierConfirmed : order.confirmed;
           // A cancelled order can no longer be confirmed; a repeated confirmation keeps the first one.
-          if (order.status === 'cancelled' && !order.confirmed) {
-            tc.refused(response, 409, `confirming the cancelled order ${id}`);
+          if (order.status === 'cancelled' && !already) {
+            tc.refused(response, 409, `confirming the cancelled order ${id} as ${role}`);
             return;
           }
-          tc.status(response, tc.full ? 200 : '2xx', `confirming order ${id}`);
-          order.confirmed = true;
+          tc.status(response, tc.full ? 200 : '2xx', `confirming order ${id} as ${role}`);
+          // The spec: the confirmation is the restaurant's or the courier's, chosen by the caller's account.
+          if (role === 'courier') order.courierConfirmed = true;
+          else order.confirmed = true;
           if (tc.full) checkOrder(tc, response.body.order as Rec, m.orders.get(id)!, 'the answer to the confirmation');
         },
       })),
@@ -343,20 +488,28 @@ const orderMachine: Machine<OrdersModel> = {
             );
             if (existing === 'update') {
               order.contactName = contactName;
+              order.contactPhone = order.draft.contact_phone as string;
+              order.deliveryAt = undefined;
+              order.deliveryPrice = undefined;
               // The import format has no description: what an update makes of it is not the model's business.
               order.description = null;
             }
           },
         })),
-      orderPick.map((n) => ({
-        label: `readOrder(order pick ${n})`,
-        async run(m, tc) {
-          const id = pick(m.orders.keys(), n)!;
-          const response = await (await tc.as('dispatcher')).get(`/api/orders/${id}`);
-          tc.status(response, 200, `reading order ${id}`);
-          checkOrder(tc, response.body.order as Rec, m.orders.get(id)!, 'GET by id');
-        },
-      })),
+      // One entry for the single read, the courier_id filter and the courier's own list: writes come more often.
+      fc.oneof(
+        orderPick.map((n): Step<OrdersModel> => ({
+          label: `readOrder(order pick ${n})`,
+          async run(m, tc) {
+            const id = pick(m.orders.keys(), n)!;
+            await readOrder(tc, id, m.orders.get(id)!);
+          },
+        })),
+        fc.constantFrom<Step<OrdersModel>>(
+          { label: 'listOrdersOfCourier()', run: (m, tc) => checkCourierFilter(tc, m) },
+          { label: 'courierList()', run: (m, tc) => checkCourierList(tc, m) },
+        ),
+      ),
       fc
         .tuple(
           t.full ? fc.option(fc.constantFrom(...STATUSES), { nil: undefined }) : fc.constant(undefined),
@@ -379,24 +532,6 @@ const orderMachine: Machine<OrdersModel> = {
           },
         })),
       ...(t.full ? carrierSteps() : []),
-      fc.constant({
-        label: 'courierList()',
-        async run(m, tc) {
-          const listed = await allPages(tc, 'courier', { per_page: 100 });
-          for (const [id, order] of m.orders) {
-            const row = listed.find((o) => o.id === id);
-            if (order.courierId !== m.courierId)
-              tc.check(!row, `order ${id} of another courier is in the courier's list`);
-            else
-              checkOrder(
-                tc,
-                tc.present(row, `order ${id} of the courier is missing from the courier's list`),
-                order,
-                "the courier's list",
-              );
-          }
-        },
-      }),
     ];
     return steps;
   },

@@ -1,0 +1,79 @@
+import { afterAll, expect, test } from 'vitest';
+import { createMock } from '@restoapi/mock-server';
+import { runContractSuite, type RunOptions, type SuiteResult } from '../../src/index.js';
+import { IN_PROCESS_URL, MOCK_CONFIG, fetchOf } from '../helpers.js';
+import type { Mutant } from './mutants.js';
+import { STALE_VIEW_MUTANTS } from './stale-view-mutants.js';
+
+const killed: string[] = [];
+const survived: string[] = [];
+
+async function runAgainst(mutant: Mutant, options: Partial<RunOptions>): Promise<SuiteResult> {
+  const mock = createMock();
+  try {
+    return await runContractSuite({
+      baseUrl: IN_PROCESS_URL,
+      fetch: fetchOf(mutant.wrap(mock.handle)),
+      config: MOCK_CONFIG,
+      profile: 'full',
+      seed: 3,
+      ...options,
+    });
+  } finally {
+    mock.close();
+  }
+}
+
+/** The command of each mutant's shrunk sequence that makes the second write (the new commands' failure examples). */
+const SHRUNK_TO: Record<string, RegExp> = {
+  'organization-list-stale-after-second-update': /\n {2}2\. updateOrganization\(/,
+  'restaurant-sideload-stale-after-second-update': /\n {2}2\. updateRestaurant\(/,
+  'restaurant-filter-stale-after-second-update': /\n {2}2\. updateRestaurant\(/,
+  'dish-category-filter-stale-after-second-update': /\n {2}2\. updateDish\(/,
+  'category-dish-ids-stale-after-second-update': /\n {2}2\. updateDish\([^\n]*to category/,
+  'zone-list-timetables-stale-after-second-update': /\n {2}2\. updateZone\([^\n]*(timetables|price)/,
+  'courier-list-keeps-unassigned-order': /\n {2}2\. assignCourier\([^\n]*none\)/,
+  'couriers-sideload-stale-after-second-update': /\n {2}2\. (assignCourier|updateOrder)\(/,
+  'carrier-view-contact-stale-after-second-update': /\n {2}2\. updateOrder\(/,
+  'receipt-stale-after-second-update': /\n {2}2\. updateOrder\(/,
+  'dish-list-photo-stale-after-second-write': /\n {2}2\. uploadDishPhoto\(/,
+  'order-list-confirmation-stale-after-second-write': /\n {2}2\. confirm\(/,
+  'category-list-photo-stale-after-second-write': /\n {2}2\. uploadCategoryPhoto\(/,
+  'courier-list-confirmation-stale-after-second-write': /\n {2}2\. confirm\([^\n]*as courier\)/,
+  'client-filter-stale-after-new-order': /\n {2}2\. orderFor\(/,
+};
+
+test('the stale-view family: fifteen faults, each a write that one view misses, each naming its killer', () => {
+  expect(STALE_VIEW_MUTANTS.map((m) => m.id)).toEqual(Object.keys(SHRUNK_TO));
+  for (const mutant of STALE_VIEW_MUTANTS) expect(mutant.killedBy, mutant.id).toMatch(/^stateful\.\w+$/);
+});
+
+for (const mutant of STALE_VIEW_MUTANTS) {
+  test(`stale-view mutant ${mutant.id}: the fixed tests pass, ${mutant.killedBy} kills it`, async () => {
+    const fixed = await runAgainst(mutant, {
+      selection: { kinds: ['conformance', 'behaviour', 'decision', 'negative'] },
+    });
+    expect(
+      fixed.results.filter((r) => r.status !== 'passed').map((r) => `${r.id}: ${r.failure ?? r.skipReason}`),
+      'the fixed tests must not see a sequence-only fault',
+    ).toEqual([]);
+    // 40 sequences: each fault needs two writes to one record, then the view (most runs find it in the first few).
+    const stateful = await runAgainst(mutant, {
+      selection: { ids: [mutant.killedBy!] },
+      stateful: { runs: 40 },
+    });
+    const killer = stateful.results[0]!;
+    (killer.status === 'failed' ? killed : survived).push(`${mutant.id} → ${killer.id}`);
+    expect(killer.status, `mutant ${mutant.id} survived ${mutant.killedBy}`).toBe('failed');
+    expect(killer.failure).toMatch(/^a sequence of \d+ commands breaks the model/);
+    expect(killer.failure).toMatch(SHRUNK_TO[mutant.id]!);
+    expect(killer.failure).toMatch(/replay exactly: --seed 3 --replay stateful\.\w+=[\d:]+/);
+    console.log(`${mutant.id} killed by ${killer.id}:\n${killer.failure}`);
+  }, 180_000);
+}
+
+afterAll(() => {
+  console.log(
+    `stale-view mutants killed: ${killed.length}/${STALE_VIEW_MUTANTS.length} (${killed.join('; ')})${survived.length ? `; survived: ${survived.join(', ')}` : ''}`,
+  );
+});

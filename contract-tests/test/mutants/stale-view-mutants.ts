@@ -1,0 +1,402 @@
+/**
+ * Sequence faults of one family: a write, then a view that still shows the
+ * old value. Each wraps the correct mock: from a record's second write on,
+ * one view (a list, a filter, a sideload, a derived document, the carrier
+ * view) shows the record as its first write left it, like a cache that is
+ * filled once and never invalidated. Every other view stays right, so only
+ * a model that reads every view back after every write sees the fault.
+ */
+/* eslint-disable @typescript-eslint/no-explicit-any */
+import { jsonAnswer, stateful, tokenOf, type Handle, type Mutant } from './mutants.js';
+
+interface Written {
+  /** Successful writes per record key. */
+  count: Map<string, number>;
+  /** The record as the canonical read showed it right after its first write. */
+  first: Map<string, any>;
+}
+
+/** The record a view shows stale: only from its second write on (one write and a read is what fixed tests do). */
+function stale(state: Written, key: string): any {
+  return (state.count.get(key) ?? 0) >= 2 ? state.first.get(key) : undefined;
+}
+
+/**
+ * A wrapper that counts the writes `writeOf` recognizes (it returns the record's key and the path of its
+ * canonical read), keeps the canonical read after the first write, and lets `view` answer with that memory.
+ */
+function staleView(
+  writeOf: (request: Request, url: URL) => { key: string; read: string } | undefined,
+  view: (handle: Handle, request: Request, url: URL, state: Written) => Promise<Response | undefined>,
+): (handle: Handle) => Handle {
+  return stateful(
+    (): Written => ({ count: new Map(), first: new Map() }),
+    (handle, state) => async (request) => {
+      const url = new URL(request.url);
+      const write = request.method === 'PUT' ? writeOf(request, url) : undefined;
+      if (write) {
+        const response = await handle(request);
+        if (response.ok) {
+          const count = (state.count.get(write.key) ?? 0) + 1;
+          state.count.set(write.key, count);
+          if (count === 1) {
+            const read = await handle(new Request(new URL(write.read, url), { headers: authOnly(request) }));
+            if (read.ok) state.first.set(write.key, await read.json());
+          }
+        }
+        return response;
+      }
+      if (request.method === 'GET') {
+        const answer = await view(handle, request, url, state);
+        if (answer) return answer;
+      }
+      return handle(request);
+    },
+  );
+}
+
+/** The account (`type`, `id`) of the session a request is sent with. */
+async function accountOf(
+  handle: Handle,
+  request: Request,
+  url: URL,
+): Promise<{ type: string; id: number } | undefined> {
+  const session = await handle(
+    new Request(new URL('/api/session', url), { headers: { authorization: `Token token="${tokenOf(request, url)}"` } }),
+  );
+  return session.ok ? ((await session.json()) as any).api_user?.account : undefined;
+}
+
+function authOnly(request: Request): Headers {
+  const headers = new Headers();
+  const auth = request.headers.get('authorization');
+  if (auth) headers.set('authorization', auth);
+  return headers;
+}
+
+/** Answers a JSON view through the correct mock and lets `patch` rewrite the body. */
+async function patched(handle: Handle, request: Request, patch: (body: any) => any | Promise<any>): Promise<Response> {
+  const response = await handle(request);
+  if (!response.ok) return response;
+  return jsonAnswer(await patch(await response.json()), response.status, response);
+}
+
+const pathId = (pattern: RegExp, url: URL): string | undefined => pattern.exec(url.pathname)?.[1];
+
+/** Recognizes the writes to one kind of record: its id from the path, its key and its canonical read. */
+function written(
+  pattern: RegExp,
+  kind: string,
+  read: string,
+): (request: Request, url: URL) => { key: string; read: string } | undefined {
+  return (_request, url) => {
+    const id = pathId(pattern, url);
+    return id ? { key: `${kind}:${id}`, read: `${read}${id}` } : undefined;
+  };
+}
+
+const orderWrite = written(/^\/(?:api\/)?orders\/(\d+)$/, 'order', '/api/orders/');
+
+/** The stale-view mutants: each names the stateful test that kills it. */
+export const STALE_VIEW_MUTANTS: Mutant[] = (
+  [
+    {
+      id: 'organization-list-stale-after-second-update',
+      description: 'the list of organizations shows an organization as its first update left it (GET by id is right)',
+      killedBy: 'stateful.records',
+      wrap: staleView(
+        written(/^\/api\/organizations\/(\d+)$/, 'org', '/api/organizations/'),
+        async (handle, request, url, state) =>
+          url.pathname === '/api/organizations'
+            ? patched(handle, request, (body) => ({
+                ...body,
+                organizations: body.organizations.map((o: any) => stale(state, `org:${o.id}`)?.organization ?? o),
+              }))
+            : undefined,
+      ),
+    },
+    {
+      id: 'restaurant-sideload-stale-after-second-update',
+      description: "an order's `restaurants` sideload shows the restaurant as its first update left it",
+      killedBy: 'stateful.records',
+      wrap: staleView(
+        written(/^\/api\/restaurants\/(\d+)$/, 'restaurant', '/api/restaurants/'),
+        async (handle, request, url, state) =>
+          /^\/(api\/)?orders\/\d+$/.test(url.pathname)
+            ? patched(handle, request, (body) => ({
+                ...body,
+                restaurants: (body.restaurants ?? []).map(
+                  (r: any) => stale(state, `restaurant:${r.id}`)?.restaurants?.[0] ?? r,
+                ),
+              }))
+            : undefined,
+      ),
+    },
+    {
+      id: 'restaurant-filter-stale-after-second-update',
+      description:
+        'the restaurants listed with organization_id show a restaurant as its first update left it (the unfiltered list is right)',
+      killedBy: 'stateful.records',
+      wrap: staleView(
+        written(/^\/api\/restaurants\/(\d+)$/, 'restaurant', '/api/restaurants/'),
+        async (handle, request, url, state) =>
+          url.pathname === '/api/restaurants' && url.searchParams.has('organization_id')
+            ? patched(handle, request, (body) => ({
+                ...body,
+                restaurants: body.restaurants.map(
+                  (r: any) => stale(state, `restaurant:${r.id}`)?.restaurants?.[0] ?? r,
+                ),
+              }))
+            : undefined,
+      ),
+    },
+    {
+      id: 'dish-category-filter-stale-after-second-update',
+      description:
+        'the dishes listed with draft_category_id come from an index that keeps each dish as its first update left it (a dish moved later stays under its old category)',
+      killedBy: 'stateful.menu',
+      wrap: staleView(
+        written(/^\/api\/draft_dishes\/(\d+)$/, 'dish', '/api/draft_dishes/'),
+        async (handle, request, url, state) => {
+          const category = url.searchParams.get('draft_category_id');
+          if (!/^\/api\/draft_dishes\/?$/.test(url.pathname) || category === null) return undefined;
+          // The correct answer first: a refused filter stays refused.
+          const filtered = await handle(request);
+          if (!filtered.ok) return filtered;
+          const all = new URL(url);
+          all.searchParams.delete('draft_category_id');
+          return patched(handle, new Request(all, { headers: request.headers }), (body) => ({
+            ...body,
+            draft_dishes: body.draft_dishes
+              .map((d: any) => stale(state, `dish:${d.id}`)?.draft_dish ?? d)
+              .filter((d: any) => String(d.draft_category_id) === category),
+          }));
+        },
+      ),
+    },
+    {
+      id: 'category-dish-ids-stale-after-second-update',
+      description:
+        "a category read by id lists in draft_dish_ids a dish where the dish's first update left it (a dish moved later is still counted in its old category)",
+      killedBy: 'stateful.menu',
+      wrap: staleView(
+        written(/^\/api\/draft_dishes\/(\d+)$/, 'dish', '/api/draft_dishes/'),
+        async (handle, request, url, state) => {
+          const id = pathId(/^\/api\/draft_categories\/(\d+)$/, url);
+          if (!id) return undefined;
+          return patched(handle, request, (body) => {
+            const ids = new Set<number>(body.draft_category.draft_dish_ids);
+            for (const key of state.count.keys()) {
+              const dish = stale(state, key)?.draft_dish;
+              if (!dish) continue;
+              if (String(dish.draft_category_id) === id) ids.add(dish.id);
+              else ids.delete(dish.id);
+            }
+            return { ...body, draft_category: { ...body.draft_category, draft_dish_ids: [...ids] } };
+          });
+        },
+      ),
+    },
+    {
+      id: 'zone-list-timetables-stale-after-second-update',
+      description: "the list of delivery zones shows a zone's timetables and price as its first update left them",
+      killedBy: 'stateful.zones',
+      wrap: staleView(
+        written(/^\/api\/delivery_zones\/(\d+)$/, 'zone', '/api/delivery_zones/'),
+        async (handle, request, url, state) =>
+          url.pathname === '/api/delivery_zones'
+            ? patched(handle, request, (body) => ({
+                ...body,
+                delivery_zones: body.delivery_zones.map((z: any) => {
+                  const first = stale(state, `zone:${z.id}`);
+                  return first ? { ...z, timetables: first.timetables, price: first.price } : z;
+                }),
+              }))
+            : undefined,
+      ),
+    },
+    {
+      id: 'courier-list-keeps-unassigned-order',
+      description:
+        "the courier's own list keeps an order that was once assigned to the courier, after a later update took it away",
+      killedBy: 'stateful.orders',
+      wrap: stateful(
+        () => ({ assigned: new Map<number, any>() }),
+        (handle, state) => async (request) => {
+          const url = new URL(request.url);
+          const id = pathId(/^\/(?:api\/)?orders\/(\d+)$/, url);
+          if (request.method === 'PUT' && id) {
+            const response = await handle(request);
+            const read = await handle(new Request(new URL(`/api/orders/${id}`, url), { headers: authOnly(request) }));
+            const order = read.ok ? ((await read.json()) as any).order : undefined;
+            // The list's index learns assignments, never that one ended.
+            if (response.ok && order?.courier_id != null) state.assigned.set(order.id, order);
+            return response;
+          }
+          if (request.method !== 'GET' || !/^\/(api\/)?orders$/.test(url.pathname)) return handle(request);
+          const account = await accountOf(handle, request, url);
+          if (account?.type !== 'courier') return handle(request);
+          return patched(handle, request, (body) => {
+            for (const order of state.assigned.values())
+              if (order.courier_id === account.id && !body.orders.some((o: any) => o.id === order.id))
+                body.orders.push(order);
+            return body;
+          });
+        },
+      ),
+    },
+    {
+      id: 'couriers-sideload-stale-after-second-update',
+      description: "an order's `couriers` sideload shows the courier its first update assigned (GET order is right)",
+      killedBy: 'stateful.orders',
+      wrap: staleView(orderWrite, async (handle, request, url, state) => {
+        const id = pathId(/^\/(?:api\/)?orders\/(\d+)$/, url);
+        const first = id ? stale(state, `order:${id}`) : undefined;
+        return first ? patched(handle, request, (body) => ({ ...body, couriers: first.couriers })) : undefined;
+      }),
+    },
+    {
+      id: 'carrier-view-contact-stale-after-second-update',
+      description: "the carrier view shows an order's contact name and phone as its first update left them",
+      killedBy: 'stateful.orders',
+      wrap: staleView(orderWrite, async (handle, request, url, state) => {
+        if (!/^\/api-delivery\/orders\/[^/]+$/.test(url.pathname)) return undefined;
+        return patched(handle, request, (body) => {
+          const first = stale(state, `order:${body.order?.id}`)?.order;
+          return first
+            ? {
+                ...body,
+                order: { ...body.order, contact_name: first.contact_name, contact_phone: first.contact_phone },
+              }
+            : body;
+        });
+      }),
+    },
+    {
+      id: 'receipt-stale-after-second-update',
+      description: "the HTML receipt prints the contact name and phone as the order's first update left them",
+      killedBy: 'stateful.orders',
+      wrap: staleView(orderWrite, async (handle, request, url, state) => {
+        const id = pathId(/^\/(?:api\/)?orders\/(\d+)\/receipt\.html$/, url);
+        const first = id ? stale(state, `order:${id}`)?.order : undefined;
+        if (!first) return undefined;
+        const now = await handle(new Request(new URL(`/api/orders/${id}`, url), { headers: authOnly(request) }));
+        const current = ((await now.json()) as any).order;
+        const response = await handle(request);
+        const html = (await response.text())
+          .replaceAll(current.contact_name, first.contact_name)
+          .replaceAll(current.contact_phone, first.contact_phone);
+        const headers = new Headers(response.headers);
+        headers.delete('content-length');
+        return new Response(html, { status: response.status, headers });
+      }),
+    },
+    {
+      id: 'dish-list-photo-stale-after-second-write',
+      description:
+        "the list of draft dishes shows a dish's photo as the dish's first update or upload left it (a later photo upload is missing)",
+      killedBy: 'stateful.menu',
+      wrap: staleView(
+        written(/^\/api\/draft_dishes\/(\d+)(?:\/photo)?$/, 'dish', '/api/draft_dishes/'),
+        async (handle, request, url, state) =>
+          /^\/api\/draft_dishes\/?$/.test(url.pathname) && !url.searchParams.has('draft_category_id')
+            ? patched(handle, request, (body) => ({
+                ...body,
+                draft_dishes: body.draft_dishes.map((d: any) => {
+                  const first = stale(state, `dish:${d.id}`)?.draft_dish;
+                  return first ? { ...d, photo: first.photo } : d;
+                }),
+              }))
+            : undefined,
+      ),
+    },
+    {
+      id: 'order-list-confirmation-stale-after-second-write',
+      description:
+        "the list of orders shows an order's confirmations as its first update or confirmation left them (GET by id is right)",
+      killedBy: 'stateful.orders',
+      wrap: staleView(
+        written(/^\/(?:api\/)?orders\/(\d+)(?:\/confirm)?$/, 'order', '/api/orders/'),
+        async (handle, request, url, state) =>
+          /^\/(api\/)?orders$/.test(url.pathname)
+            ? patched(handle, request, (body) => ({
+                ...body,
+                orders: body.orders.map((o: any) => {
+                  const first = stale(state, `order:${o.id}`)?.order;
+                  return first
+                    ? {
+                        ...o,
+                        courier_confirmed_at: first.courier_confirmed_at,
+                        restaurant_confirmed_at: first.restaurant_confirmed_at,
+                      }
+                    : o;
+                }),
+              }))
+            : undefined,
+      ),
+    },
+    {
+      id: 'category-list-photo-stale-after-second-write',
+      description:
+        "the list of draft categories shows a category's photo as the category's first rename or upload left it (a later upload is missing)",
+      killedBy: 'stateful.menu',
+      wrap: staleView(
+        written(/^\/api\/draft_categories\/(\d+)(?:\/photo)?$/, 'category', '/api/draft_categories/'),
+        async (handle, request, url, state) =>
+          /^\/api\/draft_categories\/?$/.test(url.pathname)
+            ? patched(handle, request, (body) => ({
+                ...body,
+                draft_categories: body.draft_categories.map((c: any) => {
+                  const first = stale(state, `category:${c.id}`)?.draft_category;
+                  return first ? { ...c, photo: first.photo } : c;
+                }),
+              }))
+            : undefined,
+      ),
+    },
+    {
+      id: 'courier-list-confirmation-stale-after-second-write',
+      description:
+        "the courier's own list shows an order's courier confirmation as the order's first update or confirmation left it",
+      killedBy: 'stateful.orders',
+      wrap: staleView(
+        written(/^\/(?:api\/)?orders\/(\d+)(?:\/confirm)?$/, 'order', '/api/orders/'),
+        async (handle, request, url, state) => {
+          if (!/^\/(api\/)?orders$/.test(url.pathname)) return undefined;
+          const account = await accountOf(handle, request, url);
+          if (account?.type !== 'courier') return undefined;
+          return patched(handle, request, (body) => ({
+            ...body,
+            orders: body.orders.map((o: any) => {
+              const first = stale(state, `order:${o.id}`)?.order;
+              return first ? { ...o, courier_confirmed_at: first.courier_confirmed_at } : o;
+            }),
+          }));
+        },
+      ),
+    },
+    {
+      id: 'client-filter-stale-after-new-order',
+      description:
+        'the orders listed with client_id come from an index filled at the first such query: an order imported later for the same client is missing',
+      killedBy: 'stateful.imports',
+      wrap: stateful(
+        () => ({ index: new Map<string, Set<number>>() }),
+        (handle, state) => async (request) => {
+          const url = new URL(request.url);
+          const client = url.searchParams.get('client_id');
+          if (request.method !== 'GET' || !/^\/(api\/)?orders$/.test(url.pathname) || client === null)
+            return handle(request);
+          return patched(handle, request, (body) => {
+            const known = state.index.get(client);
+            if (!known) {
+              state.index.set(client, new Set(body.orders.map((o: any) => o.id)));
+              return body;
+            }
+            return { ...body, orders: body.orders.filter((o: any) => known.has(o.id)) };
+          });
+        },
+      ),
+    },
+  ] as Omit<Mutant, 'selection' | 'sequenceOnly'>[]
+).map((mutant) => ({ ...mutant, selection: 'stateful', sequenceOnly: true }));
