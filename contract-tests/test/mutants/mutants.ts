@@ -527,7 +527,15 @@ export const SEQUENCE_MUTANTS: Mutant[] = [
                 { status: '401', code: 'unauthorized', title: 'Unauthorized', detail: 'The session has ended.' },
               ],
             }),
-            { status: 401, headers: { 'Content-Type': 'application/json', 'X-Request-Id': 'mutant' } },
+            {
+              status: 401,
+              // The mock's own 401 in every other respect (the challenge too), so only the early death is the fault.
+              headers: {
+                'Content-Type': 'application/json',
+                'X-Request-Id': 'mutant',
+                'WWW-Authenticate': 'Token realm="restoapi"',
+              },
+            },
           );
         if (request.method === 'GET' && url.pathname === '/api/session')
           state.uses.set(token, (state.uses.get(token) ?? 0) + 1);
