@@ -41,6 +41,11 @@ export const DEPARTURES = {
     area: 'status',
     decision: '/paths/~1api~1delivery_zones/post/responses/201',
   },
+  'busy-200': {
+    does: 'a menu or client import while one runs answers 200 with the busy object (no `errors`), not 409',
+    area: 'status',
+    decision: '/components/responses/ImportBusy',
+  },
   'invalid-400': {
     does: 'invalid fields are refused with 400 instead of 422',
     area: 'status',
@@ -240,6 +245,11 @@ export function createIndependentService(options: IndependentServiceOptions = {}
     if (/\/import\/(menu|clients)$/.test(path) && isRecord(body)) {
       if (on.has('job-finished') && body.job_status === 'done') body.job_status = 'finished';
       if (on.has('numeric-job-id') && typeof body.job_id === 'string') body.job_id = numericJobId(body.job_id);
+      if (on.has('busy-200') && method === 'POST' && status === 409 && body.status === 'busy') {
+        // The spec's busy object alone ("busy with job data"), as a success: the errors array is ours.
+        const { errors: _errors, ...busy } = body;
+        return json(200, busy, headers);
+      }
     }
     if (
       on.has('session-body') &&

@@ -50,6 +50,7 @@ const TERMINAL = new Set(['complete', 'cancelled']);
 export class Fixtures {
   private restaurantCache: number[] | undefined;
   private zoneCache: Rec[] | undefined;
+  private dayCache: DayNumbering | undefined;
 
   constructor(private readonly t: FixtureContext) {}
 
@@ -90,6 +91,43 @@ export class Fixtures {
     return (this.zoneCache = ((response.body?.delivery_zones ?? []) as Rec[]).filter(
       (z) => z.organization_id === this.orgId,
     ));
+  }
+
+  /**
+   * How the service numbers timetable days, learnt from what it returns: its zones' timetables when they hold
+   * 0 or 7, else a zone the suite creates and reads back with a Sunday entry (7 tried first, then 0). The
+   * spec says only "day-of-week number", so neither is assumed.
+   */
+  async dayNumbering(): Promise<DayNumbering> {
+    if (this.dayCache) return this.dayCache;
+    const seen = new Set(
+      (await this.zones()).flatMap((z) => ((z.timetables ?? []) as Rec[]).map((e) => e.day as unknown)),
+    );
+    if (seen.has(0) !== seen.has(7)) {
+      const sunday = seen.has(0) ? 0 : 7;
+      const days = [...seen].sort((a, b) => Number(a) - Number(b)).join(', ');
+      return (this.dayCache = { sunday, learnt: `the organization's zones use days ${days}` });
+    }
+    const zone = await this.createZone();
+    const staff = await this.t.as('staffMember');
+    for (const sunday of [7, 0] as const) {
+      const entry = {
+        day: sunday,
+        open_at: '2000-01-01T10:00:00Z',
+        close_at: '2000-01-01T18:00:00Z',
+        is_working: true,
+      };
+      const written = await staff.put(`/api/delivery_zones/${zone.id}`, { timetables: [entry] });
+      if (written.status < 200 || written.status >= 300) continue;
+      const read = await staff.get(`/api/delivery_zones/${zone.id}`);
+      this.t.status(read, 200, 'reading back a zone with a Sunday timetable');
+      if (((read.body?.timetables ?? []) as Rec[]).some((e) => e.day === sunday))
+        return (this.dayCache = {
+          sunday,
+          learnt: `a zone created by the suite keeps a timetable entry for day ${sunday}`,
+        });
+    }
+    this.t.fail('a zone keeps a timetable entry for neither day 7 nor day 0: the service has no number for Sunday');
   }
 
   /** A zone with an area and a point inside it (optionally of a restaurant). */
@@ -393,6 +431,22 @@ export class Fixtures {
       this.t.skip(`the storefront refused the fixture order: ${JSON.stringify(answer.body).slice(0, 300)}`);
     return answer.body.order as Rec;
   }
+}
+
+/**
+ * How a service numbers the days of the week in timetables. Monday to Saturday are 1 to 6 under both numberings
+ * in use (ISO 8601 and 0 = Sunday); only Sunday tells them apart.
+ */
+export interface DayNumbering {
+  /** The service's number for Sunday: 7 (ISO 8601, the document's decision) or 0. */
+  sunday: 0 | 7;
+  /** What the suite saw, for messages. */
+  learnt: string;
+}
+
+/** The day numbers of a week, Monday first, in a service's numbering. */
+export function weekDays(numbering: DayNumbering): number[] {
+  return [1, 2, 3, 4, 5, 6, numbering.sunday];
 }
 
 /** A simple polygon in Berlin-Kreuzberg (lon lat). */

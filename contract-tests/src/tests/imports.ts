@@ -64,6 +64,13 @@ export const importTests = [
       const jobId = queued[0]!.body.job_id;
       t.check(typeof jobId === 'string' || typeof jobId === 'number', 'a queued import without job_id');
       for (const answer of busy) {
+        // Busy is known by its body: the spec shows "busy with job data" but no status, and the document decided 409.
+        t.decided(
+          component('responses', 'ImportBusy'),
+          answer.status === 409,
+          `a busy menu import answered ${answer.status}, the document decided 409`,
+          answer,
+        );
         t.equal(answer.body.job_id, jobId, 'job_id in a busy answer (the running job)');
         t.check(
           'job_status' in answer.body && 'job_message' in answer.body,

@@ -1,4 +1,4 @@
-import { SELF_INTERSECTING_AREA, VALID_AREA, type Rec } from '../runner/fixtures.js';
+import { SELF_INTERSECTING_AREA, VALID_AREA, weekDays, type Rec } from '../runner/fixtures.js';
 import { component, defineTest, opPointer, resourceRows } from './define.js';
 
 export const ZONE_FIELDS = [
@@ -177,11 +177,13 @@ export const zoneTests = [
     needs: ['mutations'],
     operations: ['updateDeliveryZone', 'getDeliveryZone'],
     async run(t) {
+      const { sunday } = await t.fixtures.dayNumbering();
       const zone = await t.fixtures.createZone();
       const staff = await t.as('staffMember');
+      // Sunday in the service's own numbering (learnt, never assumed); 1, 3 and 5 mean the same under both.
       const timetables = [
         { day: 1, open_at: '2000-01-01T10:00:00Z', close_at: '2000-01-01T22:00:00Z', is_working: true },
-        { day: 3, open_at: '2000-01-01T10:00:00Z', close_at: '2000-01-01T22:00:00Z', is_working: false },
+        { day: 3, open_at: '2000-01-01T11:00:00Z', close_at: '2000-01-01T22:00:00Z', is_working: false },
         {
           day: 5,
           date: '2030-12-27',
@@ -189,18 +191,15 @@ export const zoneTests = [
           close_at: '2000-01-01T16:00:00Z',
           is_working: true,
         },
-      ];
+        { day: sunday, open_at: '2000-01-01T13:00:00Z', close_at: '2000-01-01T20:00:00Z', is_working: true },
+      ].sort((a, b) => a.day - b.day);
       t.status(await staff.put(`/api/delivery_zones/${zone.id}`, { timetables }), '2xx', 'setting timetables');
       const read = ((await staff.get(`/api/delivery_zones/${zone.id}`)).body.timetables ?? []) as Rec[];
-      t.equal(read.length, 3, 'number of timetable entries');
+      t.equal(read.length, timetables.length, 'number of timetable entries');
       const sorted = [...read].sort((a, b) => a.day - b.day);
       t.equal(
         sorted.map((e) => [e.day, e.is_working, e.date ?? null]),
-        [
-          [1, true, null],
-          [3, false, null],
-          [5, true, '2030-12-27'],
-        ],
+        timetables.map((e) => [e.day, e.is_working, e.date ?? null]),
         'day, is_working and date of the entries',
       );
       for (const entry of read) t.check(Number.isInteger(entry.id), 'a timetable entry without an integer id');
@@ -208,6 +207,42 @@ export const zoneTests = [
         sorted.every((e, i) => new Date(e.open_at).getUTCHours() === new Date(timetables[i]!.open_at).getUTCHours()),
         'open_at time of day changed',
       );
+    },
+  }),
+  defineTest({
+    id: 'zones.day-numbering',
+    title:
+      "DeliveryZone timetables: a week written in the service's own day numbers (learnt from what it returns) reads back day by day",
+    clauses: ['Resources > DeliveryZone > Timetable entry: day', 'Resources > DeliveryZone: timetables'],
+    profile: 'spec',
+    kind: 'behaviour',
+    needs: ['mutations'],
+    operations: ['updateDeliveryZone', 'getDeliveryZone'],
+    async run(t) {
+      const numbering = await t.fixtures.dayNumbering();
+      // The spec says only "day-of-week number": the document decided ISO 8601 (7 = Sunday).
+      t.decided(
+        component('schemas', 'Timetable/properties/day'),
+        numbering.sunday === 7,
+        `the service numbers timetable days from 0 = Sunday (${numbering.learnt})`,
+      );
+      const zone = await t.fixtures.createZone();
+      const staff = await t.as('staffMember');
+      // One entry a day, each opening at its own hour, so a day read back as another shows.
+      const week = weekDays(numbering).map((day, i) => ({
+        day,
+        open_at: `2000-01-01T${String(8 + i).padStart(2, '0')}:00:00Z`,
+        close_at: '2000-01-01T22:00:00Z',
+        is_working: true,
+      }));
+      t.status(await staff.put(`/api/delivery_zones/${zone.id}`, { timetables: week }), '2xx', 'setting a week');
+      const read = await staff.get(`/api/delivery_zones/${zone.id}`);
+      t.status(read, 200);
+      const opening = (entries: Rec[]): string[] =>
+        entries
+          .map((e) => `day ${e.day} opens at ${new Date(e.open_at).getUTCHours()}`)
+          .sort((a, b) => a.localeCompare(b));
+      t.equal(opening((read.body.timetables ?? []) as Rec[]), opening(week), 'the week read back, day by day');
     },
   }),
   defineTest({

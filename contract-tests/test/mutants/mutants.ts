@@ -137,6 +137,18 @@ export const MUTANTS: Mutant[] = [
     },
   },
   {
+    id: 'sunday-read-back-as-0',
+    description: 'a zone read alone gives Sunday as day 0, though the zone lists (and writes) use 7',
+    selection: { ids: ['zones.day-numbering'] },
+    wrap: transformJson(
+      (r, url, status) => r.method === 'GET' && /^\/api\/delivery_zones\/\d+$/.test(url.pathname) && status === 200,
+      (body) => {
+        for (const entry of body.timetables ?? []) if (entry.day === 7) entry.day = 0;
+        return body;
+      },
+    ),
+  },
+  {
     id: 'self-intersecting-zone-accepted',
     description: 'a self-intersecting zone accepted (a refused area is dropped and the rest of the zone saved)',
     selection: { ids: ['zones.simple-polygon-only'] },

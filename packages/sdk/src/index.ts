@@ -116,6 +116,7 @@ export {
   ImportsResource,
   type ClientImportBody,
   type ClientImportOptions,
+  type JobImportCall,
   type MenuImportBody,
   type OrderImportBody,
   type OrderImportOptions,

@@ -40,27 +40,32 @@ export class NotFoundError extends RestoApiError<404> {
 }
 
 /**
- * 409: the request clashes with the current state (an illegal transition, or an import already running).
+ * Whether an answer's body is the import `busy` object: `status: "busy"` with the running job's id. The spec
+ * shows the body but not the HTTP status, so the SDK knows it by its body, whatever its status.
+ */
+export function isImportBusyBody(body: unknown): body is ImportBusyBody {
+  if (!body || typeof body !== 'object') return false;
+  const busy = body as Partial<ImportBusyBody>;
+  return busy.status === 'busy' && (typeof busy.job_id === 'string' || typeof busy.job_id === 'number');
+}
+
+/**
+ * 409: the request clashes with the current state (an illegal transition, or an import already running). An
+ * import's `busy` answer is a `ConflictError` whatever its status (the spec leaves it open): `S` is then the
+ * status the service gave (a 200, a 423…).
  * @example
  * catch (e) { if (e instanceof ConflictError && e.busy) console.log('running job', e.busy.job_id, e.busy.job_percent) }
  */
-export class ConflictError extends RestoApiError<409> {
+export class ConflictError<S extends number = 409> extends RestoApiError<S> {
   override name = 'ConflictError';
   /** The running import when the answer is the import `busy` object; `undefined` for other conflicts. */
   readonly busy: ImportBusyBody | undefined;
   /** A handle on the running import job, set when the conflict came from an `imports` method. */
   job: ImportJob | undefined;
 
-  constructor(init: RestoApiErrorInit<409>) {
+  constructor(init: RestoApiErrorInit<S>) {
     super(init);
-    const body = init.body as Partial<ImportBusyBody> | undefined;
-    this.busy =
-      body &&
-      typeof body === 'object' &&
-      body.status === 'busy' &&
-      (typeof body.job_id === 'string' || typeof body.job_id === 'number')
-        ? (body as ImportBusyBody)
-        : undefined;
+    this.busy = isImportBusyBody(init.body) ? init.body : undefined;
     this.job = undefined;
   }
 }

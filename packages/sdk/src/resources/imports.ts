@@ -1,7 +1,7 @@
-import type { DefaultOptions, MainCall, MainCore } from '../transport/core.js';
-import type { MainBody, MainQuery } from '../transport/operations.js';
+import type { Call, DefaultOptions, MainCall, MainCore } from '../transport/core.js';
+import type { MainBody, MainError, MainQuery } from '../transport/operations.js';
 import type { RequestOptions } from '../transport/options.js';
-import { ConflictError } from '../errors/api-error.js';
+import { ConflictError, isImportBusyBody, type ApiErrorObject } from '../errors/api-error.js';
 import type { components } from '../generated/main.js';
 import { ImportJob, type ImportJobState, type ImportKind } from '../imports/import-job.js';
 import type { Sleep } from '../resilience/abort.js';
@@ -29,6 +29,32 @@ export interface ClientImportOptions {
 export interface OrderImportOptions {
   /** What to do with an order whose `external_id` was imported before: `update` it or `ignore` it (the default). */
   existing?: NonNullable<MainQuery<'POST /api/organizations/{id}/import/orders'>['existing']>;
+}
+
+/** The operations that queue an import job. */
+type JobImport = 'POST /api/organizations/{id}/import/menu' | 'POST /api/organizations/{id}/import/clients';
+/**
+ * What an import that queues a job returns: its errors include the `busy` answer as a {@link ConflictError}
+ * whatever the status the service gave it.
+ */
+export type JobImportCall<O, K extends JobImport> = Call<O, ImportJob, MainError<K> | ConflictError<number>>;
+
+/**
+ * The import `busy` answer as a {@link ConflictError}, whatever its status: the spec shows the body ("busy with job
+ * data") but not the status, so a correct service may send it with a 200 as well as a 409.
+ */
+function busyError(operation: JobImport) {
+  return (body: unknown, response: Response): ConflictError<number> | undefined => {
+    if (!isImportBusyBody(body)) return undefined;
+    const errors = ((body as { errors?: unknown }).errors ?? []) as ApiErrorObject[];
+    return new ConflictError<number>({
+      status: response.status,
+      operation,
+      errors: Array.isArray(errors) ? errors : [],
+      headers: response.headers,
+      body,
+    });
+  };
 }
 
 /**
@@ -69,7 +95,7 @@ export class ImportsResource {
     organizationId: number,
     body: MenuImportBody,
     options?: O,
-  ): MainCall<O, 'POST /api/organizations/{id}/import/menu', ImportJob> {
+  ): JobImportCall<O, 'POST /api/organizations/{id}/import/menu'> {
     const core = this.#core;
     return core.invoke(
       'POST /api/organizations/{id}/import/menu',
@@ -82,6 +108,7 @@ export class ImportsResource {
       {
         map: (data) => this.job('menu', organizationId, String(data.job_id)),
         onError: this.#attachJob('menu', organizationId),
+        errorOf: busyError('POST /api/organizations/{id}/import/menu'),
       },
     );
   }
@@ -104,7 +131,7 @@ export class ImportsResource {
     organizationId: number,
     body: ClientImportBody,
     options?: O,
-  ): MainCall<O, 'POST /api/organizations/{id}/import/clients', ImportJob> {
+  ): JobImportCall<O, 'POST /api/organizations/{id}/import/clients'> {
     const core = this.#core;
     const query = options?.fromScratch === undefined ? undefined : { from_scratch: options.fromScratch };
     return core.invoke(
@@ -114,6 +141,7 @@ export class ImportsResource {
       {
         map: (data) => this.job('clients', organizationId, String(data.job_id)),
         onError: this.#attachJob('clients', organizationId),
+        errorOf: busyError('POST /api/organizations/{id}/import/clients'),
       },
     );
   }

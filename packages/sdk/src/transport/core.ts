@@ -1,4 +1,5 @@
 import createClient, { type Client } from 'openapi-fetch';
+import type { RestoApiError } from '../errors/api-error.js';
 import type { paths as MainPaths } from '../generated/main.js';
 import { resultOf, toApiPromise, type ApiPromise, type ApiResult } from './api-promise.js';
 import type { OperationError, OperationKey, OperationOf, SuccessBody } from './operations.js';
@@ -30,6 +31,11 @@ export interface CallHooks<Data, T, Err> {
   map?: (data: Data, response: Response) => T | Promise<T>;
   /** Sees the typed error before it is thrown or returned. */
   onError?: (error: Err) => void | Promise<void>;
+  /**
+   * Recognises an answer that is an error by its body, whatever its status (an import's `busy` object); the
+   * method's declared errors must then admit what it returns.
+   */
+  errorOf?: (body: unknown, response: Response) => RestoApiError | undefined;
   /**
    * Turns the success body into what the method returns once the call is over, outside its attempts and deadline
    * (a read-back GET, for instance); used instead of `map`. What it throws rejects the method.
@@ -79,6 +85,7 @@ export class Core<Paths extends object> {
       read: readAnswer,
       map: hooks?.map as ResourceCall['map'],
       onError: hooks?.onError as ResourceCall['onError'],
+      errorOf: hooks?.errorOf as ResourceCall['errorOf'],
       response: undefined,
       error: undefined,
     };

@@ -10,6 +10,8 @@ export interface ResourceCall extends TransportCallSettings, CallRecord {
   map?: ((data: unknown, response: Response) => unknown) | undefined;
   /** Sees the typed error before it is thrown. */
   onError?: ((error: RestoApiError) => void | Promise<void>) | undefined;
+  /** Recognises an answer that is an error by its body, whatever its status (an import's `busy` object). */
+  errorOf?: ((body: unknown, response: Response) => RestoApiError | undefined) | undefined;
 }
 
 /**
@@ -38,7 +40,16 @@ export function readAnswer(response: Response, settings: TransportCallSettings):
 
 /** What the method resolves to: the data, through the method's `map` hook when it has one. */
 function dataOf(call: ResourceCall, response: Response, data: unknown): unknown {
+  const refusal = call.errorOf?.(data, response);
+  if (refusal) return reject(call, refusal);
   return call.map ? call.map(data, response) : data;
+}
+
+/** Throws a typed error (after the method's `onError` hook), recording it for `withResponse()`. */
+async function reject(call: ResourceCall, typed: RestoApiError): Promise<never> {
+  if (call.onError) await call.onError(typed);
+  call.error = typed;
+  throw typed;
 }
 
 /** A success body read as something other than JSON (`text`, `blob`, `arrayBuffer`, `stream`). */
@@ -63,8 +74,5 @@ async function failWith(call: ResourceCall, response: Response, text: string): P
   } catch {
     // Not JSON: the error body stays text.
   }
-  const typed = errorFromResponse(response, body, call.operation!);
-  if (call.onError) await call.onError(typed);
-  call.error = typed;
-  throw typed;
+  return reject(call, call.errorOf?.(body, response) ?? errorFromResponse(response, body, call.operation!));
 }

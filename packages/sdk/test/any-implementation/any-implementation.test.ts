@@ -1,7 +1,9 @@
 import { afterEach, expect, test } from 'vitest';
 import {
+  ConflictError,
   createCarrierClient,
   createRestoClient,
+  ImportJob,
   ImportJobError,
   ImportJobTimeoutError,
   type FetchLike,
@@ -118,6 +120,55 @@ test('an import job the service calls finished ends the wait, judged by job_perc
   expect(job.id).toMatch(/^\d+$/);
   const done = await job.wait({ intervalMs: 20, timeoutMs: 5_000 });
   expect(done).toMatchObject({ job_id: Number(job.id), job_status: 'finished', job_percent: 100 });
+});
+
+test('a busy menu or client import answered 200 is the documented ConflictError with busy, not a job handle', async () => {
+  const { api } = await independentService(['busy-200', 'numeric-job-id']);
+  const dishes = [{ name: 'Margherita', price: 9.5, category_name: 'Pizza' }];
+  const first = await api.imports.menu(1, { dishes });
+  const busy = await api.imports.menu(1, { dishes }).catch((e: unknown) => e);
+  expect(busy).toBeInstanceOf(ConflictError);
+  expect(busy).toMatchObject({ status: 200, busy: { status: 'busy', job_id: Number(first.id) }, errors: [] });
+  expect((busy as ConflictError<number>).job).toBeInstanceOf(ImportJob);
+  expect((busy as ConflictError<number>).job!.id).toBe(first.id);
+
+  const clients = [{ external_id: 'c-1', name: 'Ada Lovelace', phone_numbers: ['+49 170 1112233'] }];
+  const running = await api.imports.clients(1, { clients });
+  const result = await api.imports.clients(1, { clients }).withResponse();
+  expect(result.response.status).toBe(200);
+  expect(result.data).toBeUndefined();
+  expect(result.error).toBeInstanceOf(ConflictError);
+  expect(result.error).toMatchObject({ busy: { job_id: Number(running.id) } });
+});
+
+test('a busy import answered with another 4xx than 409 is a ConflictError with busy too', async () => {
+  target = await startMock('in-process', { frozenAt: FRIDAY_EVENING });
+  const locked: Departure = async (method, path, answer) =>
+    method === 'POST' && /\/import\/menu$/.test(path) && answer.status === 409
+      ? Response.json(await answer.json(), { status: 423 })
+      : undefined;
+  const service = departing(target.fetch as FetchLike, [locked]);
+  const api = createRestoClient({ baseUrl: target.baseUrl, fetch: service.fetch });
+  await api.session.login('admin@pizza.demo', 'demo');
+  const dishes = [{ name: 'Margherita', price: 9.5, category_name: 'Pizza' }];
+  const first = await api.imports.menu(1, { dishes });
+  const busy = await api.imports.menu(1, { dishes }).catch((e: unknown) => e);
+  expect(busy).toBeInstanceOf(ConflictError);
+  expect(busy).toMatchObject({ status: 423, busy: { status: 'busy', job_id: first.id } });
+  expect((busy as ConflictError<number>).errors[0]?.code).toBe('import_busy');
+});
+
+test('a 2xx or 4xx answer without the busy body is not taken for busy', async () => {
+  target = await startMock('in-process', { frozenAt: FRIDAY_EVENING });
+  const api = createRestoClient({ baseUrl: target.baseUrl, fetch: target.fetch as FetchLike });
+  await api.session.login('admin@pizza.demo', 'demo');
+  const job = await api.imports.menu(1, { dishes: [{ name: 'Margherita', price: 9.5, category_name: 'Pizza' }] });
+  expect(job).toBeInstanceOf(ImportJob);
+  const invalid = await api.imports
+    .menu(1, { dishes: [{ name: '', price: -1, category_name: 'Pizza' }] })
+    .catch((e) => e);
+  expect(invalid).not.toBeInstanceOf(ConflictError);
+  expect(invalid).toMatchObject({ status: 422 });
 });
 
 test('an import job that ends below 100 % or under a failure name rejects with ImportJobError', async () => {
