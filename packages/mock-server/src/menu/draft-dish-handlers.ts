@@ -175,21 +175,22 @@ export const draftDishHandlers: HandlerMap = {
       ]);
     }
     // The decided defaults for every optional field (model/dish.ts); the sent fields are checked below.
-    const next: DraftDishRecord = {
-      id: state.draftDishes.peekNextId(),
-      ...dishRecord({
+    // Built once and stored as it is (what `insert` stores: the record's fields, then the next id), instead
+    // of copied twice on the way; every field `applyDishFields` sets is already there, so the order holds.
+    const next: DraftDishRecord = Object.assign(
+      dishRecord({
         name: sent.name,
         draft_category_id: sent.draft_category_id,
         organization_id: sent.organization_id,
       }),
-    };
+      { id: state.draftDishes.peekNextId() },
+    );
     const problems = applyDishFields(state, sent, next, undefined);
     if (problems.length > 0) throw unprocessable(problems);
     // After the last dish of the category, so a new dish goes last.
     const last = sent.menu_order === undefined;
     if (last) next.menu_order = maxMenuOrder(state.draftDishes, next.draft_category_id) + 1;
-    const { id: _id, ...row } = next;
-    const dish = state.draftDishes.insert(row);
+    const dish = state.draftDishes.put(next);
     if (last) rememberMenuOrder(state.draftDishes, dish);
     return created({ draft_dish: dishView(dish) }, `/api/draft_dishes/${dish.id}`);
   },

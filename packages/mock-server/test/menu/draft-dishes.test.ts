@@ -1,4 +1,5 @@
 import { expect, test } from 'vitest';
+import { dishRecord } from '../../src/model/dish.js';
 import { ANNA, DORA, KENJI, MAX, as, demoMock } from '../support/catalog-client.js';
 
 const cola = { name: 'Fanta 0.33 l', price: 2.5, draft_category_id: 1002, organization_id: 1 };
@@ -42,6 +43,22 @@ test('a dish is created with 201, a Location, decided defaults and decimals as s
     json: { draft_dish: { ...cola, price: '3', weight: '12.50' } },
   });
   expect(stringy.body.draft_dish).toMatchObject({ price: '3.00', weight: '12.5', menu_order: 3 });
+});
+
+test('a created dish is stored once, as the record model builds it, and exported with its id last', async () => {
+  const mock = demoMock();
+  const anna = await as(mock, ANNA);
+  const sent = { ...cola, external_id: 'fanta', options: null };
+  const res = await anna('POST', '/api/draft_dishes', { json: { draft_dish: sent } });
+  const id = res.body.draft_dish.id as number;
+  const stored = mock.runtime.state.draftDishes.get(id)!;
+  // The record's fields in dishRecord's order, then the id the table gave: what the state export writes.
+  expect(Object.keys(stored)).toEqual([...Object.keys(dishRecord({ ...cola, price: '2.50' })), 'id']);
+  expect(stored).toEqual({ ...res.body.draft_dish });
+  expect(mock.runtime.state.draftDishes.where('draft_category_id', 1002)).toContain(stored);
+  // The next dish gets the next id and goes after it.
+  const next = await anna('POST', '/api/draft_dishes', { json: { draft_dish: { ...cola, name: 'Sprite' } } });
+  expect(next.body.draft_dish).toMatchObject({ id: id + 1, menu_order: stored.menu_order + 1 });
 });
 
 test('create: every missing required field is reported with its pointer', async () => {
