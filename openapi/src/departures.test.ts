@@ -171,6 +171,33 @@ test('any 4xx is decided, undocumented or with another error body: the spec show
   expect(shape.decided[0]?.decision?.pointer).toBe('/components/schemas/ErrorBody');
 });
 
+test('an undocumented 4xx names the decision on error statuses, never that of a neighbouring status', () => {
+  const documented = api.operation('getOrder').responses.map((r) => r.status);
+  for (const status of [418, 422, 409]) {
+    expect(documented).not.toContain(String(status));
+    const result = classifier.checkResponse('getOrder', {
+      status,
+      contentType: json,
+      body: { errors: [{ status: String(status), code: 'conflict', title: 'No' }] },
+    });
+    expect(result.stated).toEqual([]);
+    expect(result.decided).toEqual([
+      expect.objectContaining({
+        keyword: 'status',
+        decision: {
+          pointer: '/components/schemas/Error/properties/status',
+          anchor: 'decision-components-schemas-error-properties-status',
+          entry: 'DECISIONS.md#decision-components-schemas-error-properties-status',
+          summary: 'HTTP status codes for error cases are not shown (Errors).',
+        },
+      }),
+    ]);
+  }
+  // A documented 4xx still names its own response's decision.
+  expect(classifier.statusDecision('getOrder', 404)?.pointer).toBe('/components/responses/NotFound');
+  expect(classifier.statusDecision('getOrder', 429)?.pointer).toBe('/components/responses/TooManyRequests');
+});
+
 test('headers: an empty X-Request-Id and a missing Location are decided, checked only when headers are given', () => {
   const order = example('getOrder');
   const invalid = classifier.checkResponse('getOrder', {

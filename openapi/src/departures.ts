@@ -59,6 +59,9 @@ export interface DepartureClassifier {
   statusDecision(operationId: string, status: number): DecisionRef | undefined;
 }
 
+/** The marker of the API-wide decision on error statuses (the spec's Errors: "HTTP status codes … not shown"). */
+const ERROR_STATUSES = '/components/schemas/Error/properties/status';
+
 type Node = Record<string, unknown>;
 interface Located {
   node: Node;
@@ -232,20 +235,29 @@ export function createDepartureClassifier(description: ApiDescription): Departur
     return undefined;
   };
 
-  /** A status: a 4xx (the spec shows no error status) or a 2xx where the success answer is decided. */
+  /**
+   * A status: a 4xx (the spec shows no error status) or a 2xx where the success answer is decided. A documented
+   * 4xx names its response's decision; an undocumented one the decision on error statuses as a whole, never the
+   * decision of a neighbouring status (a 418 is not about rate limits).
+   */
   const statusDecision = (op: OperationInfo, status: number): DecisionRef | undefined => {
     const family = Math.floor(status / 100);
-    if (family !== 2 && family !== 4) return undefined;
+    if (family === 4) {
+      const declared = declaredResponse(op, status);
+      const own = declared && declared.status !== 'default' ? responseDecision(op, declared, 'status') : undefined;
+      return own ?? decisionAt(ERROR_STATUSES);
+    }
+    if (family !== 2) return undefined;
+    // Another 2xx departs from the success answer the document decided (publish answering 204 for 200).
     const candidates = op.responses
-      .filter((r) => r.status.startsWith(String(family)))
+      .filter((r) => r.status.startsWith('2'))
       .sort((a, b) => Math.abs(Number(a.status) - status) - Math.abs(Number(b.status) - status));
     for (const response of candidates) {
       const decision = responseDecision(op, response, 'status');
       if (decision) return decision;
     }
     // A 2xx of an operation whose answer the spec does not show at all.
-    if (family === 2 && covers(op.raw, 'status')) return decisionAt(op.pointer);
-    if (family === 4) return decisionAt('/components/schemas/ErrorBody');
+    if (covers(op.raw, 'status')) return decisionAt(op.pointer);
     return undefined;
   };
 

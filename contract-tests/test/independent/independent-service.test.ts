@@ -16,8 +16,8 @@ import {
 } from '../../src/index.js';
 import { MOCK_CONFIG } from '../helpers.js';
 
-// The stateful tests (tests/stateful/) are left out until they learn the service's conventions too.
-const EVERYTHING_BUT_STATEFUL: Selection = { kinds: ['conformance', 'behaviour', 'negative', 'decision'] };
+// Every kind, the stateful sequences included: under spec they rely only on what the spec states.
+const EVERY_KIND: Selection = { kinds: ['conformance', 'behaviour', 'negative', 'decision', 'stateful'] };
 const service = createIndependentService();
 afterAll(() => service.close());
 
@@ -28,7 +28,7 @@ function run(profile: 'spec' | 'full'): Promise<SuiteResult> {
     config: MOCK_CONFIG,
     profile,
     seed: 23,
-    selection: EVERYTHING_BUT_STATEFUL,
+    selection: EVERY_KIND,
   });
 }
 
@@ -44,6 +44,10 @@ test('spec passes the independent service with 0 failures and lists every depart
   const result = await run('spec');
   expect(result.results.filter((r) => r.status === 'failed').map((r) => `${r.id}: ${r.failure}`)).toEqual([]);
   expect(result.summary.passed).toBeGreaterThan(100);
+  const stateful = result.results.filter((r) => r.id.startsWith('stateful.'));
+  expect(stateful.map((r) => `${r.id}: ${r.status}`).sort()).toEqual(
+    ['imports', 'menu', 'orders', 'records', 'sessions', 'zones'].map((name) => `stateful.${name}: passed`),
+  );
   const warned = new Set(result.warningsByDecision.map((group) => group.decision));
   const silent = DEPARTURE_NAMES.filter((name) => !warned.has(DEPARTURES[name].decision));
   expect(silent).toEqual([]);
@@ -56,6 +60,14 @@ test('full fails the independent service, naming every decision it departs from'
   const result = await run('full');
   const failed = result.results.filter((r) => r.status === 'failed');
   expect(failed.length).toBeGreaterThan(50);
+  // The sequences check the decided answers too (a session body, a page size, a job_status, a day number…):
+  // each of them fails, its reason naming a decision it breaks.
+  const stateful = result.results.filter((r) => r.id.startsWith('stateful.'));
+  expect(
+    stateful.map((r) => `${r.id}: ${r.status} ${/\(openapi\/DECISIONS\.md#/.test(r.failure ?? '')}`).sort(),
+  ).toEqual(
+    ['imports', 'menu', 'orders', 'records', 'sessions', 'zones'].map((name) => `stateful.${name}: failed true`),
+  );
   // A failure names a decision in its reason, or is a test of that decision (its `decisions`).
   const named = (decision: string): boolean =>
     failed.some(

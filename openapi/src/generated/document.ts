@@ -8585,7 +8585,8 @@ export const openapiDocument: Record<string, unknown> = {
           "status": {
             "type": "string",
             "pattern": "^[45][0-9][0-9]$",
-            "description": "The HTTP status code, as a string."
+            "description": "The HTTP status code, as a string.",
+            "x-decision": "HTTP status codes for error cases are not shown (Errors). Each operation lists the error statuses it answers, from one set used API-wide: 400 a request that cannot be read, 401 no valid session, 403 an action the account may not take, 404 a record that is missing or out of the caller's scope, 409 a clash with the record's current state, 413 a body over the size limit, 415 a body that is not JSON, 422 an invalid field, 429 over the rate limit and 5xx a failure of the service. Every error object repeats its answer's status here, as a string."
           },
           "code": {
             "type": "string",

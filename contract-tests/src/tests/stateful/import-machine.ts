@@ -3,6 +3,7 @@ import type { TestContext } from '../../runner/context.js';
 import type { Rec } from '../../runner/fixtures.js';
 import { defineTest, opPointer } from '../define.js';
 import { deleteDishStep, editable, fresh, pick, runMachine, sameRecords, type Machine, type Step } from './machine.js';
+import { allOrderPages } from './order-pages.js';
 
 interface ImportedDish {
   name: string;
@@ -178,9 +179,7 @@ function clientExternalId(m: ImportModel, pool: number): string {
 
 /** The list filtered by client_id: every order of the sequence imported for that client, and none of another. */
 async function checkClientFilter(m: ImportModel, tc: TestContext, clientId: number): Promise<void> {
-  const response = await (await tc.as('staffMember')).get('/api/orders', { client_id: clientId, per_page: 100 });
-  tc.status(response, 200, `listing the orders of client ${clientId}`);
-  const listed = new Set(((response.body?.orders ?? []) as Rec[]).map((o) => o.id as number));
+  const listed = new Set((await allOrderPages(tc, 'staffMember', { client_id: clientId })).map((o) => o.id as number));
   for (const [orderId, client] of m.orders)
     tc.check(
       listed.has(orderId) === (client === clientId),

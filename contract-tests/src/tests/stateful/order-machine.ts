@@ -5,6 +5,7 @@ import type { Rec } from '../../runner/fixtures.js';
 import { handedOverOrder } from '../carrier.js';
 import { component, defineTest, opPointer } from '../define.js';
 import { fresh, pick, runMachine, type Machine, type Step } from './machine.js';
+import { allOrderPages } from './order-pages.js';
 
 type Status = 'pending' | 'accepted' | 'cooking' | 'ready' | 'delivery' | 'complete' | 'cancelled';
 
@@ -172,7 +173,7 @@ async function readOrder(t: TestContext, id: number, expected: OrderModel): Prom
 
 /** The list filtered by courier_id: exactly the model's orders assigned to that courier, and no other of them. */
 async function checkCourierFilter(t: TestContext, m: OrdersModel): Promise<void> {
-  const listed = await allPages(t, 'dispatcher', { per_page: 100, courier_id: m.courierId });
+  const listed = await allOrderPages(t, 'dispatcher', { courier_id: m.courierId });
   for (const row of listed)
     t.equal(row.courier_id, m.courierId, `courier_id of order ${row.id} in the list filtered by courier_id`);
   for (const [id, order] of m.orders) {
@@ -191,7 +192,7 @@ async function checkCourierFilter(t: TestContext, m: OrdersModel): Promise<void>
 
 /** The courier's own list: the orders assigned to it, and no other order of the model. */
 async function checkCourierList(t: TestContext, m: OrdersModel): Promise<void> {
-  const listed = await allPages(t, 'courier', { per_page: 100 });
+  const listed = await allOrderPages(t, 'courier', {});
   for (const [id, order] of m.orders) {
     const row = listed.find((o) => o.id === id);
     if (order.courierId !== m.courierId) t.check(!row, `order ${id} of another courier is in the courier's list`);
@@ -224,27 +225,11 @@ async function checkReceipt(t: TestContext, id: number, expected: OrderModel): P
     );
 }
 
-/** Every page of a list: checks that pages do not overlap and add up to meta.total_count when it is given. */
-async function allPages(t: TestContext, role: Role, query: Rec): Promise<Rec[]> {
-  const client = await t.as(role);
-  const orders: Rec[] = [];
-  for (let page = 1; page <= 40; page += 1) {
-    const response = await client.get('/api/orders', { ...query, page });
-    t.status(response, 200, `listing orders ${JSON.stringify({ ...query, page })}`);
-    const rows = (response.body?.orders ?? []) as Rec[];
-    for (const row of rows)
-      t.check(!orders.some((o) => o.id === row.id), `order ${row.id} is on two pages of ${JSON.stringify(query)}`);
-    orders.push(...rows);
-    if (rows.length === 0 || page >= Number(response.body?.meta?.page_count ?? page)) break;
-  }
-  return orders;
-}
-
 const orderMachine: Machine<OrdersModel> = {
   // Every view of an order after every write: the list, the order by id with its sideloads, the list filtered by
   // courier_id, the courier's own list, under full the receipt and the carrier view.
   async observe(m, tc) {
-    const listed = await allPages(tc, 'staffMember', { per_page: 100 });
+    const listed = await allOrderPages(tc, 'staffMember', {});
     for (const [id, order] of m.orders)
       checkOrder(
         tc,
@@ -281,7 +266,7 @@ const orderMachine: Machine<OrdersModel> = {
     for (let i = 0; i < ORDERS; i += 1) drafts.push(await t.fixtures.orderDraft());
     const imported = await t.fixtures.importOrders(drafts);
     t.status(imported, '2xx', 'importing the orders of the sequence');
-    const listed = await allPages(t, 'staffMember', { per_page: 100 });
+    const listed = await allOrderPages(t, 'staffMember', {});
     const orders = new Map<number, OrderModel>();
     for (const draft of drafts) {
       const order = t.present(
@@ -364,7 +349,9 @@ const orderMachine: Machine<OrdersModel> = {
             path: `/api/orders/${id}/status`,
             query: { status: to, send_sms: false },
           });
-          tc.status(response, expected.status, `${role} sets order ${id} from ${order.status} to ${to}`);
+          // The spec shows neither the status nor the body of a successful change: under spec any 2xx is one.
+          const accepted = expected.status === 200 && !tc.full ? '2xx' : expected.status;
+          tc.status(response, accepted, `${role} sets order ${id} from ${order.status} to ${to}`);
           order.status = expected.next;
           if (expected.status === 200 && tc.full)
             checkOrder(tc, response.body.order as Rec, order, 'the answer to the status change');
@@ -518,7 +505,7 @@ const orderMachine: Machine<OrdersModel> = {
         .map(([status, perPage]) => ({
           label: `listOrders(${status ? `status=${status}, ` : ''}per_page=${perPage}, every page)`,
           async run(m, tc) {
-            const listed = await allPages(tc, 'staffMember', { per_page: perPage, ...(status ? { status } : {}) });
+            const listed = await allOrderPages(tc, 'staffMember', status ? { status } : {}, perPage);
             for (const row of listed)
               if (status) tc.equal(row.status, status, `status of order ${row.id} in the list filtered by status`);
             for (const [id, order] of m.orders) {

@@ -4,6 +4,7 @@ import type { Rec } from '../../runner/fixtures.js';
 import { handedOverOrder } from '../carrier.js';
 import { defineTest } from '../define.js';
 import { fresh, pick, runMachine, type Machine, type Step } from './machine.js';
+import { allOrderPages } from './order-pages.js';
 
 /** The editable fields of the organization (the spec's Organization table), as the sequence last wrote them. */
 interface OrganizationModel {
@@ -215,9 +216,7 @@ const recordsMachine: Machine<RecordsModel> = {
       for (const [id, r] of restaurants)
         t.cleanup(async () => void (await staff.put(`/api/restaurants/${id}`, { restaurant: { ...r } })));
     }
-    const listed = await (await t.as('dispatcher')).get('/api/orders', { per_page: 100, restaurant_id: restaurantIds });
-    t.status(listed, 200, 'listing the orders of the restaurants');
-    for (const order of (listed.body?.orders ?? []) as Rec[])
+    for (const order of await allOrderPages(t, 'dispatcher', { restaurant_id: restaurantIds }))
       if (restaurants.has(order.restaurant_id) && !model.orders.has(order.restaurant_id))
         model.orders.set(order.restaurant_id as number, order.id as number);
     return model;

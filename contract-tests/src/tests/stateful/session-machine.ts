@@ -11,6 +11,9 @@ interface SessionModel {
 const roles = fc.constantFrom<Role>('staffMember', 'dispatcher', 'courier');
 
 const sessionMachine: Machine<SessionModel> = {
+  decidedOnly: [
+    "the body of GET /api/session: its shape is not shown in the spec (full: it names the session's account)",
+  ],
   async init(t) {
     await fresh(t);
     return { sessions: [] };
@@ -26,7 +29,9 @@ const sessionMachine: Machine<SessionModel> = {
           const response = await tc.withSession(s.session, s.role).get(path);
           if (s.alive) tc.status(response, 200, `using the live session of ${s.role}`);
           else tc.refused(response, 401, `using the ended session of ${s.role}`);
-          if (s.alive && path === '/api/session')
+          // The body of GET /api/session is not shown in the spec: under spec a session is judged by whether its
+          // token works; the decided body (full) must also name the session's account.
+          if (s.alive && path === '/api/session' && tc.full)
             tc.equal(
               String(response.body?.api_user?.account?.id),
               String(s.session.accountId),
