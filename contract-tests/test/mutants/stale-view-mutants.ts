@@ -95,6 +95,38 @@ function written(
   };
 }
 
+/** The draft dish lists (`filtered`: those with `draft_category_id`) show `fields` of a dish as its first write left them. */
+function staleDishes(writes: RegExp, filtered: boolean, fields: string[]): (handle: Handle) => Handle {
+  return staleView(written(writes, 'dish', '/api/draft_dishes/'), async (handle, request, url, state) =>
+    /^\/api\/draft_dishes\/?$/.test(url.pathname) && url.searchParams.has('draft_category_id') === filtered
+      ? patched(handle, request, (body) => ({
+          ...body,
+          draft_dishes: body.draft_dishes.map((d: any) => {
+            const first = stale(state, `dish:${d.id}`)?.draft_dish;
+            return first ? { ...d, ...Object.fromEntries(fields.map((field) => [field, first[field]])) } : d;
+          }),
+        }))
+      : undefined,
+  );
+}
+
+/** The list of delivery zones shows `fields` of a zone as its first update left them. */
+function staleZoneList(fields: string[]): (handle: Handle) => Handle {
+  return staleView(
+    written(/^\/api\/delivery_zones\/(\d+)$/, 'zone', '/api/delivery_zones/'),
+    async (handle, request, url, state) =>
+      url.pathname === '/api/delivery_zones'
+        ? patched(handle, request, (body) => ({
+            ...body,
+            delivery_zones: body.delivery_zones.map((z: any) => {
+              const first = stale(state, `zone:${z.id}`);
+              return first ? { ...z, ...Object.fromEntries(fields.map((field) => [field, first[field]])) } : z;
+            }),
+          }))
+        : undefined,
+  );
+}
+
 const orderWrite = written(/^\/(?:api\/)?orders\/(\d+)$/, 'order', '/api/orders/');
 
 /** The stale-view mutants: each names the stateful test that kills it. */
@@ -201,19 +233,7 @@ export const STALE_VIEW_MUTANTS: Mutant[] = (
       id: 'zone-list-timetables-stale-after-second-update',
       description: "the list of delivery zones shows a zone's timetables and price as its first update left them",
       killedBy: 'stateful.zones',
-      wrap: staleView(
-        written(/^\/api\/delivery_zones\/(\d+)$/, 'zone', '/api/delivery_zones/'),
-        async (handle, request, url, state) =>
-          url.pathname === '/api/delivery_zones'
-            ? patched(handle, request, (body) => ({
-                ...body,
-                delivery_zones: body.delivery_zones.map((z: any) => {
-                  const first = stale(state, `zone:${z.id}`);
-                  return first ? { ...z, timetables: first.timetables, price: first.price } : z;
-                }),
-              }))
-            : undefined,
-      ),
+      wrap: staleZoneList(['timetables', 'price']),
     },
     {
       id: 'courier-list-keeps-unassigned-order',
@@ -296,19 +316,7 @@ export const STALE_VIEW_MUTANTS: Mutant[] = (
       description:
         "the list of draft dishes shows a dish's photo as the dish's first update or upload left it (a later photo upload is missing)",
       killedBy: 'stateful.menu',
-      wrap: staleView(
-        written(/^\/api\/draft_dishes\/(\d+)(?:\/photo)?$/, 'dish', '/api/draft_dishes/'),
-        async (handle, request, url, state) =>
-          /^\/api\/draft_dishes\/?$/.test(url.pathname) && !url.searchParams.has('draft_category_id')
-            ? patched(handle, request, (body) => ({
-                ...body,
-                draft_dishes: body.draft_dishes.map((d: any) => {
-                  const first = stale(state, `dish:${d.id}`)?.draft_dish;
-                  return first ? { ...d, photo: first.photo } : d;
-                }),
-              }))
-            : undefined,
-      ),
+      wrap: staleDishes(/^\/api\/draft_dishes\/(\d+)(?:\/photo)?$/, false, ['photo']),
     },
     {
       id: 'order-list-confirmation-stale-after-second-write',
@@ -395,6 +403,47 @@ export const STALE_VIEW_MUTANTS: Mutant[] = (
             }
             return { ...body, orders: body.orders.filter((o: any) => known.has(o.id)) };
           });
+        },
+      ),
+    },
+    {
+      id: 'dish-list-weight-stale-after-second-update',
+      description:
+        "the list of draft dishes shows a dish's weight as the dish's first update left it (GET by id is right)",
+      killedBy: 'stateful.menu',
+      wrap: staleDishes(/^\/api\/draft_dishes\/(\d+)$/, false, ['weight']),
+    },
+    {
+      id: 'dish-filter-options-stale-after-second-update',
+      description:
+        "the draft dishes listed with draft_category_id show a dish's configurator (options) as its first update left it",
+      killedBy: 'stateful.menu',
+      wrap: staleDishes(/^\/api\/draft_dishes\/(\d+)$/, true, ['options']),
+    },
+    {
+      id: 'zone-list-area-stale-after-second-update',
+      description: "the list of delivery zones shows a zone's area as its first update left it (GET by id is right)",
+      killedBy: 'stateful.zones',
+      wrap: staleZoneList(['area']),
+    },
+    {
+      id: 'zone-terms-stale-by-id-after-second-update',
+      description:
+        "GET /api/delivery_zones/{id} shows a zone's time zone, free-delivery limits and minimum order price as its first update left them (the list is right)",
+      killedBy: 'stateful.zones',
+      wrap: staleView(
+        written(/^\/api\/delivery_zones\/(\d+)$/, 'zone', '/api/delivery_zones/'),
+        async (handle, request, url, state) => {
+          const id = pathId(/^\/api\/delivery_zones\/(\d+)$/, url);
+          const first = id ? stale(state, `zone:${id}`) : undefined;
+          if (!first) return undefined;
+          return patched(handle, request, (zone) => ({
+            ...zone,
+            timezone: first.timezone,
+            free_delivery_count: first.free_delivery_count,
+            free_delivery_price: first.free_delivery_price,
+            minimal_order_price: first.minimal_order_price,
+          }));
         },
       ),
     },

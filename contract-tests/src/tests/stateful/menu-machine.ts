@@ -26,11 +26,26 @@ interface DishModel {
   description?: string;
   /** Whether a photo was uploaded (the URLs are the service's). */
   photo: boolean;
+  /** The display fields, as the last write set them (or as first read, for what a sequence never wrote). */
+  extras: DishExtras;
 }
+
+/** A dish's display fields and configurator, keyed as the API shows them. */
+interface DishExtras {
+  weight: string | null;
+  ingredients: string;
+  can_zoom: boolean;
+  is_next_day: boolean;
+  menu_order: number;
+  options: unknown;
+}
+
+const EXTRA_KEYS = ['weight', 'ingredients', 'can_zoom', 'is_next_day', 'menu_order', 'options'] as const;
 
 interface CategoryModel {
   name: string;
   photo: boolean;
+  menuOrder: number;
 }
 
 interface MenuModel {
@@ -46,6 +61,89 @@ interface MenuModel {
 const names = fc.constantFrom('Soup', 'Pasta', 'Salad', 'Pizza', 'Tart', 'Stew');
 const prices = fc.integer({ min: 100, max: 4000 }).map((cents) => cents / 100);
 const descriptions = fc.constantFrom('Spicy', 'With basil', 'Vegan', 'Large');
+const menuOrders = fc.integer({ min: 1, max: 9 });
+/** Weights as sent and as the document returns them (a decimal string without trailing zeros; `null` for none). */
+const weights = fc.constantFrom<[string | number | null, string | null]>(
+  ['450', '450'],
+  [250, '250'],
+  ['12.50', '12.5'],
+  [0.25, '0.25'],
+  [null, null],
+);
+/** Valid configurators (numbers stay numbers, numeric strings strings), and none. */
+const configurators = fc.constantFrom<unknown>(
+  null,
+  [
+    {
+      name: 'Size',
+      multiple: false,
+      items: [
+        { name: '30 cm', price: 0 },
+        { name: '40 cm', price: 4 },
+      ],
+    },
+  ],
+  [
+    {
+      name: 'Extras',
+      multiple: true,
+      min: 0,
+      max: 2,
+      items: [
+        { name: 'Basil', price: '0.50' },
+        { name: 'Feta', price: 1.5 },
+      ],
+    },
+  ],
+);
+/** Display fields a create sends under both profiles (fields of the spec's DraftDish; the weight as a string, as returned). */
+const specExtras = fc.record(
+  {
+    weight: fc.constantFrom('450', '250'),
+    ingredients: fc.constantFrom('Flour, water', 'Rice', ''),
+    can_zoom: fc.boolean(),
+    is_next_day: fc.boolean(),
+    menu_order: menuOrders,
+  },
+  { requiredKeys: [] },
+);
+/** Display fields an update sends (full only: the editable fields of PUT are not shown), with the weight as expected back. */
+const fullExtras = fc.record(
+  {
+    weight: weights,
+    ingredients: fc.constantFrom('Flour, water', 'Rice', ''),
+    can_zoom: fc.boolean(),
+    is_next_day: fc.boolean(),
+    menu_order: menuOrders,
+    options: configurators,
+  },
+  { requiredKeys: [] },
+);
+
+type SentExtras = Partial<Omit<DishExtras, 'weight'>> & { weight?: [string | number | null, string | null] };
+
+/** The body fields of some extras (the weight as sent). */
+function extrasBody(extras: SentExtras): Record<string, unknown> {
+  const { weight, ...rest } = extras;
+  return { ...rest, ...(weight === undefined ? {} : { weight: weight[0] }) };
+}
+
+/** The model's extras after a write of `sent`. */
+function applyExtras(model: DishExtras, sent: SentExtras): void {
+  const { weight, ...rest } = sent;
+  Object.assign(model, rest);
+  if (weight !== undefined) model.weight = weight[1];
+}
+
+function extrasLabel(extras: SentExtras): string {
+  const body = extrasBody(extras);
+  return Object.keys(body).length === 0 ? '' : `, ${JSON.stringify(body)}`;
+}
+
+/** The display fields of a dish as shown. */
+function extrasOf(record: Rec): DishExtras {
+  return Object.fromEntries(EXTRA_KEYS.map((key) => [key, record[key]])) as unknown as DishExtras;
+}
 
 function hasPhoto(record: Rec): boolean {
   return record.photo != null && typeof record.photo.original === 'string';
@@ -59,6 +157,18 @@ function checkDish(t: TestContext, actual: Rec, expected: DishModel, what: strin
   if (expected.description !== undefined)
     t.equal(actual.description, expected.description, `${what}: description of dish ${actual.id}`);
   t.equal(hasPhoto(actual), expected.photo, `${what}: dish ${actual.id} has a photo`);
+  for (const key of EXTRA_KEYS) {
+    // Under spec the weight is a string in grams; its exact format (no trailing zeros) is the document's decision.
+    const [got, want] =
+      key === 'weight' && !t.full
+        ? [numberOrNull(actual.weight), numberOrNull(expected.extras.weight)]
+        : [actual[key], expected.extras[key]];
+    t.equal(got, want, `${what}: ${key} of dish ${actual.id}`);
+  }
+}
+
+function numberOrNull(value: unknown): number | null {
+  return value == null ? null : Number(value);
 }
 
 /** A category as shown: its name, its photo and (where shown) the ids of the dishes in it. */
@@ -71,12 +181,25 @@ function checkCategory(
 ): void {
   t.equal(actual.name, expected.name, `${what}: name of category ${actual.id}`);
   t.equal(hasPhoto(actual), expected.photo, `${what}: category ${actual.id} has a photo`);
+  t.equal(actual.menu_order, expected.menuOrder, `${what}: menu_order of category ${actual.id}`);
   if (dishIds && Array.isArray(actual.draft_dish_ids))
     t.equal(
       [...(actual.draft_dish_ids as number[])].sort((a, b) => a - b),
       [...dishIds].sort((a, b) => a - b),
       `${what}: draft_dish_ids of category ${actual.id}`,
     );
+}
+
+/** A category as first read. */
+function categoryModel(c: Rec): CategoryModel {
+  return { name: c.name as string, photo: hasPhoto(c), menuOrder: c.menu_order as number };
+}
+
+/** Extras generated for a create: under spec a weight string that is also what comes back. */
+function sentExtras(sent: SentExtras | Partial<Omit<DishExtras, 'options'>>): SentExtras {
+  const { weight, ...rest } = sent as Record<string, unknown>;
+  if (weight === undefined || Array.isArray(weight)) return sent as SentExtras;
+  return { ...(rest as SentExtras), weight: [weight as string, weight as string] };
 }
 
 function dishesIn(dishes: Map<number, DishModel>, categoryId: number): number[] {
@@ -129,7 +252,9 @@ async function readCategory(m: MenuModel, tc: TestContext, id: number): Promise<
 const menuMachine: Machine<MenuModel> = {
   decidedOnly: [
     'createCategory(): creating a category is not shown in the spec',
-    "updateDish() moving a dish, hiding it or changing its description: the editable fields of PUT on draft dishes are not shown in the spec (name and price are the dish's own required fields)",
+    "updateDish() moving a dish, hiding it or changing its description, weight, ingredients, can_zoom, is_next_day, menu_order or options: the editable fields of PUT on draft dishes are not shown in the spec (name and price are the dish's own required fields)",
+    'renameCategory() with a menu_order: the editable fields of PUT on draft categories are not shown in the spec',
+    "createDish() with options: how a stored configurator is returned is not shown in the spec (the service's answer to a create without them is read back instead)",
     'the answer to updateDish(): bodies of answers to PUT are not shown in the spec',
   ],
   skipped: (t) =>
@@ -152,7 +277,7 @@ const menuMachine: Machine<MenuModel> = {
     const dishes = await t.fixtures.dishes();
     const categories = await t.fixtures.categories();
     const model: MenuModel = {
-      categories: new Map(categories.map((c) => [c.id as number, { name: c.name as string, photo: hasPhoto(c) }])),
+      categories: new Map(categories.map((c) => [c.id as number, categoryModel(c)])),
       dishes: new Map(
         dishes.map((d) => [
           d.id as number,
@@ -162,6 +287,7 @@ const menuMachine: Machine<MenuModel> = {
             categoryId: d.draft_category_id as number,
             hidden: d.is_hidden === true,
             photo: hasPhoto(d),
+            extras: extrasOf(d),
           },
         ]),
       ),
@@ -173,9 +299,7 @@ const menuMachine: Machine<MenuModel> = {
       const menu = await t.setup('the published menu', () => t.control.publishedMenu(org));
       if (menu)
         model.published = {
-          categories: new Map(
-            menu.categories.map((c) => [c.id as number, { name: c.name as string, photo: hasPhoto(c) }]),
-          ),
+          categories: new Map(menu.categories.map((c) => [c.id as number, categoryModel(c)])),
           dishes: new Map(
             menu.dishes.map((d) => [
               d.id as number,
@@ -185,6 +309,7 @@ const menuMachine: Machine<MenuModel> = {
                 categoryId: d.draft_category_id,
                 hidden: false,
                 photo: hasPhoto(d),
+                extras: extrasOf(d),
               },
             ]),
           ),
@@ -201,9 +326,17 @@ const menuMachine: Machine<MenuModel> = {
     );
     // Updates come twice as often: a view that misses a dish's second update (a move, say) needs two of them.
     const updateDish = fc
-      .tuple(fc.nat(), names, prices, decided(t, fc.nat()), decided(t, fc.boolean()), decided(t, descriptions))
-      .map(([n, name, price, moveTo, hidden, description]): Step<MenuModel> => ({
-        label: `updateDish(pick ${n}, ${name}, ${price.toFixed(2)}${moveTo === undefined ? '' : `, to category pick ${moveTo}`}${hidden === undefined ? '' : `, is_hidden=${hidden}`}${description === undefined ? '' : `, "${description}"`})`,
+      .tuple(
+        fc.nat(),
+        names,
+        prices,
+        decided(t, fc.nat()),
+        decided(t, fc.boolean()),
+        decided(t, descriptions),
+        decided(t, fullExtras),
+      )
+      .map(([n, name, price, moveTo, hidden, description, extras = {}]): Step<MenuModel> => ({
+        label: `updateDish(pick ${n}, ${name}, ${price.toFixed(2)}${moveTo === undefined ? '' : `, to category pick ${moveTo}`}${hidden === undefined ? '' : `, is_hidden=${hidden}`}${description === undefined ? '' : `, "${description}"`}${extrasLabel(extras)})`,
         writes: true,
         applies: (m) => editable(t, m.dishes, m.ours).length > 0,
         async run(m, tc) {
@@ -220,6 +353,7 @@ const menuMachine: Machine<MenuModel> = {
               ...(categoryId === undefined ? {} : { draft_category_id: categoryId }),
               ...(hidden === undefined ? {} : { is_hidden: hidden }),
               ...(description === undefined ? {} : { description }),
+              ...extrasBody(extras),
             },
           });
           tc.status(response, '2xx', `updating dish ${id}`);
@@ -229,22 +363,35 @@ const menuMachine: Machine<MenuModel> = {
           if (categoryId !== undefined) dish.categoryId = categoryId;
           if (hidden !== undefined) dish.hidden = hidden;
           if (description !== undefined) dish.description = description;
+          applyExtras(dish.extras, extras);
           // The body of an answer to PUT is not shown in the spec (decided: the updated dish); the list read after shows the update.
           if (tc.full) checkDish(tc, response.body.draft_dish as Rec, dish, 'the answer to the update');
         },
       }));
-    const steps: fc.Arbitrary<Step<MenuModel>>[] = [
-      fc.tuple(fc.nat(), names).map(([n, name]) => ({
-        label: `renameCategory(pick ${n}, ${name})`,
+    // Renames come twice as often: a view that misses a category's second write (an upload, say) needs one before it.
+    const renameCategory = fc
+      .tuple(fc.nat(), names, decided(t, menuOrders))
+      .map(([n, name, menuOrder]): Step<MenuModel> => ({
+        label: `renameCategory(pick ${n}, ${name}${menuOrder === undefined ? '' : `, menu_order ${menuOrder}`})`,
         writes: true,
         applies: (m) => editable(t, m.categories, m.oursCategories).length > 0,
         async run(m, tc) {
           const id = pick(editable(tc, m.categories, m.oursCategories), n)!;
-          const response = await (await staff()).put(`/api/draft_categories/${id}`, { draft_category: { name } });
+          // The editable fields of PUT on categories are not shown: menu_order goes only under full.
+          const response = await (
+            await staff()
+          ).put(`/api/draft_categories/${id}`, {
+            draft_category: { name, ...(menuOrder === undefined ? {} : { menu_order: menuOrder }) },
+          });
           tc.status(response, '2xx', `renaming category ${id}`);
-          m.categories.get(id)!.name = name;
+          const category = m.categories.get(id)!;
+          category.name = name;
+          if (menuOrder !== undefined) category.menuOrder = menuOrder;
         },
-      })),
+      }));
+    const steps: fc.Arbitrary<Step<MenuModel>>[] = [
+      renameCategory,
+      renameCategory,
       // Uploads, mostly of dishes, come twice as often as a read: a view that misses an upload needs a write before it.
       photos,
       photos,
@@ -260,8 +407,8 @@ const menuMachine: Machine<MenuModel> = {
           for (const [dishId, dish] of m.dishes) if (dish.categoryId === id) m.dishes.delete(dishId);
         },
       })),
-      fc.tuple(fc.nat(), names, prices).map(([n, name, price]) => ({
-        label: `createDish(category pick ${n}, ${name}, ${price.toFixed(2)})`,
+      fc.tuple(fc.nat(), names, prices, t.full ? fullExtras : specExtras).map(([n, name, price, sent]) => ({
+        label: `createDish(category pick ${n}, ${name}, ${price.toFixed(2)}${extrasLabel(sentExtras(sent))})`,
         writes: true,
         applies: (m) => m.categories.size > 0,
         async run(m, tc) {
@@ -269,11 +416,20 @@ const menuMachine: Machine<MenuModel> = {
           const response = await (
             await staff()
           ).post('/api/draft_dishes', {
-            draft_dish: { name, price: price.toFixed(2), draft_category_id: categoryId, organization_id: org },
+            draft_dish: {
+              name,
+              price: price.toFixed(2),
+              draft_category_id: categoryId,
+              organization_id: org,
+              ...extrasBody(sentExtras(sent)),
+            },
           });
           tc.status(response, '2xx', 'creating a draft dish');
           const dish = response.body.draft_dish as Rec;
-          const expected = { name, price, categoryId, hidden: false, photo: false };
+          // Fields not sent take the service's defaults (not shown in the spec): the answer's values are the model's.
+          const extras = extrasOf(dish);
+          applyExtras(extras, sentExtras(sent));
+          const expected = { name, price, categoryId, hidden: false, photo: false, extras };
           checkDish(tc, dish, expected, 'the answer to the create');
           tc.check(!m.dishes.has(dish.id as number), `a new dish got the id ${dish.id} of a dish that exists`);
           m.dishes.set(dish.id as number, expected);
@@ -316,7 +472,8 @@ const menuMachine: Machine<MenuModel> = {
             tc.status(response, '2xx', 'creating a draft category');
             const id = response.body.draft_category.id as number;
             tc.check(!m.categories.has(id), `a new category got the id ${id} of a category that exists`);
-            m.categories.set(id, { name, photo: false });
+            // Its position (decided: after the last category) is the answer's.
+            m.categories.set(id, { name, photo: false, menuOrder: response.body.draft_category.menu_order as number });
             m.oursCategories.add(id);
             undo(tc, async () => (await staff()).delete(`/api/draft_categories/${id}`));
           },
@@ -329,7 +486,7 @@ const menuMachine: Machine<MenuModel> = {
           tc.status(await (await staff()).post(`/api/organizations/${org}/publish`), '2xx', 'publishing the menu');
           m.published = {
             categories: new Map([...m.categories].map(([id, c]) => [id, { ...c }])),
-            dishes: new Map([...m.dishes].map(([id, d]) => [id, { ...d }])),
+            dishes: new Map([...m.dishes].map(([id, d]) => [id, { ...d, extras: { ...d.extras } }])),
           };
           await checkStorefront(m, tc);
         },
