@@ -8,4 +8,7 @@ export default defineConfig({
   clean: true,
   target: 'node20',
   treeshake: true,
+  // The PostgreSQL stores are loaded with import() by the simulator; without splitting, the CommonJS build would
+  // inline them and require the optional peer `pg` at the top of node.cjs and cli.cjs.
+  splitting: true,
 });
