@@ -17,6 +17,7 @@ interface DeliveryModel {
   message: string | null;
   courier_name: string | null;
   courier_phone: string | null;
+  courier_external_id: number | null;
   lat: number | null;
   lon: number | null;
 }
@@ -297,6 +298,7 @@ const orderMachine: Machine<OrdersModel> = {
             message: null,
             courier_name: null,
             courier_phone: null,
+            courier_external_id: null,
             lat: null,
             lon: null,
           },
@@ -538,6 +540,7 @@ function carrierSteps(): fc.Arbitrary<Step<OrdersModel>>[] {
       message: fc.constantFrom<string | null | undefined>(undefined, undefined, 'on the way', 'stuck in traffic', null),
       courier_name: fc.constantFrom<string | null | undefined>(undefined, undefined, 'Carla', 'Dmitri'),
       courier_phone: fc.constantFrom<string | null | undefined>(undefined, '+49 151 0000001', '+49 151 0000002', null),
+      courier_external_id: fc.constantFrom<number | null | undefined>(undefined, undefined, 4711, 815, null),
       position: fc.option(fc.constantFrom<[number, number]>([52.5, 13.42], [52.51, 13.4]), { nil: undefined }),
     })
     .map(({ position, ...fields }): Step<OrdersModel> => {
@@ -571,7 +574,15 @@ function carrierSteps(): fc.Arbitrary<Step<OrdersModel>>[] {
           }
           tc.status(response, 200, what);
           if (moves && DELIVERY_SETS[target]) order.status = DELIVERY_SETS[target]!;
-          for (const key of ['status', 'message', 'courier_name', 'courier_phone', 'lat', 'lon'] as const)
+          for (const key of [
+            'status',
+            'message',
+            'courier_name',
+            'courier_phone',
+            'courier_external_id',
+            'lat',
+            'lon',
+          ] as const)
             if (body[key] !== undefined) (delivery as unknown as Rec)[key] = body[key];
           checkCarrierView(tc, response.body?.order as Rec | undefined, id, order, 'the answer to the delivery update');
         },
