@@ -64,6 +64,21 @@ export interface OutboxEvents {
   failed: { entry: OutboxEntry; error: unknown };
 }
 
+/**
+ * What becomes of an update whose send did not get a 2xx: a position of a finished delivery is dropped, a bug
+ * (`TypeError`, `RangeError`…) fails for good, a transport failure or 408/425/429/5xx is retried, any other answer
+ * is a refusal. Both outboxes (one process, shared store) decide by this one rule.
+ */
+export function failureOutcome(
+  entry: Pick<OutboxEntry, 'kind'>,
+  error: unknown,
+  deliveryClosed: boolean,
+): 'dropped' | 'failed' | 'retry' | 'rejected' {
+  if (deliveryClosed && entry.kind === 'position') return 'dropped';
+  if (isProgrammingError(error)) return 'failed';
+  return isRetryableError(error) ? 'retry' : 'rejected';
+}
+
 /** Counters of an outbox, for dashboards and tests. */
 export interface OutboxStats {
   /** Updates queued (a coalesced position counts once). */
@@ -257,11 +272,12 @@ export function createOutbox(options: OutboxOptions): Outbox {
   const failed = async (entry: OutboxEntry, patch: DeliveryUpdate, error: unknown): Promise<void> => {
     const status = (error as { status?: unknown } | undefined)?.status;
     entry.lastError = error instanceof Error ? error.message : String(error);
-    if (closed.has(entry.secureId) && entry.kind === 'position') {
+    const outcome = failureOutcome(entry, error, closed.has(entry.secureId));
+    if (outcome === 'dropped') {
       stats.dropped += 1;
       remove(entry);
       record(entry, 'update_dropped', 'position dropped: the delivery ended');
-    } else if (isProgrammingError(error)) {
+    } else if (outcome === 'failed') {
       // A bug (in a custom CarrierApi, the SDK or the kit) is not a network failure: sending again repeats it.
       stats.failed += 1;
       remove(entry);
@@ -274,7 +290,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
         stack: (error as Error).stack,
       });
       await emitter.emit('failed', { entry, error });
-    } else if (isRetryableError(error)) {
+    } else if (outcome === 'retry') {
       entry.attempts += 1;
       const delayMs = backoffDelay(options.retry ?? {}, entry.attempts, random(), retryAfterOf(error));
       entry.notBefore = scheduler.now() + delayMs;

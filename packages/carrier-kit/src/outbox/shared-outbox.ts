@@ -1,4 +1,4 @@
-import { isProgrammingError, isRetryableError, retryAfterOf, type CarrierOrder } from '../carrier-api/carrier-api.js';
+import { retryAfterOf, type CarrierOrder } from '../carrier-api/carrier-api.js';
 import { TypedEmitter } from '../events/typed-emitter.js';
 import { discardAudit, type AuditStep } from '../observability/audit-trail.js';
 import { silentLogger } from '../observability/logger.js';
@@ -6,7 +6,14 @@ import { deliveryStateMachine } from '../tracker/delivery-state-machine.js';
 import { systemScheduler, type TimerHandle } from '../time/scheduler.js';
 import { distanceMeters, type LatLon } from '../geo/haversine.js';
 import { backoffDelay } from './backoff.js';
-import { describePatch, type Outbox, type OutboxEvents, type OutboxOptions, type OutboxStats } from './outbox.js';
+import {
+  describePatch,
+  failureOutcome,
+  type Outbox,
+  type OutboxEvents,
+  type OutboxOptions,
+  type OutboxStats,
+} from './outbox.js';
 import type { OutboxEntry, SharedOutboxStore } from './outbox-store.js';
 
 /** Options of {@link createSharedOutbox}. */
@@ -155,12 +162,13 @@ export function createSharedOutbox(options: SharedOutboxOptions): Outbox {
       // caller that waits for an empty pending() also sees the event.
       const error = failure;
       const message = error instanceof Error ? error.message : String(error);
-      if (entry.kind === 'position' && closed.has(entry.secureId)) {
+      const outcome = failureOutcome(entry, error, closed.has(entry.secureId));
+      if (outcome === 'dropped') {
         stats.dropped += 1;
         await store.markRejected(entry.id, `dropped: the delivery ended (${message})`);
         local.delete(entry.id);
         record(entry, 'update_dropped', 'position dropped: the delivery ended');
-      } else if (isProgrammingError(error)) {
+      } else if (outcome === 'failed') {
         // A bug (in a custom CarrierApi, the SDK or the kit) is not a network failure: sending again repeats it.
         stats.failed += 1;
         const name = (error as Error).name;
@@ -174,7 +182,7 @@ export function createSharedOutbox(options: SharedOutboxOptions): Outbox {
           stack: (error as Error).stack,
         });
         await emitter.emit('failed', { entry, error });
-      } else if (isRetryableError(error)) {
+      } else if (outcome === 'retry') {
         const delayMs = backoffDelay(options.retry ?? {}, entry.attempts + 1, random(), retryAfterOf(error));
         stats.retried += 1;
         await store.markRetry(entry.id, delayMs, message);
