@@ -10,7 +10,7 @@
  * The shares of the profile are turned into µs with the server's CPU per request measured in the same run
  * without the profiler (which costs a few per cent itself), so the phases add up to the row's figure.
  */
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 
@@ -188,7 +188,10 @@ export async function profiled<T>(name: string, work: () => Promise<T>): Promise
     const result = await work();
     const { profile } = (await session.post('Profiler.stop')) as { profile: CpuProfile };
     const dir = process.env.BENCH_PROFILE_DIR;
-    if (dir) await writeFile(join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+    if (dir) {
+      await mkdir(dir, { recursive: true });
+      await writeFile(join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+    }
     return { result, profile };
   } finally {
     session.disconnect();
