@@ -56,7 +56,7 @@ function staleView(
 }
 
 /** The account (`type`, `id`) of the session a request is sent with. */
-async function accountOf(
+export async function accountOf(
   handle: Handle,
   request: Request,
   url: URL,
@@ -67,7 +67,8 @@ async function accountOf(
   return session.ok ? ((await session.json()) as any).api_user?.account : undefined;
 }
 
-function authOnly(request: Request): Headers {
+/** Only the request's Authorization header: to read a record with the same session. */
+export function authOnly(request: Request): Headers {
   const headers = new Headers();
   const auth = request.headers.get('authorization');
   if (auth) headers.set('authorization', auth);
@@ -75,13 +76,18 @@ function authOnly(request: Request): Headers {
 }
 
 /** Answers a JSON view through the correct mock and lets `patch` rewrite the body. */
-async function patched(handle: Handle, request: Request, patch: (body: any) => any | Promise<any>): Promise<Response> {
+export async function patched(
+  handle: Handle,
+  request: Request,
+  patch: (body: any) => any | Promise<any>,
+): Promise<Response> {
   const response = await handle(request);
   if (!response.ok) return response;
   return jsonAnswer(await patch(await response.json()), response.status, response);
 }
 
-const pathId = (pattern: RegExp, url: URL): string | undefined => pattern.exec(url.pathname)?.[1];
+/** The first group of `pattern` in the URL's path (a record's id). */
+export const pathId = (pattern: RegExp, url: URL): string | undefined => pattern.exec(url.pathname)?.[1];
 
 /** Recognizes the writes to one kind of record: its id from the path, its key and its canonical read. */
 function written(
