@@ -118,23 +118,49 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
     api: { description: api, handlers: options.handlers as OperationSet['handlers'] },
   });
 
-  async function answer(request: EngineRequest): Promise<EngineAnswer> {
-    const id = requestId();
-    const { url } = request;
+  /** The answer to a refusal (an {@link HttpError}) or to a failure (a logged 500). */
+  function refused(error: unknown, id: string): EngineResponse {
+    if (error instanceof HttpError)
+      return jsonAnswer(error.status, error.body(), { 'X-Request-Id': id, ...error.headers });
+    return internalError(error, id);
+  }
+
+  /** The answer when a fault (latency, a stall) or a `beforeRequest` hook may make the request wait first. */
+  async function answerAfterHooks(
+    request: EngineRequest,
+    url: URL,
+    id: string,
+    preflight: Promise<Response | undefined> | undefined,
+  ): Promise<EngineAnswer> {
     try {
-      const preflight = options.preflight?.(request.method, url, request.signal);
       const early = preflight === undefined ? undefined : await preflight;
       if (early) return early;
       if (options.beforeRequest) {
         const hooked = await options.beforeRequest(request.toRequest(), url);
         if (hooked) return hooked;
       }
-      return await pipeline.run(request, url, id);
+      return await pipeline.runNow(request, url, id);
     } catch (error) {
-      if (error instanceof HttpError)
-        return jsonAnswer(error.status, error.body(), { 'X-Request-Id': id, ...error.headers });
-      return internalError(error, id);
+      return refused(error, id);
     }
+  }
+
+  function answerNow(request: EngineRequest): EngineAnswer | Promise<EngineAnswer> {
+    const id = requestId();
+    const { url } = request;
+    try {
+      const preflight = options.preflight?.(request.method, url, request.signal);
+      if (preflight instanceof Response) return preflight;
+      if (preflight !== undefined || options.beforeRequest) return answerAfterHooks(request, url, id, preflight);
+      const answered = pipeline.runNow(request, url, id);
+      return answered instanceof Promise ? answered.catch((error: unknown) => refused(error, id)) : answered;
+    } catch (error) {
+      return refused(error, id);
+    }
+  }
+
+  async function answer(request: EngineRequest): Promise<EngineAnswer> {
+    return answerNow(request);
   }
 
   /**
@@ -161,6 +187,7 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
   const engine: MockEngine = {
     runtime,
     answer,
+    answerNow,
     async handle(request) {
       let url: URL;
       try {

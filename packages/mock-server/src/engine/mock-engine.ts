@@ -26,6 +26,12 @@ export interface MockEngine {
    * adapter are thin conversions around this. Never throws.
    */
   answer(request: EngineRequest): Promise<EngineAnswer>;
+  /**
+   * {@link answer}, given at once when nothing makes the request wait (no body to read, no injected latency,
+   * no asynchronous hook or handler), else as a promise: for adapters that write a ready answer in the same
+   * turn, as the node:http adapter does. Never throws, and the promise never rejects.
+   */
+  answerNow(request: EngineRequest): EngineAnswer | Promise<EngineAnswer>;
   /** A `fetch` bound to this instance, for in-process clients. */
   fetch: typeof fetch;
   readonly runtime: MockRuntime;

@@ -102,17 +102,47 @@ export class RequestPipeline {
 
   /** Runs one request through every step. Throws {@link HttpError}s for requests it refuses. */
   async run(request: EngineRequest, url: URL, id: string): Promise<EngineAnswer> {
-    const routedOrAnswer = this.route(request, url);
-    const routed = routedOrAnswer instanceof Promise ? await routedOrAnswer : routedOrAnswer;
+    return this.runNow(request, url, id);
+  }
+
+  /**
+   * {@link run}, answering at once when no step has to wait (most requests: no body to read, a synchronous
+   * handler), else with a promise. Refusals throw, or reject the promise once a step has waited. Measured over
+   * HTTP: the promises and microtask turns of an `await` per step cost the single-order row a few µs a request.
+   */
+  runNow(request: EngineRequest, url: URL, id: string): EngineAnswer | Promise<EngineAnswer> {
+    const routed = this.route(request, url);
+    if (routed instanceof Promise)
+      return routed.then((found) => (isRouted(found) ? this.afterRoute(found, request, url, id) : found));
     if (!isRouted(routed)) return routed;
+    return this.afterRoute(routed, request, url, id);
+  }
+
+  private afterRoute(
+    routed: Routed,
+    request: EngineRequest,
+    url: URL,
+    id: string,
+  ): EngineAnswer | Promise<EngineAnswer> {
     // Authentication comes before validation: an anonymous caller learns nothing about the body rules.
     const actor = this.authenticate(routed, request, url);
     const read = this.readBody(routed, request);
-    const body = read instanceof Promise ? await read : read;
+    if (read instanceof Promise) return read.then((body) => this.afterBody(routed, request, url, id, actor, body));
+    return this.afterBody(routed, request, url, id, actor, read);
+  }
+
+  private afterBody(
+    routed: Routed,
+    request: EngineRequest,
+    url: URL,
+    id: string,
+    actor: Actor | undefined,
+    body: ParsedBody,
+  ): EngineAnswer | Promise<EngineAnswer> {
     const validated = this.validate(routed, request, url, body);
     const handled = this.handle(routed, validated, body, actor, request, url, id);
-    const result = handled instanceof Promise ? await handled : handled;
-    return this.respond(routed, result, id);
+    if (handled instanceof Promise) return handled.then((result) => this.respond(routed, result, id));
+    return this.respond(routed, handled, id);
   }
 
   /**

@@ -53,12 +53,12 @@ export function sessionFront(defaultInstance: MockEngine, sessions: SessionRegis
    * Runs a call on the instance the header names: the default one without a header, else the named
    * session (created on first use). A refusal (bad name, limit) becomes the error answer in the caller's shape.
    */
-  async function dispatch<T>(
+  function dispatch<T>(
     header: string | null,
     url: URL | string,
-    run: (instance: MockEngine) => Promise<T>,
+    run: (instance: MockEngine) => T | Promise<T>,
     refuse: (answer: EngineResponse) => T,
-  ): Promise<T> {
+  ): T | Promise<T> {
     if (header === null) {
       sessions.touchDefault();
       return run(defaultInstance);
@@ -89,20 +89,29 @@ export function sessionFront(defaultInstance: MockEngine, sessions: SessionRegis
       },
     },
     answer: {
-      value: (request: EngineRequest): Promise<EngineAnswer> =>
+      value: async (request: EngineRequest): Promise<EngineAnswer> =>
         dispatch<EngineAnswer>(
           request.headers.get(HEADER),
           request.url,
-          (instance) => instance.answer(request),
+          (instance) => instance.answerNow(request),
+          (refusal) => refusal,
+        ),
+    },
+    answerNow: {
+      value: (request: EngineRequest): EngineAnswer | Promise<EngineAnswer> =>
+        dispatch<EngineAnswer>(
+          request.headers.get(HEADER),
+          request.url,
+          (instance) => instance.answerNow(request),
           (refusal) => refusal,
         ),
     },
     handle: {
-      value: (request: Request): Promise<Response> =>
+      value: async (request: Request): Promise<Response> =>
         dispatch(request.headers.get(HEADER), request.url, (instance) => instance.handle(request), fetchResponseOf),
     },
     fetch: {
-      value: (input: RequestInfo | URL, init?: RequestInit): Promise<Response> =>
+      value: async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> =>
         dispatch(
           sessionOfFetch(input, init),
           input instanceof Request ? input.url : String(input),
