@@ -22,6 +22,12 @@ export interface EngineRequest {
   readonly hasBody: boolean;
   /** Reads the whole body (at most once). */
   bytes(): Promise<Uint8Array>;
+  /**
+   * The whole body when the adapter already holds it (a string body given to the in-process `fetch`, a small
+   * body the node:http adapter read first), else `undefined`: the engine then reads it with {@link bytes}.
+   * Reading it here does not use it up.
+   */
+  bytesNow?(): Uint8Array | undefined;
   /** The caller's signal, when the adapter has one (the in-process `fetch`): waits end early when it aborts. */
   readonly signal?: AbortSignal | undefined;
   /**
@@ -136,6 +142,11 @@ class InitEngineRequest implements EngineRequest {
   async bytes(): Promise<Uint8Array> {
     if (this.#request) return new Uint8Array(await this.#request.arrayBuffer());
     return this.body ?? new Uint8Array(0);
+  }
+
+  bytesNow(): Uint8Array | undefined {
+    // Once a route holds the fetch Request, the body belongs to it.
+    return this.#request ? undefined : (this.body ?? new Uint8Array(0));
   }
 
   toRequest(): Request {

@@ -24,6 +24,9 @@ export function readBody(
 ): ParsedBody | Promise<ParsedBody> {
   // Most requests have no body: answered at once, without a promise to wait for.
   if (request.method === 'GET' || request.method === 'HEAD' || !request.hasBody) return NO_BODY;
+  // A body the adapter already holds is parsed in this turn (the common JSON write), without a promise.
+  const held = request.bytesNow?.();
+  if (held !== undefined) return parseSentBody(request, op, maxBytes, held);
   return readSentBody(request, op, maxBytes);
 }
 
@@ -44,7 +47,16 @@ function acceptedMediaTypes(op: OperationInfo): readonly string[] {
 async function readSentBody(request: EngineRequest, op: OperationInfo, maxBytes: number): Promise<ParsedBody> {
   const declared = request.headers.get('content-length');
   if (declared && Number(declared) > maxBytes) throw tooLarge(`The body is larger than ${maxBytes} bytes.`);
-  const bytes = await request.bytes();
+  return parseSentBody(request, op, maxBytes, await request.bytes());
+}
+
+/** The body's bytes checked and parsed as its media type says; only a multipart body is parsed with a wait. */
+function parseSentBody(
+  request: EngineRequest,
+  op: OperationInfo,
+  maxBytes: number,
+  bytes: Uint8Array,
+): ParsedBody | Promise<ParsedBody> {
   if (bytes.byteLength === 0) return NO_BODY;
   if (bytes.byteLength > maxBytes) throw tooLarge(`The body is larger than ${maxBytes} bytes.`);
   // No type before the parameters counts as no Content-Type at all.
@@ -80,21 +92,23 @@ async function readSentBody(request: EngineRequest, op: OperationInfo, maxBytes:
       });
     return { kind: 'form', mediaType, value: Object.fromEntries(params) };
   }
-  if (mediaType === 'multipart/form-data') {
-    try {
-      const copy = new Request('http://body.local/', {
-        method: 'POST',
-        headers: { 'content-type': request.headers.get('content-type')! },
-        body: bytes as BodyInit,
-      });
-      return { kind: 'multipart', mediaType, value: await copy.formData() };
-    } catch {
-      throw badRequest('invalid_body', 'The multipart/form-data body could not be read (check the boundary).', {
-        header: 'Content-Type',
-      });
-    }
-  }
+  if (mediaType === 'multipart/form-data') return readMultipart(request, bytes, mediaType);
   throw unsupportedMediaType(`Content-Type ${mediaType} is not supported.`);
+}
+
+async function readMultipart(request: EngineRequest, bytes: Uint8Array, mediaType: string): Promise<ParsedBody> {
+  try {
+    const copy = new Request('http://body.local/', {
+      method: 'POST',
+      headers: { 'content-type': request.headers.get('content-type')! },
+      body: bytes as BodyInit,
+    });
+    return { kind: 'multipart', mediaType, value: await copy.formData() };
+  } catch {
+    throw badRequest('invalid_body', 'The multipart/form-data body could not be read (check the boundary).', {
+      header: 'Content-Type',
+    });
+  }
 }
 
 /** Plain-object view of a form body for schema validation (files become `"<binary>"`). */
