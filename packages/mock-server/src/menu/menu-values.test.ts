@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { expect, test } from 'vitest';
+import { Money } from '../model/money.js';
 import { configuratorProblems, normalizePrice, normalizeWeight } from './menu-values.js';
 
 test('prices come back with exactly two decimals; more decimals or a negative amount are refused', () => {
@@ -8,6 +10,49 @@ test('prices come back with exactly two decimals; more decimals or a negative am
   expect(normalizePrice(0)).toBe('0.00');
   expect(normalizePrice(2.505)).toBeUndefined();
   expect(normalizePrice(-1)).toBeUndefined();
+});
+
+test('the quick path for plain prices gives what the exact parser gives, for any spelling', () => {
+  const exact = (value: number | string): string | undefined => {
+    const amount = Money.parse(value);
+    return amount && !amount.isNegative() ? amount.toString() : undefined;
+  };
+  for (const value of [
+    '09.5',
+    '9.500',
+    '9.505',
+    '-0',
+    '-0.00',
+    '0.0',
+    '.5',
+    '5.',
+    '1e3',
+    '0x1',
+    ' 1',
+    '1 ',
+    '',
+    1e21,
+    5e-7,
+    -0,
+  ])
+    expect(normalizePrice(value), String(value)).toBe(exact(value));
+  const spelling = fc.tuple(
+    fc.constantFrom('', '-', '0', '00'),
+    fc.bigInt({ min: 0n, max: 10n ** 18n }),
+    fc.constantFrom('', '.', '.0', '.00', '.000'),
+    fc.nat(999),
+  );
+  fc.assert(
+    fc.property(spelling, ([lead, whole, dot, fraction]) => {
+      const text = `${lead}${whole}${dot}${dot.length > 1 ? String(fraction) : ''}`;
+      expect(normalizePrice(text)).toBe(exact(text));
+    }),
+  );
+  fc.assert(
+    fc.property(fc.double({ noNaN: true }), (value) => {
+      expect(normalizePrice(value)).toBe(exact(value));
+    }),
+  );
 });
 
 test('weights come back without trailing zeros, null stays null', () => {

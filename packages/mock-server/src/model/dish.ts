@@ -8,17 +8,23 @@ export type DishFacts = Pick<DraftDishRecord, 'name' | 'draft_category_id' | 'or
 export type CategoryFacts = Pick<DraftCategoryRecord, 'name' | 'menu_order' | 'organization_id'> &
   Partial<Omit<DraftCategoryRecord, 'id'>>;
 
-/** The given facts without the `undefined` ones, so that a fact left out (`previous?.is_hidden`) keeps the default. */
-function given<T extends object>(facts: T): Partial<T> {
-  // A loop over the own keys, as `Object.entries` lists them, without the pairs and arrays it builds: every
-  // dish a request creates passes here (measured: about 2 µs of the validated POST's profile).
-  // Null prototype: a `__proto__` fact stays an own field, as `Object.fromEntries` made it.
-  const out = Object.create(null) as Record<string, unknown>;
+/**
+ * `record` with the given facts written over it, the `undefined` ones left out (so that a fact left out,
+ * `previous?.is_hidden`, keeps the default): the fields the record has keep their place, new ones come after,
+ * as `{ ...record, ...facts }` would place them. Written in place: spreading a copy of the facts (a
+ * null-prototype object, which V8 keeps as a dictionary) cost every created dish about 2 µs (measured).
+ */
+function withGiven<T extends object>(record: T, facts: object): T {
+  const out = record as Record<string, unknown>;
   for (const key of Object.keys(facts)) {
     const value = (facts as Record<string, unknown>)[key];
-    if (value !== undefined) out[key] = value;
+    if (value === undefined) continue;
+    // A `__proto__` fact stays an own field, as a spread makes it, instead of setting the prototype.
+    if (key === '__proto__')
+      Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    else out[key] = value;
   }
-  return out as Partial<T>;
+  return record;
 }
 
 /**
@@ -27,32 +33,36 @@ function given<T extends object>(facts: T): Partial<T> {
  * `0.00`, first place), then the facts. The table gives the id.
  */
 export function dishRecord(facts: DishFacts): Omit<DraftDishRecord, 'id'> {
-  return {
-    is_hidden: false,
-    name: facts.name,
-    description: '',
-    menu_order: 0,
-    price: '0.00',
-    photo: null,
-    weight: null,
-    ingredients: '',
-    can_zoom: false,
-    is_next_day: false,
-    external_id: null,
-    options: null,
-    draft_category_id: facts.draft_category_id,
-    organization_id: facts.organization_id,
-    ...given(facts),
-  };
+  return withGiven(
+    {
+      is_hidden: false,
+      name: facts.name,
+      description: '',
+      menu_order: 0,
+      price: '0.00',
+      photo: null,
+      weight: null,
+      ingredients: '',
+      can_zoom: false,
+      is_next_day: false,
+      external_id: null,
+      options: null,
+      draft_category_id: facts.draft_category_id,
+      organization_id: facts.organization_id,
+    },
+    facts,
+  );
 }
 
 /** The one way a draft category record is built (the draft-category handlers, the menu import, the demo seed): no photo unless given. */
 export function categoryRecord(facts: CategoryFacts): Omit<DraftCategoryRecord, 'id'> {
-  return {
-    name: facts.name,
-    menu_order: facts.menu_order,
-    photo: null,
-    organization_id: facts.organization_id,
-    ...given(facts),
-  };
+  return withGiven(
+    {
+      name: facts.name,
+      menu_order: facts.menu_order,
+      photo: null,
+      organization_id: facts.organization_id,
+    },
+    facts,
+  );
 }
