@@ -47,7 +47,8 @@ function send(res: ServerResponse, status: number, body: string | Buffer, extra:
   res.end(body);
 }
 
-async function listen(server: Server): Promise<FloorServer> {
+/** Listens on a free loopback port. */
+export async function listen(server: Server): Promise<FloorServer> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
 }

@@ -23,11 +23,12 @@
  * and the row prints where a request's CPU goes, phase by phase (`phase-profile.ts`; `BENCH_PROFILE=0` skips
  * it). `BENCH_QUICK=1` runs only the HTTP rows, without Prism; `BENCH_ROWS=order,page,dish` picks rows.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { appendFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import { cpus } from 'node:os';
 import { createMock, demoSeed, type MockStateJson } from '../src/index.js';
 import { createMockServer } from '../src/node.js';
 import type { OrderRecord } from '../src/state/mock-state.js';
@@ -35,6 +36,8 @@ import type { EngineRequest } from '../src/engine/engine-request.js';
 import { seedWithOrders } from '../test/orders/order-fixtures.js';
 import { scalingCurve } from './scale-bench.js';
 import { draftDishFloor, orderFloor, orderPageFloor } from './floor-servers.js';
+import { dishRulesFloorOf, organizationOfOrder } from './rules-floor-fixtures.js';
+import { orderRulesFloor } from './rules-floor-servers.js';
 import { startPrism } from '../../../scripts/testing/start-prism.js';
 import { PHASE_MEANING, PHASES, breakdownLines, phasesOf, profiled, type PhaseBreakdown } from './phase-profile.js';
 
@@ -48,6 +51,18 @@ const QUICK = process.env.BENCH_QUICK === '1';
 /** `BENCH_ROWS=page,dish` runs only those of the HTTP rows (`order`, `page`, `dish`; all by default). */
 const ROWS = new Set((process.env.BENCH_ROWS ?? 'order,page,dish').split(','));
 const require = createRequire(import.meta.url);
+
+/**
+ * `BENCH_PIN=1` (Linux, two or more CPUs, `taskset` at hand) runs the servers (this process, every thread) on
+ * CPU 0 and autocannon on CPU 1. Off by default: on this machine it did not narrow the rounds' ranges, and it
+ * puts V8's GC threads on the servers' core.
+ */
+const PIN = process.env.BENCH_PIN === '1' && process.platform === 'linux' && cpus().length >= 2 && pinServers();
+
+function pinServers(): boolean {
+  const pinned = spawnSync('taskset', ['-a', '-cp', '0', String(process.pid)], { stdio: 'ignore' });
+  return pinned.status === 0;
+}
 
 interface Result {
   rps: number;
@@ -69,7 +84,9 @@ async function load(
   args.push(url);
   const cpuBefore = process.cpuUsage();
   const output = await new Promise<string>((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = PIN
+      ? spawn('taskset', ['-c', '1', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.on('error', reject);
@@ -168,7 +185,7 @@ async function bare(body: string, status: number, busyUs = 0): Promise<{ url: st
 
 function row(
   name: string,
-  measured: { mock: Rounds; ceiling: Rounds; floor?: Rounds; prism?: Result },
+  measured: { mock: Rounds; ceiling: Rounds; floor?: Rounds; rules?: Rounds; prism?: Result },
   target: number,
   cpuTarget: number,
 ): string {
@@ -188,6 +205,12 @@ function row(
       `  floor     ${floor.rps.toFixed(0).padStart(7)} req/s  p99 ${String(floor.p99).padStart(4)} ms  server CPU ${floor.cpuUs.toFixed(0).padStart(3)} µs/req  (hand-written, bench/floor-servers.ts; non-2xx ${floor.non2xx})`,
     );
   }
+  if (measured.rules) {
+    const rules = typical(measured.rules);
+    lines.push(
+      `  rules     ${rules.rps.toFixed(0).padStart(7)} req/s  p99 ${String(rules.p99).padStart(4)} ms  server CPU ${rules.cpuUs.toFixed(0).padStart(3)} µs/req  (the floor plus the mock's obligations, hand-written, bench/rules-floor-servers.ts; non-2xx ${rules.non2xx})`,
+    );
+  }
   if (measured.prism)
     lines.push(
       `  prism     ${measured.prism.rps.toFixed(0).padStart(7)} req/s  p99 ${String(measured.prism.p99).padStart(4)} ms  (non-2xx ${measured.prism.non2xx})`,
@@ -202,6 +225,13 @@ function row(
       `  server CPU per request, floor / node:http ${ratioText(floor)}: the least a server giving this answer costs here${floor.median > cpuTarget ? ', above the target' : ''}`,
       `  server CPU per request, mock / floor ${ratioText(vsFloor)} (target ≤ ${cpuTarget}×) ${vsFloor.median <= cpuTarget ? 'ok' : 'ABOVE TARGET'}`,
     );
+    if (measured.rules) {
+      const rulesVsFloor = cpuRatio(measured.rules, measured.floor);
+      lines.push(
+        `  server CPU per request, rules floor / floor ${ratioText(rulesVsFloor)}: what the obligations cost a hand-written server${rulesVsFloor.median > cpuTarget ? ', above the target on their own' : ''}`,
+        `  server CPU per request, mock / rules floor ${ratioText(cpuRatio(measured.mock, measured.rules))}: what the mock's engine costs beyond them`,
+      );
+    }
   }
   lines.push(
     `  ratio to node:http ${ratio.toFixed(2)} (target ≥ ${target}) ${ratio >= target ? 'ok' : 'BELOW TARGET'}`,
@@ -252,7 +282,7 @@ async function token(baseUrl: string, login: string): Promise<string> {
 
 async function main(): Promise<void> {
   console.log(
-    `mock-server benchmark: autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per load, ${ROUNDS} round${ROUNDS === 1 ? '' : 's'} of the servers compared in a row, loopback\n`,
+    `mock-server benchmark: autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per load, ${ROUNDS} round${ROUNDS === 1 ? '' : 's'} of the servers compared in a row, loopback${PIN ? '; servers on CPU 0, autocannon on CPU 1' : ''}\n`,
   );
   // Memory with 100,000 orders, measured first: the loads below leave garbage and thousands of dishes behind.
   if (!QUICK) {
@@ -307,18 +337,25 @@ async function main(): Promise<void> {
       const orderBody = await (await fetch(server.url + orderPath, { headers: auth })).text();
       const c1 = await bare(orderBody, 200);
       const f1 = await orderFloor(dispatcherToken, new Map([[5001, { text: orderBody }]]));
-      const [mock1, ceiling1, floor1] = await sideBySide([
+      const r1 = await orderRulesFloor(
+        [{ token: dispatcherToken, account: 'dispatcher', organizationIds: [] }],
+        server.mock.runtime.config.tokenTtlMs,
+        new Map([[5001, { text: orderBody, organizationId: organizationOfOrder(server, 5001) }]]),
+      );
+      const [mock1, ceiling1, floor1, rules1] = await sideBySide([
         { url: server.url + orderPath, init: { headers: auth }, profile: 'order-mock' },
         { url: c1.url + orderPath },
         { url: f1.url + orderPath, init: { headers: auth }, profile: 'order-floor' },
+        { url: r1.url + orderPath, init: { headers: auth } },
       ]);
       const prism1 = await prismLoad(orderPath, { headers: prismAuth });
       c1.server.close();
       f1.server.close();
+      r1.server.close();
       console.log(
         row(
           `GET ${orderPath} (order + restaurants, couriers, payments)`,
-          { mock: mock1!, ceiling: ceiling1!, floor: floor1!, ...(prism1 ? { prism: prism1 } : {}) },
+          { mock: mock1!, ceiling: ceiling1!, floor: floor1!, rules: rules1!, ...(prism1 ? { prism: prism1 } : {}) },
           0.6,
           1.3,
         ),
@@ -379,11 +416,13 @@ async function main(): Promise<void> {
       ).text();
       const c3 = await bare(createdBody, 201);
       const f3 = await draftDishFloor(staffToken, createdBody);
+      const r3 = await dishRulesFloorOf(server, staffToken);
       const post = { method: 'POST', headers: staff, body: dish };
-      const [mock3, ceiling3, floor3] = await sideBySide([
+      const [mock3, ceiling3, floor3, rules3] = await sideBySide([
         { url: `${server.url}/api/draft_dishes`, init: post, profile: 'dish-mock' },
         { url: `${c3.url}/api/draft_dishes`, init: post },
         { url: `${f3.url}/api/draft_dishes`, init: post, profile: 'dish-floor' },
+        { url: `${r3.url}/api/draft_dishes`, init: post },
       ]);
       const prism3 = await prismLoad('/api/draft_dishes', {
         method: 'POST',
@@ -392,10 +431,11 @@ async function main(): Promise<void> {
       });
       c3.server.close();
       f3.server.close();
+      r3.server.close();
       console.log(
         row(
           'POST /api/draft_dishes with full validation',
-          { mock: mock3!, ceiling: ceiling3!, floor: floor3!, ...(prism3 ? { prism: prism3 } : {}) },
+          { mock: mock3!, ceiling: ceiling3!, floor: floor3!, rules: rules3!, ...(prism3 ? { prism: prism3 } : {}) },
           0.5,
           1.5,
         ),
