@@ -1,5 +1,5 @@
 import { fetchResponseOf, requestId } from '../engine/engine.js';
-import type { EngineAnswer, EngineRequest, EngineResponse } from '../engine/engine-request.js';
+import { EngineResponse, type EngineAnswer, type EngineRequest } from '../engine/engine-request.js';
 import { HttpError } from '../engine/http-error.js';
 import type { MockEngine } from '../engine/mock-engine.js';
 import { jsonAnswer } from '../engine/pipeline.js';
@@ -53,27 +53,43 @@ export function sessionFront(defaultInstance: MockEngine, sessions: SessionRegis
    * Runs a call on the instance the header names: the default one without a header, else the named
    * session (created on first use). A refusal (bad name, limit) becomes the error answer in the caller's shape.
    */
+  /**
+   * The instance a request's `X-Mock-Session` names: the default one without a header (or for the session
+   * endpoints, which manage the registry itself), else the named session, created on first use; a refusal (bad
+   * name, limit) as the error answer.
+   */
+  function instanceFor(header: string | null, url: URL | string): MockEngine | EngineResponse {
+    if (header === null) {
+      sessions.touchDefault();
+      return defaultInstance;
+    }
+    const path = typeof url === 'string' ? pathOf(url) : url.pathname;
+    if (path === REGISTRY_PATH || path.startsWith(`${REGISTRY_PATH}/`)) return defaultInstance;
+    try {
+      return sessions.pick(header);
+    } catch (error) {
+      if (error instanceof HttpError) return errorAnswer(error);
+      throw error;
+    }
+  }
+
+  /** Runs a call on the instance the header names (see {@link instanceFor}); a refusal in the caller's shape. */
   function dispatch<T>(
     header: string | null,
     url: URL | string,
     run: (instance: MockEngine) => T | Promise<T>,
     refuse: (answer: EngineResponse) => T,
   ): T | Promise<T> {
-    if (header === null) {
-      sessions.touchDefault();
-      return run(defaultInstance);
-    }
-    const path = typeof url === 'string' ? pathOf(url) : url.pathname;
-    if (path === REGISTRY_PATH || path.startsWith(`${REGISTRY_PATH}/`)) return run(defaultInstance);
-    let instance: MockEngine;
-    try {
-      instance = sessions.pick(header);
-    } catch (error) {
-      if (error instanceof HttpError) return refuse(errorAnswer(error));
-      throw error;
-    }
-    return run(instance);
+    const instance = instanceFor(header, url);
+    return instance instanceof EngineResponse ? refuse(instance) : run(instance);
   }
+
+  /** {@link MockEngine.answerNow} of the instance a request names, without a function made per request. */
+  function answerNow(request: EngineRequest): EngineAnswer | Promise<EngineAnswer> {
+    const instance = instanceFor(request.headers.get(HEADER), request.url);
+    return instance instanceof EngineResponse ? instance : instance.answerNow(request);
+  }
+
   const mock: Mock = Object.create(defaultInstance) as Mock;
   Object.defineProperties(mock, {
     sessions: { value: sessions, enumerable: true },
@@ -88,24 +104,8 @@ export function sessionFront(defaultInstance: MockEngine, sessions: SessionRegis
         }
       },
     },
-    answer: {
-      value: async (request: EngineRequest): Promise<EngineAnswer> =>
-        dispatch<EngineAnswer>(
-          request.headers.get(HEADER),
-          request.url,
-          (instance) => instance.answerNow(request),
-          (refusal) => refusal,
-        ),
-    },
-    answerNow: {
-      value: (request: EngineRequest): EngineAnswer | Promise<EngineAnswer> =>
-        dispatch<EngineAnswer>(
-          request.headers.get(HEADER),
-          request.url,
-          (instance) => instance.answerNow(request),
-          (refusal) => refusal,
-        ),
-    },
+    answer: { value: async (request: EngineRequest): Promise<EngineAnswer> => answerNow(request) },
+    answerNow: { value: answerNow },
     handle: {
       value: async (request: Request): Promise<Response> =>
         dispatch(request.headers.get(HEADER), request.url, (instance) => instance.handle(request), fetchResponseOf),
