@@ -54,10 +54,14 @@ export async function listen(server: Server): Promise<FloorServer> {
 }
 
 /**
- * The floor of `GET /api/orders/{id}` with its sideloads, serving the orders of `answers` (the mock's
- * answers, parsed) to the holder of `token`. Throws when its bytes differ from the mock's.
+ * The orders of the mock's single-order `answers` (parsed), and how a hand-written server answers one of them:
+ * the order and its restaurant, courier and payment looked up, `JSON.stringify`d. Throws when that is not the
+ * mock's very text, so a floor can never answer less than the mock does.
  */
-export async function orderFloor(token: string, answers: Map<number, { text: string }>): Promise<FloorServer> {
+export function orderAnswers(answers: Map<number, { text: string }>): {
+  orders: Map<number, Json>;
+  answerOf: (order: Json) => string;
+} {
   const orders = new Map<number, Json>();
   const restaurants = new Map<number, Json>();
   const couriers = new Map<number, Json>();
@@ -83,6 +87,15 @@ export async function orderFloor(token: string, answers: Map<number, { text: str
   for (const [id, { text }] of answers) {
     if (answerOf(orders.get(id)!) !== text) throw new Error(`the floor's answer for order ${id} is not the mock's`);
   }
+  return { orders, answerOf };
+}
+
+/**
+ * The floor of `GET /api/orders/{id}` with its sideloads, serving the orders of `answers` (the mock's
+ * answers, parsed) to the holder of `token`. Throws when its bytes differ from the mock's.
+ */
+export async function orderFloor(token: string, answers: Map<number, { text: string }>): Promise<FloorServer> {
+  const { orders, answerOf } = orderAnswers(answers);
   const server = createServer((req, res) => {
     req.resume();
     const path = new URL(req.url ?? '/', 'http://floor').pathname;

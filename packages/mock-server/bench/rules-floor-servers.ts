@@ -17,7 +17,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createAjv, openapiDocument } from '@restoapi/openapi';
 import type { FloorServer } from './floor-servers.js';
-import { listen } from './floor-servers.js';
+import { listen, orderAnswers } from './floor-servers.js';
 
 type Json = Record<string, unknown>;
 
@@ -109,31 +109,7 @@ export async function orderRulesFloor(
   answers: Map<number, { text: string; organizationId: number }>,
 ): Promise<FloorServer> {
   const known = new Sessions(sessions, ttlMs);
-  const orders = new Map<number, { order: Json; organizationId: number }>();
-  const restaurants = new Map<number, Json>();
-  const couriers = new Map<number, Json>();
-  const payments = new Map<number, Json>();
-  for (const [id, { text, organizationId }] of answers) {
-    const answer = JSON.parse(text) as { order: Json; restaurants: Json[]; couriers: Json[]; payments: Json[] };
-    orders.set(id, { order: answer.order, organizationId });
-    for (const r of answer.restaurants) restaurants.set(r.id as number, r);
-    for (const c of answer.couriers) couriers.set(c.id as number, c);
-    for (const p of answer.payments) payments.set(p.id as number, p);
-  }
-  const answerOf = (order: Json): string => {
-    const restaurant = restaurants.get(order.restaurant_id as number);
-    const courier = order.courier_id === null ? undefined : couriers.get(order.courier_id as number);
-    const payment = order.payment_id === null ? undefined : payments.get(order.payment_id as number);
-    return JSON.stringify({
-      order,
-      restaurants: restaurant ? [restaurant] : [],
-      couriers: courier ? [courier] : [],
-      payments: payment ? [payment] : [],
-    });
-  };
-  for (const [id, { text }] of answers) {
-    if (answerOf(orders.get(id)!.order) !== text) throw new Error(`the rules floor's order ${id} is not the mock's`);
-  }
+  const { orders, answerOf } = orderAnswers(answers);
   const server = createServer((req, res) => {
     req.resume();
     if (corsAnswered(req, res)) return;
@@ -145,10 +121,14 @@ export async function orderRulesFloor(
     if (!session) return send(res, 401, ERROR(401));
     // The strict parameter rule: an id is a plain decimal integer (`0x1`, `1e3`, `05001` are refused).
     if (!/^[1-9][0-9]{0,14}$/.test(match[1]!)) return send(res, 400, ERROR(400));
-    const found = orders.get(Number(match[1]));
-    if (!found || (session.account !== 'dispatcher' && !session.organizationIds.includes(found.organizationId)))
+    const id = Number(match[1]);
+    const order = orders.get(id);
+    if (
+      !order ||
+      (session.account !== 'dispatcher' && !session.organizationIds.includes(answers.get(id)!.organizationId))
+    )
       return send(res, 404, ERROR(404));
-    send(res, 200, answerOf(found.order));
+    send(res, 200, answerOf(order));
   });
   return listen(server);
 }

@@ -130,6 +130,41 @@ export interface Outbox {
 
 const MAX_CLOSED = 1000;
 
+/** The settings both outboxes (one process, shared store) read from their options, with their defaults. */
+export function outboxSettings(options: Omit<OutboxOptions, 'store'>) {
+  return {
+    scheduler: options.scheduler ?? systemScheduler,
+    logger: options.logger ?? silentLogger,
+    audit: options.audit ?? discardAudit,
+    machine: options.machine ?? deliveryStateMachine(),
+    random: options.random ?? Math.random,
+    minIntervalMs: options.positions?.minIntervalMs ?? 10_000,
+    minDistanceM: options.positions?.minDistanceM ?? 10,
+  };
+}
+
+/** An outbox's counters before its first update. */
+export function emptyStats(): OutboxStats {
+  return {
+    queued: 0,
+    coalesced: 0,
+    skippedNearby: 0,
+    attempts: 0,
+    sent: 0,
+    retried: 0,
+    rejected: 0,
+    failed: 0,
+    dropped: 0,
+  };
+}
+
+/** How an accepted update is told in the audit trail: the states the service answered with, when it sent the order. */
+export function acceptedText(order: CarrierOrder | undefined): string {
+  return order
+    ? `accepted: delivery ${order.delivery.status}, order ${order.order_status}`
+    : 'accepted (the answer held no order)';
+}
+
 /**
  * Creates the outbox: updates are stored before they are sent, sent one at a time per order in the
  * order queued, retried with backoff on connection errors, 429 and 5xx until they get through, and
@@ -142,25 +177,9 @@ const MAX_CLOSED = 1000;
 export function createOutbox(options: OutboxOptions): Outbox {
   const { api } = options;
   const store = options.store ?? createMemoryOutboxStore();
-  const scheduler = options.scheduler ?? systemScheduler;
-  const logger = options.logger ?? silentLogger;
-  const audit = options.audit ?? discardAudit;
-  const machine = options.machine ?? deliveryStateMachine();
-  const random = options.random ?? Math.random;
-  const minIntervalMs = options.positions?.minIntervalMs ?? 10_000;
-  const minDistanceM = options.positions?.minDistanceM ?? 10;
+  const { scheduler, logger, audit, machine, random, minIntervalMs, minDistanceM } = outboxSettings(options);
   const emitter = new TypedEmitter<OutboxEvents>();
-  const stats: OutboxStats = {
-    queued: 0,
-    coalesced: 0,
-    skippedNearby: 0,
-    attempts: 0,
-    sent: 0,
-    retried: 0,
-    rejected: 0,
-    failed: 0,
-    dropped: 0,
-  };
+  const stats = emptyStats();
 
   let entries: OutboxEntry[] = [];
   let nextId = 1;
@@ -354,9 +373,7 @@ export function createOutbox(options: OutboxOptions): Outbox {
         record(
           entry,
           'update_answered',
-          order
-            ? `accepted: delivery ${order.delivery.status}, order ${order.order_status}`
-            : 'accepted (the answer held no order)',
+          acceptedText(order),
           order ? { delivery_status: order.delivery.status, order_status: order.order_status } : {},
         );
         await emitter.emit('sent', { entry, ...(order ? { order } : {}) }, (error) =>

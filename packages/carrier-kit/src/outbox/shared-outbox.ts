@@ -1,18 +1,18 @@
 import { retryAfterOf, type CarrierOrder } from '../carrier-api/carrier-api.js';
 import { TypedEmitter } from '../events/typed-emitter.js';
-import { discardAudit, type AuditStep } from '../observability/audit-trail.js';
-import { silentLogger } from '../observability/logger.js';
-import { deliveryStateMachine } from '../tracker/delivery-state-machine.js';
-import { systemScheduler, type TimerHandle } from '../time/scheduler.js';
+import type { AuditStep } from '../observability/audit-trail.js';
+import type { TimerHandle } from '../time/scheduler.js';
 import { distanceMeters, type LatLon } from '../geo/haversine.js';
 import { backoffDelay } from './backoff.js';
 import {
+  acceptedText,
   describePatch,
+  emptyStats,
   failureOutcome,
+  outboxSettings,
   type Outbox,
   type OutboxEvents,
   type OutboxOptions,
-  type OutboxStats,
 } from './outbox.js';
 import type { OutboxEntry, SharedOutboxStore } from './outbox-store.js';
 
@@ -35,27 +35,11 @@ export interface SharedOutboxOptions extends Omit<OutboxOptions, 'store'> {
  */
 export function createSharedOutbox(options: SharedOutboxOptions): Outbox {
   const { api, store } = options;
-  const scheduler = options.scheduler ?? systemScheduler;
-  const logger = options.logger ?? silentLogger;
-  const audit = options.audit ?? discardAudit;
-  const machine = options.machine ?? deliveryStateMachine();
-  const random = options.random ?? Math.random;
-  const minIntervalMs = options.positions?.minIntervalMs ?? 10_000;
-  const minDistanceM = options.positions?.minDistanceM ?? 10;
+  const { scheduler, logger, audit, machine, random, minIntervalMs, minDistanceM } = outboxSettings(options);
   const pollMs = options.pollMs ?? 250;
   const batch = options.batch ?? 16;
   const emitter = new TypedEmitter<OutboxEvents>();
-  const stats: OutboxStats = {
-    queued: 0,
-    coalesced: 0,
-    skippedNearby: 0,
-    attempts: 0,
-    sent: 0,
-    retried: 0,
-    rejected: 0,
-    failed: 0,
-    dropped: 0,
-  };
+  const stats = emptyStats();
   /** Updates this replica queued that are still pending as far as it knows. */
   const local = new Map<number, OutboxEntry>();
   const closed = new Set<string>();
@@ -146,13 +130,7 @@ export function createSharedOutbox(options: SharedOutboxOptions): Outbox {
         local.delete(entry.id);
         if (entry.kind === 'position' && entry.patch.lat !== undefined && entry.patch.lon !== undefined)
           lastPosition.set(entry.secureId, { lat: entry.patch.lat, lon: entry.patch.lon });
-        record(
-          entry,
-          'update_answered',
-          order
-            ? `accepted: delivery ${order.delivery.status}, order ${order.order_status}`
-            : 'accepted (the answer held no order)',
-        );
+        record(entry, 'update_answered', acceptedText(order));
         await emitter.emit('sent', { entry, ...(order ? { order } : {}) }, (error) =>
           logger.error('outbox sent listener failed', { error: String(error) }),
         );

@@ -94,21 +94,17 @@ export interface PipelineParts {
 
 /**
  * The path of every request through the engine, one method per step, called in this order by
- * {@link RequestPipeline.run}: route → authenticate → read body → validate → handle → respond.
+ * {@link RequestPipeline.runNow}: route → authenticate → read body → validate → handle → respond.
  * A step that finds the request wrong throws an {@link HttpError}; the engine turns it into the answer.
  */
 export class RequestPipeline {
   constructor(private readonly parts: PipelineParts) {}
 
-  /** Runs one request through every step. Throws {@link HttpError}s for requests it refuses. */
-  async run(request: EngineRequest, url: URL, id: string): Promise<EngineAnswer> {
-    return this.runNow(request, url, id);
-  }
-
   /**
-   * {@link run}, answering at once when no step has to wait (most requests: no body to read, a synchronous
-   * handler), else with a promise. Refusals throw, or reject the promise once a step has waited. Measured over
-   * HTTP: the promises and microtask turns of an `await` per step cost the single-order row a few µs a request.
+   * Runs one request through every step, answering at once when no step has to wait (most requests: no body
+   * to read, a synchronous handler), else with a promise. Refusals throw {@link HttpError}s, or reject the
+   * promise once a step has waited. Measured over HTTP: the promises and microtask turns of an `await` per
+   * step cost the single-order row a few µs a request.
    */
   runNow(request: EngineRequest, url: URL, id: string): EngineAnswer | Promise<EngineAnswer> {
     const routed = this.route(request, url);
