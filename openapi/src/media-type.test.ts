@@ -8,3 +8,25 @@ test('the media type of a Content-Type is lower-cased and loses its parameters',
   expect(mediaTypeOf('')).toBeUndefined();
   expect(mediaTypeOf('; charset=utf-8')).toBe('');
 });
+
+test('values read in turn each get their own media type', () => {
+  const values = [
+    'application/json',
+    'Text/Plain; a=b',
+    'application/json',
+    '',
+    'application/json',
+    null,
+    'text/html;',
+  ];
+  const expected = [
+    'application/json',
+    'text/plain',
+    'application/json',
+    undefined,
+    'application/json',
+    undefined,
+    'text/html',
+  ];
+  for (let round = 0; round < 3; round++) expect(values.map((value) => mediaTypeOf(value))).toEqual(expected);
+});

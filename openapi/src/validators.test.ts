@@ -232,3 +232,37 @@ test('query integers, array items included, must be canonical; a raw query strin
     issues: [{ name: 'page', keyword: 'type' }],
   });
 });
+
+test('each media type keeps its own verdict, however many a client sends in turn', () => {
+  // Checks are found once per media type and operation: a refused type must stay refused, a JSON check must
+  // never be used for a form, and types beyond those remembered are still judged.
+  const form = { login: 'admin@pizza.demo', password: 'demo' };
+  const spellings = Array.from({ length: 40 }, (_, i) => `text/x-${i}`);
+  for (let round = 0; round < 2; round++) {
+    expect(api.validateRequest('createDraftDish', { contentType: 'application/json', body: margherita }).valid).toBe(
+      true,
+    );
+    for (const contentType of spellings.slice(0, round === 0 ? 40 : 3))
+      expect(api.validateRequest('createDraftDish', { contentType, body: margherita })).toMatchObject({
+        valid: false,
+        issues: [expect.objectContaining({ in: 'header', name: 'Content-Type' })],
+      });
+    expect(
+      api.validateRequest('createSession', { contentType: 'application/x-www-form-urlencoded', body: form }).valid,
+    ).toBe(true);
+    expect(api.validateRequest('createSession', { contentType: 'multipart/form-data', body: form }).valid).toBe(true);
+    expect(api.validateRequest('createSession', { contentType: 'application/json', body: form })).toMatchObject({
+      valid: false,
+      issues: [expect.objectContaining({ in: 'header', name: 'Content-Type' })],
+    });
+    expect(
+      api.validateRequest('createSession', { contentType: 'application/x-www-form-urlencoded', body: { login: 1 } }),
+    ).toMatchObject({ valid: false });
+    const empty = api.validateRequest('createDraftDish', {
+      contentType: 'Application/JSON; charset=utf-8',
+      body: { draft_dish: {} },
+    });
+    expect(empty.valid).toBe(false);
+    if (!empty.valid) expect(new Set(empty.issues.map((issue) => issue.in))).toEqual(new Set(['body']));
+  }
+});

@@ -268,6 +268,11 @@ export function createApiDescription(options: ApiDescriptionOptions = {}): ApiDe
     /** Query key → the parameters it feeds (index in `query`, and whether as `name[]`); a key can feed two. */
     queryKeys: Map<string, { index: number; bracketed: boolean }[]>;
     headers: ParameterInfo[];
+    /** Whether the operation declares path (query) parameters: without any, their ajv check can only pass. */
+    pathDeclared: boolean;
+    queryDeclared: boolean;
+    /** The body check of each media type sent so far (`null`: not accepted), found once per media type. */
+    bodyChecks: Map<string, { check: ValidateFunction | undefined } | null>;
   }
   const plans = new Map<string, RequestPlan>();
   const planOf = (op: OperationInfo): RequestPlan => {
@@ -301,9 +306,36 @@ export function createApiDescription(options: ApiDescriptionOptions = {}): ApiDe
       query,
       queryKeys,
       headers: op.parameters.filter((p) => p.in === 'header'),
+      pathDeclared: op.parameters.some((p) => p.in === 'path'),
+      queryDeclared: query.length > 0,
+      bodyChecks: new Map(),
     };
     plans.set(op.operationId, plan);
     return plan;
+  };
+
+  /** The body check of a media type for an operation (`undefined` when its schema is not given), or `null` when the type is not accepted. */
+  const bodyCheckOf = (
+    plan: RequestPlan,
+    op: OperationInfo,
+    mediaType: string,
+  ): { check: ValidateFunction | undefined } | null => {
+    const known = plan.bodyChecks.get(mediaType);
+    if (known !== undefined) return known;
+    const found = matchMedia(op.requestBody!.content, mediaType);
+    let entry: { check: ValidateFunction | undefined } | null = null;
+    if (found) {
+      // Form fields arrive as strings, so forms validate with coercion; JSON must match exactly.
+      const isJson = found[0] === 'application/json' || found[0].endsWith('+json');
+      entry = {
+        check: found[1]
+          ? compileRef(isJson ? bodyAjv : paramAjv, found[1], `body|${op.operationId}|${found[0]}`)
+          : undefined,
+      };
+    }
+    // Media types come from the caller's header: only so many are remembered, the rest looked up each time.
+    if (plan.bodyChecks.size < 16) plan.bodyChecks.set(mediaType, entry);
+    return entry;
   };
 
   const readQuery = (
@@ -367,10 +399,12 @@ export function createApiDescription(options: ApiDescriptionOptions = {}): ApiDe
         issues.push(parameterIssue('path', name, 'encoding', 'is not valid percent-encoded UTF-8'));
       }
       for (const { name, syntax } of plan.pathSyntax) checkSyntax('path', name, syntax, params[name], issues, refused);
-      if (!pathCheck(params)) issues.push(...issuesOf(pathCheck.errors, 'path').filter((i) => !refused.has(i.name!)));
+      if (plan.pathDeclared && !pathCheck(params))
+        issues.push(...issuesOf(pathCheck.errors, 'path').filter((i) => !refused.has(i.name!)));
       const query = readQuery(plan, request.query, issues, refused);
       for (const { name, syntax } of plan.query) checkSyntax('query', name, syntax, query[name], issues, refused);
-      if (!queryCheck(query)) issues.push(...issuesOf(queryCheck.errors, 'query').filter((i) => !refused.has(i.name!)));
+      if (plan.queryDeclared && !queryCheck(query))
+        issues.push(...issuesOf(queryCheck.errors, 'query').filter((i) => !refused.has(i.name!)));
       for (const header of plan.headers) {
         const value = headerValue(request.headers, header.name);
         if (value === undefined) {
@@ -404,8 +438,8 @@ export function createApiDescription(options: ApiDescriptionOptions = {}): ApiDe
             issues.push({ in: 'body', pointer: '', keyword: 'required', message: 'a request body is required' });
           }
         } else {
-          const found = matchMedia(op.requestBody.content, mediaType);
-          if (!found) {
+          const body = bodyCheckOf(plan, op, mediaType);
+          if (!body) {
             issues.push({
               in: 'header',
               pointer: '/Content-Type',
@@ -414,12 +448,7 @@ export function createApiDescription(options: ApiDescriptionOptions = {}): ApiDe
               message: `Content-Type ${mediaType} is not accepted; use ${Object.keys(op.requestBody.content).join(' or ')}`,
               params: { allowed: Object.keys(op.requestBody.content) },
             });
-          } else if (found[1]) {
-            // Form fields arrive as strings, so forms validate with coercion; JSON must match exactly.
-            const isJson = found[0] === 'application/json' || found[0].endsWith('+json');
-            const check = compileRef(isJson ? bodyAjv : paramAjv, found[1], `body|${op.operationId}|${found[0]}`);
-            if (!check(request.body)) issues.push(...issuesOf(check.errors, 'body'));
-          }
+          } else if (body.check && !body.check(request.body)) issues.push(...issuesOf(body.check.errors, 'body'));
         }
       } else if (request.body !== undefined && request.body !== null && request.body !== '') {
         issues.push({ in: 'body', pointer: '', keyword: 'body', message: 'this operation takes no request body' });
