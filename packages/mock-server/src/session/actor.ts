@@ -70,6 +70,37 @@ function lastUsedMs(session: SessionRecord): number {
   return known !== undefined && known.text === session.last_used_at ? known.ms : Date.parse(session.last_used_at);
 }
 
+/** The scope of a staff member or courier account: what {@link actorFor} hands every request of it. */
+interface Scope {
+  organizationIds: ReadonlySet<number>;
+  restaurantIds: ReadonlySet<number>;
+}
+
+/**
+ * Scopes worked out, by the staff member or courier record they belong to, with the restaurants table and
+ * revision they were read from: every request of a staff member used to scan all restaurants and build two
+ * sets. A new record object (every write replaces it), another restaurants table (a state reset or load) or
+ * a write to the restaurants makes the remembered scope stale, and it is worked out again.
+ */
+const SCOPES = new WeakMap<object, { restaurants: object; revision: number; scope: Scope }>();
+
+function scopeOf(runtime: MockRuntime, record: object, organizationId: number, restaurantIds: () => number[]): Scope {
+  const { restaurants } = runtime.state;
+  const known = SCOPES.get(record);
+  if (known !== undefined && known.restaurants === restaurants && known.revision === restaurants.revision)
+    return known.scope;
+  const scope: Scope = {
+    organizationIds: new Set([organizationId]),
+    restaurantIds: new Set(restaurantIds()),
+  };
+  SCOPES.set(record, { restaurants, revision: restaurants.revision, scope });
+  return scope;
+}
+
+function restaurantsOf(runtime: MockRuntime, organizationId: number): number[] {
+  return runtime.state.restaurants.filter((r) => r.organization_id === organizationId).map((r) => r.id);
+}
+
 /** Builds the scope of an API user's account. */
 export function actorFor(runtime: MockRuntime, apiUser: ApiUserRecord, session: SessionRecord): Actor {
   const { type, id } = apiUser.account;
@@ -78,30 +109,19 @@ export function actorFor(runtime: MockRuntime, apiUser: ApiUserRecord, session: 
   if (type === 'staff_member') {
     const staffMember = state.staffMembers.get(id);
     if (!staffMember) throw unauthenticated();
-    const orgRestaurants = state.restaurants
-      .filter((r) => r.organization_id === staffMember.organization_id)
-      .map((r) => r.id);
-    const restaurantIds = staffMember.role === 'administrator' ? orgRestaurants : staffMember.restaurant_ids;
-    return {
-      type,
-      apiUser,
-      session,
-      staffMember,
-      organizationIds: new Set([staffMember.organization_id]),
-      restaurantIds: new Set(restaurantIds),
-    };
+    const { organizationIds, restaurantIds } = scopeOf(runtime, staffMember, staffMember.organization_id, () =>
+      staffMember.role === 'administrator'
+        ? restaurantsOf(runtime, staffMember.organization_id)
+        : staffMember.restaurant_ids,
+    );
+    return { type, apiUser, session, staffMember, organizationIds, restaurantIds };
   }
   const courier = state.couriers.get(id);
   if (!courier) throw unauthenticated();
-  const restaurants = state.restaurants.filter((r) => r.organization_id === courier.organization_id).map((r) => r.id);
-  return {
-    type,
-    apiUser,
-    session,
-    courierId: courier.id,
-    organizationIds: new Set([courier.organization_id]),
-    restaurantIds: new Set(restaurants),
-  };
+  const { organizationIds, restaurantIds } = scopeOf(runtime, courier, courier.organization_id, () =>
+    restaurantsOf(runtime, courier.organization_id),
+  );
+  return { type, apiUser, session, courierId: courier.id, organizationIds, restaurantIds };
 }
 
 /** Whether the account can see an organization's records. */
