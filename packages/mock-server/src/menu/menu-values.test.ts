@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { Money } from '../model/money.js';
 import { configuratorProblems, normalizePrice, normalizeWeight } from './menu-values.js';
+import { amountSpelling } from '../../test/support/amount-spellings.js';
 
 test('prices come back with exactly two decimals; more decimals or a negative amount are refused', () => {
   expect(normalizePrice(9.5)).toBe('9.50');
@@ -36,15 +37,8 @@ test('the quick path for plain prices gives what the exact parser gives, for any
     -0,
   ])
     expect(normalizePrice(value), String(value)).toBe(exact(value));
-  const spelling = fc.tuple(
-    fc.constantFrom('', '-', '0', '00'),
-    fc.bigInt({ min: 0n, max: 10n ** 18n }),
-    fc.constantFrom('', '.', '.0', '.00', '.000'),
-    fc.nat(999),
-  );
   fc.assert(
-    fc.property(spelling, ([lead, whole, dot, fraction]) => {
-      const text = `${lead}${whole}${dot}${dot.length > 1 ? String(fraction) : ''}`;
+    fc.property(amountSpelling, (text) => {
       expect(normalizePrice(text)).toBe(exact(text));
     }),
   );

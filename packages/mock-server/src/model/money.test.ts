@@ -1,6 +1,8 @@
 import { expect, test } from 'vitest';
+import fc from 'fast-check';
 import BigModule from 'big.js';
 import { Money } from './money.js';
+import { amountSpelling } from '../../test/support/amount-spellings.js';
 
 test('amounts print with exactly two decimals', () => {
   expect(Money.of('9.5').toString()).toBe('9.50');
@@ -138,4 +140,42 @@ test('the whole-cents rule is exact decimal arithmetic (× 100 mod 1 = 0) for an
     samples.push(n, String(n), n.toFixed(i % 5));
   }
   for (const value of samples) expect(Money.parse(value)?.toString(), String(value)).toBe(byArithmetic(value));
+});
+
+test('isAmount answers as parse does, for any spelling and any double', () => {
+  for (const value of [
+    '4',
+    '4.00',
+    '-1.5',
+    '0',
+    '-0',
+    '00',
+    '04',
+    '4.',
+    '.5',
+    '4.005',
+    '1e3',
+    '0x1',
+    ' 1',
+    '',
+    'NaN',
+    1e21,
+    5e-7,
+    -0,
+    NaN,
+    Infinity,
+  ])
+    expect(Money.isAmount(value), String(value)).toBe(Money.parse(value) !== undefined);
+  for (const hostile of [null, undefined, ['4'], { toString: () => '4' }, true])
+    expect(Money.isAmount(hostile as never)).toBe(Money.parse(hostile as never) !== undefined);
+  fc.assert(
+    fc.property(amountSpelling, (text) => {
+      expect(Money.isAmount(text)).toBe(Money.parse(text) !== undefined);
+    }),
+  );
+  fc.assert(
+    fc.property(fc.double(), (value) => {
+      expect(Money.isAmount(value)).toBe(Money.parse(value) !== undefined);
+    }),
+  );
 });

@@ -153,7 +153,7 @@ export function configuratorErrors(options: readonly ConfiguratorGroup[] | null 
       } else {
         itemNames.add(item.name);
       }
-      if (Money.parse(item?.price) === undefined) {
+      if (!Money.isAmount(item?.price)) {
         problems.push({
           pointer: `/${g}/items/${i}/price`,
           detail: 'price must be a number or numeric string with at most two decimals',
