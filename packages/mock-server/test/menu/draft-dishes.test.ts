@@ -189,3 +189,30 @@ test('a JSON body without Content-Type application/json is 415', async () => {
   });
   expect(res.status).toBe(415);
 });
+
+test('external_id is unique within an organization: a dish keeps its own, a deleted dish frees it, another organization may use it', async () => {
+  const mock = demoMock();
+  const anna = await as(mock, ANNA);
+  const kenji = await as(mock, KENJI);
+  const fanta = (await anna('POST', '/api/draft_dishes', { json: { draft_dish: { ...cola, external_id: 'fanta' } } }))
+    .body.draft_dish;
+  // The same dish sent back with its own external id is no duplicate.
+  const renamed = await anna('PUT', `/api/draft_dishes/${fanta.id}`, {
+    json: { draft_dish: { name: 'Fanta 0.5 l', external_id: 'fanta' } },
+  });
+  expect(renamed.status).toBe(200);
+  const again = await anna('POST', '/api/draft_dishes', { json: { draft_dish: { ...cola, external_id: 'fanta' } } });
+  expect(again.status).toBe(422);
+  expect(again.body.errors[0].detail).toContain(`dish ${fanta.id}`);
+  // Another organization's menu is its own.
+  const rolls = { name: 'Fanta', price: 2.5, draft_category_id: 2001, organization_id: 2, external_id: 'fanta' };
+  expect((await kenji('POST', '/api/draft_dishes', { json: { draft_dish: rolls } })).status).toBe(201);
+  // A changed or deleted dish frees its external id.
+  await anna('PUT', `/api/draft_dishes/${fanta.id}`, { json: { draft_dish: { external_id: 'fanta-old' } } });
+  const freed = await anna('POST', '/api/draft_dishes', { json: { draft_dish: { ...cola, external_id: 'fanta' } } });
+  expect(freed.status).toBe(201);
+  expect((await anna('DELETE', `/api/draft_dishes/${freed.body.draft_dish.id}`)).status).toBe(204);
+  expect(
+    (await anna('POST', '/api/draft_dishes', { json: { draft_dish: { ...cola, external_id: 'fanta' } } })).status,
+  ).toBe(201);
+});
