@@ -38,6 +38,7 @@ import { scalingCurve } from './scale-bench.js';
 import { draftDishFloor, orderFloor, orderPageFloor } from './floor-servers.js';
 import { dishRulesFloorOf, organizationOfOrder } from './rules-floor-fixtures.js';
 import { orderRulesFloor } from './rules-floor-servers.js';
+import { draftDishPartsServer, orderPartsServer } from './parts-servers.js';
 import { startPrism } from '../../../scripts/testing/start-prism.js';
 import { PHASE_MEANING, PHASES, breakdownLines, phasesOf, profiled, type PhaseBreakdown } from './phase-profile.js';
 
@@ -111,6 +112,8 @@ interface Target {
   init?: { method?: string; headers?: Record<string, string>; body?: string };
   /** Profile one more load of this target after the rounds (see `phase-profile.ts`), saved under this name. */
   profile?: string;
+  /** The server's name in `BENCH_ROUNDS_OUT` (default: its profile name, else its URL). */
+  name?: string;
 }
 
 /** A target's rounds, in the order they ran, and the phases of its profiled load when it had one. */
@@ -130,7 +133,10 @@ async function sideBySide(targets: readonly Target[]): Promise<Rounds[]> {
   if (out) {
     // One JSON line per server, every round's CPU per request: for pooling the rounds of several runs.
     const lines = targets.map((target, index) =>
-      JSON.stringify({ server: target.profile ?? `bare ${target.url}`, cpuUs: rounds[index]!.map((r) => r.cpuUs) }),
+      JSON.stringify({
+        server: target.name ?? target.profile ?? `bare ${target.url}`,
+        cpuUs: rounds[index]!.map((r) => r.cpuUs),
+      }),
     );
     await appendFile(out, `${lines.join('\n')}\n`);
   }
@@ -185,7 +191,7 @@ async function bare(body: string, status: number, busyUs = 0): Promise<{ url: st
 
 function row(
   name: string,
-  measured: { mock: Rounds; ceiling: Rounds; floor?: Rounds; rules?: Rounds; prism?: Result },
+  measured: { mock: Rounds; ceiling: Rounds; floor?: Rounds; rules?: Rounds; parts?: Rounds; prism?: Result },
   target: number,
   cpuTarget: number,
 ): string {
@@ -211,6 +217,12 @@ function row(
       `  rules     ${rules.rps.toFixed(0).padStart(7)} req/s  p99 ${String(rules.p99).padStart(4)} ms  server CPU ${rules.cpuUs.toFixed(0).padStart(3)} µs/req  (the floor plus the mock's obligations, hand-written, bench/rules-floor-servers.ts; non-2xx ${rules.non2xx})`,
     );
   }
+  if (measured.parts) {
+    const parts = typical(measured.parts);
+    lines.push(
+      `  parts     ${parts.rps.toFixed(0).padStart(7)} req/s  p99 ${String(parts.p99).padStart(4)} ms  server CPU ${parts.cpuUs.toFixed(0).padStart(3)} µs/req  (the mock's own parts without its engine, bench/parts-servers.ts; non-2xx ${parts.non2xx})`,
+    );
+  }
   if (measured.prism)
     lines.push(
       `  prism     ${measured.prism.rps.toFixed(0).padStart(7)} req/s  p99 ${String(measured.prism.p99).padStart(4)} ms  (non-2xx ${measured.prism.non2xx})`,
@@ -229,7 +241,13 @@ function row(
       const rulesVsFloor = cpuRatio(measured.rules, measured.floor);
       lines.push(
         `  server CPU per request, rules floor / floor ${ratioText(rulesVsFloor)}: what the obligations cost a hand-written server${rulesVsFloor.median > cpuTarget ? ', above the target on their own' : ''}`,
-        `  server CPU per request, mock / rules floor ${ratioText(cpuRatio(measured.mock, measured.rules))}: what the mock's engine costs beyond them`,
+        `  server CPU per request, mock / rules floor ${ratioText(cpuRatio(measured.mock, measured.rules))}: what the mock costs beyond them`,
+      );
+    }
+    if (measured.parts) {
+      lines.push(
+        `  server CPU per request, mock / parts ${ratioText(cpuRatio(measured.mock, measured.parts))}: what the engine costs (adapter, routing, the steps between the parts)`,
+        `  server CPU per request, parts / floor ${ratioText(cpuRatio(measured.parts, measured.floor))}: what the mock's parts cost (sessions, validation, the handler)`,
       );
     }
   }
@@ -342,20 +360,30 @@ async function main(): Promise<void> {
         server.mock.runtime.config.tokenTtlMs,
         new Map([[5001, { text: orderBody, organizationId: organizationOfOrder(server, 5001) }]]),
       );
-      const [mock1, ceiling1, floor1, rules1] = await sideBySide([
+      const p1 = await orderPartsServer(server);
+      const [mock1, ceiling1, floor1, rules1, parts1] = await sideBySide([
         { url: server.url + orderPath, init: { headers: auth }, profile: 'order-mock' },
-        { url: c1.url + orderPath },
+        { url: c1.url + orderPath, name: 'order-bare' },
         { url: f1.url + orderPath, init: { headers: auth }, profile: 'order-floor' },
-        { url: r1.url + orderPath, init: { headers: auth } },
+        { url: r1.url + orderPath, init: { headers: auth }, name: 'order-rules' },
+        { url: p1.url + orderPath, init: { headers: auth }, name: 'order-parts' },
       ]);
       const prism1 = await prismLoad(orderPath, { headers: prismAuth });
       c1.server.close();
       f1.server.close();
       r1.server.close();
+      p1.server.close();
       console.log(
         row(
           `GET ${orderPath} (order + restaurants, couriers, payments)`,
-          { mock: mock1!, ceiling: ceiling1!, floor: floor1!, rules: rules1!, ...(prism1 ? { prism: prism1 } : {}) },
+          {
+            mock: mock1!,
+            ceiling: ceiling1!,
+            floor: floor1!,
+            rules: rules1!,
+            parts: parts1!,
+            ...(prism1 ? { prism: prism1 } : {}),
+          },
           0.6,
           1.3,
         ),
@@ -418,11 +446,13 @@ async function main(): Promise<void> {
       const f3 = await draftDishFloor(staffToken, createdBody);
       const r3 = await dishRulesFloorOf(server, staffToken);
       const post = { method: 'POST', headers: staff, body: dish };
-      const [mock3, ceiling3, floor3, rules3] = await sideBySide([
+      const p3 = await draftDishPartsServer(server);
+      const [mock3, ceiling3, floor3, rules3, parts3] = await sideBySide([
         { url: `${server.url}/api/draft_dishes`, init: post, profile: 'dish-mock' },
-        { url: `${c3.url}/api/draft_dishes`, init: post },
+        { url: `${c3.url}/api/draft_dishes`, init: post, name: 'dish-bare' },
         { url: `${f3.url}/api/draft_dishes`, init: post, profile: 'dish-floor' },
-        { url: `${r3.url}/api/draft_dishes`, init: post },
+        { url: `${r3.url}/api/draft_dishes`, init: post, name: 'dish-rules' },
+        { url: `${p3.url}/api/draft_dishes`, init: post, name: 'dish-parts' },
       ]);
       const prism3 = await prismLoad('/api/draft_dishes', {
         method: 'POST',
@@ -432,10 +462,18 @@ async function main(): Promise<void> {
       c3.server.close();
       f3.server.close();
       r3.server.close();
+      p3.server.close();
       console.log(
         row(
           'POST /api/draft_dishes with full validation',
-          { mock: mock3!, ceiling: ceiling3!, floor: floor3!, rules: rules3!, ...(prism3 ? { prism: prism3 } : {}) },
+          {
+            mock: mock3!,
+            ceiling: ceiling3!,
+            floor: floor3!,
+            rules: rules3!,
+            parts: parts3!,
+            ...(prism3 ? { prism: prism3 } : {}),
+          },
           0.5,
           1.5,
         ),

@@ -1,0 +1,92 @@
+/**
+ * The parts servers: the mock's own parts for one operation, called straight from a node:http listener, with
+ * no engine around them. They answer from the running mock's state with the very functions the engine
+ * calls: the session lookup (`authenticate`), the shared document's `validateRequest`, the operation's
+ * handler, `JSON.stringify` (or the handler's JSON text), and one `writeHead` with the engine's headers.
+ * Left out is only what the engine adds between them: the node adapter's request object and header reader,
+ * the CORS decision, named sessions and faults, routing, the pipeline's steps, contexts and answer objects.
+ *
+ * Measured beside the mock and the floors, they split the mock's cost in two: mock / parts is what the engine
+ * costs (the adapter, routing, the steps between the parts), parts / floor what the parts cost themselves.
+ * Each answers the mock's very body for the bench's requests (tested in `test/bench/parts-servers.test.ts`);
+ * a refusal is answered with the status and body of the {@link HttpError} a part throws.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { handlers } from '../src/handlers.js';
+import { sharedApiValidator, requestId } from '../src/engine/engine.js';
+import { JsonText, type HandlerResult } from '../src/engine/handler.js';
+import { HttpError } from '../src/engine/http-error.js';
+import { authenticate } from '../src/session/actor.js';
+import type { MockServer } from '../src/node.js';
+import { listen, type FloorServer } from './floor-servers.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** `Headers.get` over node's parsed headers, as the parts read them. */
+function headerReader(req: IncomingMessage): { get(name: string): string | null } {
+  return { get: (name) => (req.headers[name.toLowerCase()] as string | undefined) ?? null };
+}
+
+function answer(res: ServerResponse, result: HandlerResult): void {
+  const text = result.body instanceof JsonText ? (result.body.content as string) : JSON.stringify(result.body ?? null);
+  const head = ['vary', 'Origin', 'content-type', JSON_TYPE, 'x-request-id', requestId()];
+  for (const name in result.headers) head.push(name.toLowerCase(), result.headers[name]!);
+  head.push('content-length', String(Buffer.byteLength(text)));
+  res.writeHead(result.status, head);
+  res.end(text);
+}
+
+function refuse(res: ServerResponse, error: unknown): void {
+  if (error instanceof SyntaxError) return answer(res, { status: 400, body: { errors: [] } });
+  if (!(error instanceof HttpError)) throw error;
+  answer(res, { status: error.status, body: error.body(), headers: error.headers });
+}
+
+/** `GET /api/orders/{id}` from the mock's parts: session, parameter check and the `getOrder` handler. */
+export function orderPartsServer(server: MockServer): Promise<FloorServer> {
+  const { runtime } = server.mock;
+  const api = sharedApiValidator();
+  const http = createServer((req, res) => {
+    try {
+      const url = new URL(req.url ?? '/', 'http://parts');
+      const id = /^\/api\/orders\/([^/]+)$/.exec(url.pathname)?.[1];
+      if (id === undefined || req.method !== 'GET') return answer(res, { status: 404, body: { errors: [] } });
+      const actor = authenticate(runtime, { headers: headerReader(req) }, url);
+      const checked = api.validateRequest('getOrder', { params: { id }, query: url.search || undefined });
+      if (!checked.valid) return answer(res, { status: 400, body: { errors: checked.issues } });
+      answer(res, handlers.getOrder!({ runtime, actor, params: checked.value.params, url } as never) as HandlerResult);
+    } catch (error) {
+      refuse(res, error);
+    }
+  });
+  return listen(http);
+}
+
+/** `POST /api/draft_dishes` from the mock's parts: session, body check and the `createDraftDish` handler. */
+export function draftDishPartsServer(server: MockServer): Promise<FloorServer> {
+  const { runtime } = server.mock;
+  const api = sharedApiValidator();
+  const http = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      try {
+        const url = new URL(req.url ?? '/', 'http://parts');
+        if (url.pathname !== '/api/draft_dishes' || req.method !== 'POST')
+          return answer(res, { status: 404, body: { errors: [] } });
+        const headers = headerReader(req);
+        const actor = authenticate(runtime, { headers }, url);
+        const body: unknown = JSON.parse(STRICT_UTF8.decode(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+        const checked = api.validateRequest('createDraftDish', { contentType: headers.get('content-type'), body });
+        if (!checked.valid) return answer(res, { status: 422, body: { errors: checked.issues } });
+        const result = handlers.createDraftDish!({ runtime, actor, body, url } as never) as HandlerResult;
+        runtime.changed();
+        answer(res, result);
+      } catch (error) {
+        refuse(res, error);
+      }
+    });
+  });
+  return listen(http);
+}
