@@ -1,4 +1,5 @@
 import { expect, test } from 'vitest';
+import fc from 'fast-check';
 import { stateFromJson, stateToJson } from './mock-state.js';
 import { Table } from './table.js';
 
@@ -130,4 +131,32 @@ test('a derived index is built on first use from the rows, then kept up to date 
   table.put(stored);
   table.delete(3);
   expect(Object.fromEntries(index.tags)).toEqual({ 1: 'z', 2: 'in place', 4: 'd' });
+});
+
+test('any sequence of inserts, puts (new ids beyond the next one, replaced ids, deleted ids) and deletes keeps the indexes equal to a scan', () => {
+  const op = fc.oneof(
+    fc.record({ kind: fc.constant('insert' as const), group: fc.integer({ min: 1, max: 4 }) }),
+    fc.record({
+      kind: fc.constant('put' as const),
+      id: fc.integer({ min: 1, max: 40 }),
+      group: fc.integer({ min: 1, max: 4 }),
+      tag: fc.constantFrom('a', 'b', 'c'),
+    }),
+    fc.record({ kind: fc.constant('delete' as const), id: fc.integer({ min: 1, max: 40 }) }),
+    fc.record({ kind: fc.constant('check' as const) }),
+  );
+  fc.assert(
+    fc.property(fc.array(op, { maxLength: 60 }), fc.boolean(), (ops, indexFirst) => {
+      const table = new Table<Row>([{ id: 1, group: 1, tag: 'a' }]);
+      if (indexFirst) expectMatchesScan(table);
+      for (const step of ops) {
+        if (step.kind === 'insert') table.insert({ group: step.group, tag: 'a' });
+        else if (step.kind === 'put') table.put({ id: step.id, group: step.group, tag: step.tag });
+        else if (step.kind === 'delete') table.delete(step.id);
+        else expectMatchesScan(table);
+      }
+      expectMatchesScan(table);
+      expect(table.all().length).toBe(new Set(table.all().map((row) => row.id)).size);
+    }),
+  );
 });

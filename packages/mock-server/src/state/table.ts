@@ -65,10 +65,13 @@ export class Table<T extends WithId> {
   /** Stores a row under its own id (insert or replace). */
   put(row: T): T {
     if (this.indexes.size > 0) {
-      const previous = this.rows.get(row.id);
+      // An id from the next one on was never stored (`nextId` stays above every id): no row to replace, in the
+      // table or in a bucket, so an insert skips the lookups of a replace.
+      const fresh = row.id >= this.nextId;
+      const previous = fresh ? undefined : this.rows.get(row.id);
       for (const [column, index] of this.indexes) {
         if (previous !== undefined && previous[column] !== row[column]) unindex(index, previous[column], row.id);
-        addTo(index, row[column], row);
+        addTo(index, row[column], row, fresh);
       }
     }
     this.rows.set(row.id, row);
@@ -205,13 +208,13 @@ export class Table<T extends WithId> {
 }
 
 /** Puts a row in the bucket of a value, replacing the row of the same id if there is one. */
-function addTo<T extends WithId>(index: ColumnIndex<T>, value: unknown, row: T): void {
+function addTo<T extends WithId>(index: ColumnIndex<T>, value: unknown, row: T, fresh = false): void {
   let bucket = index.get(value);
   if (!bucket) {
     bucket = { rows: [], at: new Map() };
     index.set(value, bucket);
   }
-  const position = bucket.at.get(row.id);
+  const position = fresh ? undefined : bucket.at.get(row.id);
   if (position === undefined) {
     bucket.at.set(row.id, bucket.rows.length);
     bucket.rows.push(row);
