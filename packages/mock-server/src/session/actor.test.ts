@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { createMock } from '../index.js';
-import { actorFor } from './actor.js';
+import { actorFor, readToken } from './actor.js';
 
 function signedIn(login: string) {
   const mock = createMock();
@@ -48,4 +48,21 @@ test('a state loaded anew (another restaurants table, the same staff member reco
   expect(after).not.toBe(before);
   expect([...(after as Set<number>)]).toEqual([11]);
   mock.close();
+});
+
+test('tokens are read from each header in turn, whichever header came before', () => {
+  const url = new URL('http://localhost/api/orders?token=from-query');
+  const read = (authorization: string | null) =>
+    readToken({ headers: { get: (name) => (name === 'authorization' ? authorization : null) } }, url);
+  const headers = [
+    'Token token="a1"',
+    'token TOKEN=b2',
+    'Bearer c3',
+    'Token token="a1"',
+    '  Token token=d4  ',
+    null,
+    'Token token="a1',
+  ];
+  const tokens = ['a1', 'b2', undefined, 'a1', 'd4', 'from-query', 'a1'];
+  for (let round = 0; round < 2; round++) expect(headers.map(read)).toEqual(tokens);
 });

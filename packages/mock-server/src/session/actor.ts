@@ -25,11 +25,15 @@ export interface Actor {
 export function readToken(request: { headers: HeaderReader }, url: URL): string | undefined {
   const header = request.headers.get('authorization');
   if (header) {
-    const match = /^Token\s+token="?([^",\s]+)"?\s*$/i.exec(header.trim());
-    return match?.[1];
+    // A client sends the same header on every request: the last one read is answered without matching it again.
+    if (header !== lastHeader.header) lastHeader = { header, token: TOKEN.exec(header.trim())?.[1] };
+    return lastHeader.token;
   }
   return url.searchParams.get('token') ?? undefined;
 }
+
+const TOKEN = /^Token\s+token="?([^",\s]+)"?\s*$/i;
+let lastHeader: { header: string; token: string | undefined } = { header: '', token: undefined };
 
 /** Resolves the caller's session, or throws the documented 401. */
 export function authenticate(runtime: MockRuntime, request: { headers: HeaderReader }, url: URL): Actor {
@@ -38,15 +42,19 @@ export function authenticate(runtime: MockRuntime, request: { headers: HeaderRea
   // Every authenticated request looks its session up: through the token index, not a scan of all sessions.
   const session = runtime.state.sessions.findWhere('token', token);
   const now = runtime.clock.nowMs();
-  if (!session || session.ended_at || lastUsedMs(session) + runtime.config.tokenTtlMs < now) {
+  const known = session && LAST_USED.get(session);
+  if (!session || session.ended_at || lastUsedMs(session, known) + runtime.config.tokenTtlMs < now) {
     throw unauthenticated();
   }
   const apiUser = runtime.state.apiUsers.get(session.api_user_id);
   if (!apiUser) throw unauthenticated();
-  // `runtime.nowIso()`, spelled out so that the instant written is known without parsing it back.
-  const usedMs = runtime.clock.nowMs();
-  session.last_used_at = isoOf(usedMs);
-  LAST_USED.set(session, { text: session.last_used_at, ms: usedMs });
+  // `runtime.nowIso()` of the instant just read, spelled out so that the instant written is known without
+  // parsing it back; the remembered instant is updated in place (a new one per request was garbage).
+  session.last_used_at = isoOf(now);
+  if (known !== undefined) {
+    known.text = session.last_used_at;
+    known.ms = now;
+  } else LAST_USED.set(session, { text: session.last_used_at, ms: now });
   return actorFor(runtime, apiUser, session);
 }
 
@@ -65,8 +73,7 @@ function isoOf(ms: number): string {
  */
 const LAST_USED = new WeakMap<SessionRecord, { text: string; ms: number }>();
 
-function lastUsedMs(session: SessionRecord): number {
-  const known = LAST_USED.get(session);
+function lastUsedMs(session: SessionRecord, known: { text: string; ms: number } | undefined): number {
   return known !== undefined && known.text === session.last_used_at ? known.ms : Date.parse(session.last_used_at);
 }
 
