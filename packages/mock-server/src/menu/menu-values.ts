@@ -15,6 +15,9 @@ export function normalizePrice(value: number | string): string | undefined {
   // number (measured: about 2 µs of every created dish); every other one (`"9.500"`, `"09.5"`, `1e21`, a
   // negative) is read by the exact parser.
   const plain = PLAIN_PRICE.exec(typeof value === 'number' ? String(value) : value);
+  // Already written with two decimals: the sent string itself, which answers are serialized from without the
+  // flattening a joined string needs first (measured under load: `JSON.stringify` of a created dish).
+  if (plain && typeof value === 'string' && plain[2]?.length === 2) return value;
   if (plain) return `${plain[1]!}.${(plain[2] ?? '').padEnd(2, '0')}`;
   const amount = Money.parse(value);
   return amount && !amount.isNegative() ? amount.toString() : undefined;
