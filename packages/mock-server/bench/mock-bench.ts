@@ -11,7 +11,10 @@
  * request. On a two-core machine, with autocannon on the other core, it shows how far a server that does
  * any work at all falls below the bare ceiling (each answer then has to wake an idle load generator).
  * The single-order and draft-dish rows add a floor (`floor-servers.ts`): a hand-written server doing only
- * the work no server can skip to give that answer, so that a target can be read against it too.
+ * the work no server can skip to give that answer, so that a target can be read against it too. They also
+ * load a rules floor (`rules-floor-servers.ts`: the floor plus the mock's obligations, by hand) and a parts
+ * server (`parts-servers.ts`: the mock's own session lookup, validator and handler without its engine), so
+ * that the mock's cost splits into its engine (mock / parts) and its parts (parts / floor).
  *
  * The servers of a row are loaded in turn, `BENCH_ROUNDS` times (default 3) for `BENCH_SECONDS` each
  * (default 3), and each figure is the median of its rounds; a ratio is the median of the rounds' ratios,
@@ -21,7 +24,8 @@
  *
  * After its rounds, each mock and floor server of the HTTP rows is loaded once more under the CPU profiler,
  * and the row prints where a request's CPU goes, phase by phase (`phase-profile.ts`; `BENCH_PROFILE=0` skips
- * it). `BENCH_QUICK=1` runs only the HTTP rows, without Prism; `BENCH_ROWS=order,page,dish` picks rows.
+ * it). `BENCH_QUICK=1` runs only the HTTP rows, without Prism; `BENCH_ROWS=order,page,dish` picks rows, and
+ * `engine` in it (with `BENCH_QUICK=1`) adds the engine alone, hot, and the parts of a created dish.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFile } from 'node:fs/promises';
@@ -38,7 +42,7 @@ import { scalingCurve } from './scale-bench.js';
 import { draftDishFloor, orderFloor, orderPageFloor } from './floor-servers.js';
 import { dishRulesFloorOf, organizationOfOrder } from './rules-floor-fixtures.js';
 import { orderRulesFloor } from './rules-floor-servers.js';
-import { draftDishPartsServer, orderPartsServer } from './parts-servers.js';
+import { draftDishPartsServer, orderPartsServer, timeDishParts } from './parts-servers.js';
 import { startPrism } from '../../../scripts/testing/start-prism.js';
 import { PHASE_MEANING, PHASES, breakdownLines, phasesOf, profiled, type PhaseBreakdown } from './phase-profile.js';
 
@@ -49,7 +53,7 @@ const CONNECTIONS = 10;
 const PROFILE = process.env.BENCH_PROFILE !== '0';
 /** `BENCH_QUICK=1` runs only the HTTP rows, without Prism: for iterating on the server's cost. */
 const QUICK = process.env.BENCH_QUICK === '1';
-/** `BENCH_ROWS=page,dish` runs only those of the HTTP rows (`order`, `page`, `dish`; all by default). */
+/** `BENCH_ROWS=page,dish` runs only those of the HTTP rows (`order`, `page`, `dish`; all by default); `engine` adds section 7 to a quick run. */
 const ROWS = new Set((process.env.BENCH_ROWS ?? 'order,page,dish').split(','));
 const require = createRequire(import.meta.url);
 
@@ -262,17 +266,72 @@ function row(
   return lines.join('\n');
 }
 
+/** The draft dish every dish figure creates: a priced dish with one configurator group of two items. */
+const DISH_BODY = JSON.stringify({
+  draft_dish: {
+    name: 'Quattro Formaggi',
+    price: '12.90',
+    draft_category_id: 1001,
+    organization_id: 1,
+    options: [
+      {
+        name: 'Size',
+        multiple: false,
+        items: [
+          { name: '30 cm', price: 0 },
+          { name: '40 cm', price: '4.00' },
+        ],
+      },
+    ],
+  },
+});
+
+/** A header reader over a record, without a closure per request (tsx, which runs the bench, names each one). */
+class BenchHeaders {
+  constructor(private readonly headers: Record<string, string>) {}
+
+  get(name: string): string | null {
+    return this.headers[name.toLowerCase()] ?? null;
+  }
+}
+
 /** A request in the engine's own shape, as an adapter hands it over (see `src/engine/engine-request.ts`). */
 function benchRequest(method: string, path: string, headers: Record<string, string>, body?: Uint8Array): EngineRequest {
-  const url = new URL(`http://localhost:4010${path}`);
-  return {
-    method,
-    url,
-    headers: { get: (name) => headers[name.toLowerCase()] ?? null },
-    hasBody: body !== undefined,
-    bytes: () => Promise.resolve(body ?? new Uint8Array()),
-    toRequest: () => new Request(url, { method, headers, ...(body ? { body: body as BodyInit } : {}) }),
-  };
+  return new BenchRequest(method, path, headers, body);
+}
+
+/** See {@link benchRequest}: a class, so that a request costs the hot loop one object and no closures. */
+class BenchRequest implements EngineRequest {
+  readonly url: URL;
+  readonly headers: BenchHeaders;
+  readonly hasBody: boolean;
+
+  constructor(
+    readonly method: string,
+    path: string,
+    private readonly sent: Record<string, string>,
+    private readonly body: Uint8Array | undefined,
+  ) {
+    this.url = new URL(`http://localhost:4010${path}`);
+    this.headers = new BenchHeaders(sent);
+    this.hasBody = body !== undefined;
+  }
+
+  bytes(): Promise<Uint8Array> {
+    return Promise.resolve(this.body ?? new Uint8Array());
+  }
+
+  bytesNow(): Uint8Array | undefined {
+    return this.body;
+  }
+
+  toRequest(): Request {
+    return new Request(this.url, {
+      method: this.method,
+      headers: this.sent,
+      ...(this.body ? { body: this.body as BodyInit } : {}),
+    });
+  }
 }
 
 function median(values: number[]): number {
@@ -421,24 +480,7 @@ async function main(): Promise<void> {
 
     if (ROWS.has('dish')) {
       // 3. Creating a draft dish with full validation.
-      const dish = JSON.stringify({
-        draft_dish: {
-          name: 'Quattro Formaggi',
-          price: '12.90',
-          draft_category_id: 1001,
-          organization_id: 1,
-          options: [
-            {
-              name: 'Size',
-              multiple: false,
-              items: [
-                { name: '30 cm', price: 0 },
-                { name: '40 cm', price: '4.00' },
-              ],
-            },
-          ],
-        },
-      });
+      const dish = DISH_BODY;
       const createdBody = await (
         await fetch(`${server.url}/api/draft_dishes`, { method: 'POST', headers: staff, body: dish })
       ).text();
@@ -486,7 +528,10 @@ async function main(): Promise<void> {
 
   if (PROFILE)
     console.log(`\nphases: ${PHASES.map((phase) => `${phase}: ${PHASE_MEANING[phase]}`).join('\n        ')}`);
-  if (QUICK) return;
+  if (QUICK) {
+    if (ROWS.has('engine')) await engineAlone();
+    return;
+  }
 
   // 4. Menu import of 5,000 dishes with the job duration set to zero.
   {
@@ -597,66 +642,8 @@ async function main(): Promise<void> {
     mock.close();
   }
 
-  // 7. The engine alone, hot: the work the single-order and draft-dish rows pay for, without HTTP.
-  {
-    const mock = createMock({ state: seedWithOrders(10_000) });
-    const tokenOf = async (login: string): Promise<string> => {
-      const res = await mock.fetch(`http://localhost:4010/api/session?login=${login}&password=demo`, {
-        method: 'POST',
-      });
-      return ((await res.json()) as { meta: { token: string } }).meta.token;
-    };
-    const dispatcher = await tokenOf('dispatcher@demo');
-    const staff = await tokenOf('admin@pizza.demo');
-    const dish = new TextEncoder().encode(
-      JSON.stringify({ draft_dish: { name: 'Bench', price: '9.50', draft_category_id: 1001, organization_id: 1 } }),
-    );
-    // Cold: 16 MiB (more than this machine's caches) touched before each call, as the load generator, the
-    // kernel and the other connections do between two requests over HTTP. Each call is timed on its own
-    // (process.cpuUsage around it), hot and cold alike, so the timing's own cost is in both figures.
-    const flush = new Uint8Array(16 * 2 ** 20).fill(1);
-    const touch = (): void => {
-      for (let at = 0; at < flush.length; at += 64) flush[at]! += 1;
-    };
-    const perCall = async (make: () => EngineRequest, expected: number): Promise<{ hot: number; cold: number }> => {
-      const timed = async (calls: number, cold: boolean): Promise<number> => {
-        let total = 0;
-        for (let i = 0; i < calls; i++) {
-          if (cold) touch();
-          const started = process.cpuUsage();
-          const answer = await mock.answer(make());
-          const cpu = process.cpuUsage(started);
-          if (answer.status !== expected) throw new Error(`engine answered ${answer.status}`);
-          total += cpu.user + cpu.system;
-        }
-        return total / calls;
-      };
-      await timed(2_000, false);
-      return { hot: await timed(20_000, false), cold: await timed(2_000, true) };
-    };
-    const get = await perCall(
-      () => benchRequest('GET', '/api/orders/5001', { authorization: `Token token="${dispatcher}"` }),
-      200,
-    );
-    const post = await perCall(
-      () =>
-        benchRequest(
-          'POST',
-          '/api/draft_dishes',
-          { authorization: `Token token="${staff}"`, 'content-type': 'application/json' },
-          dish,
-        ),
-      201,
-    );
-    console.log(
-      [
-        'engine alone, in process (mock.answer, no HTTP), CPU per call:',
-        `  hot loop:                          GET one order ${get.hot.toFixed(1)} µs, POST a draft dish ${post.hot.toFixed(1)} µs`,
-        `  caches flushed before each call:   GET one order ${get.cold.toFixed(1)} µs, POST a draft dish ${post.cold.toFixed(1)} µs`,
-      ].join('\n'),
-    );
-    mock.close();
-  }
+  // 7. The engine alone, hot, and the parts of a created dish.
+  await engineAlone();
 
   // 8. The scaling curve: a sorted, filtered page, one order and an import at 1k, 10k and 100k orders.
   await scalingCurve([1_000, 10_000, 100_000]);
@@ -671,6 +658,91 @@ async function main(): Promise<void> {
       child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`500k bench exited with ${code}`))));
     });
   } else console.log('\n500,000 orders: skipped (BENCH_500K=1 runs it, about a minute)');
+}
+
+/** 7. The engine alone, hot: the work the single-order and draft-dish rows pay for, without HTTP; then the parts of a created dish. */
+async function engineAlone(): Promise<void> {
+  const mock = createMock({ state: seedWithOrders(10_000) });
+  const tokenOf = async (login: string): Promise<string> => {
+    const res = await mock.fetch(`http://localhost:4010/api/session?login=${login}&password=demo`, {
+      method: 'POST',
+    });
+    return ((await res.json()) as { meta: { token: string } }).meta.token;
+  };
+  const dispatcher = await tokenOf('dispatcher@demo');
+  const staff = await tokenOf('admin@pizza.demo');
+  const dish = new TextEncoder().encode(DISH_BODY);
+  // Cold: 16 MiB (more than this machine's caches) touched before each call, as the load generator, the
+  // kernel and the other connections do between two requests over HTTP. Each call is timed on its own
+  // (process.cpuUsage around it), hot and cold alike, so the timing's own cost is in both figures.
+  const flush = new Uint8Array(16 * 2 ** 20).fill(1);
+  const touch = (): void => {
+    for (let at = 0; at < flush.length; at += 64) flush[at]! += 1;
+  };
+  const perCall = async (make: () => EngineRequest, expected: number): Promise<{ hot: number; cold: number }> => {
+    // Cold: each call timed on its own, so that the flush before it is not counted (the timing's own cost,
+    // about 1 µs, is). Hot: seven loops of 10,000 calls timed whole, through `answerNow` as the node adapter
+    // calls it; the median loop.
+    const cold = async (calls: number): Promise<number> => {
+      let total = 0;
+      for (let i = 0; i < calls; i++) {
+        touch();
+        const started = process.cpuUsage();
+        const answer = await mock.answer(make());
+        const cpu = process.cpuUsage(started);
+        if (answer.status !== expected) throw new Error(`engine answered ${answer.status}`);
+        total += cpu.user + cpu.system;
+      }
+      return total / calls;
+    };
+    const loop = async (calls: number): Promise<number> => {
+      const started = process.cpuUsage();
+      for (let i = 0; i < calls; i++) {
+        const now = mock.answerNow(make());
+        const answer = now instanceof Promise ? await now : now;
+        if (answer.status !== expected) throw new Error(`engine answered ${answer.status}`);
+      }
+      const cpu = process.cpuUsage(started);
+      return (cpu.user + cpu.system) / calls;
+    };
+    await loop(20_000);
+    const hot: number[] = [];
+    for (let i = 0; i < 7; i++) hot.push(await loop(10_000));
+    return { hot: median(hot), cold: await cold(2_000) };
+  };
+  const get = await perCall(
+    () => benchRequest('GET', '/api/orders/5001', { authorization: `Token token="${dispatcher}"` }),
+    200,
+  );
+  const post = await perCall(
+    () =>
+      benchRequest(
+        'POST',
+        '/api/draft_dishes',
+        { authorization: `Token token="${staff}"`, 'content-type': 'application/json' },
+        dish,
+      ),
+    201,
+  );
+  console.log(
+    [
+      'engine alone, in process (mock.answer, no HTTP), CPU per call:',
+      `  hot loop:                          GET one order ${get.hot.toFixed(1)} µs, POST a draft dish ${post.hot.toFixed(1)} µs`,
+      `  caches flushed before each call:   GET one order ${get.cold.toFixed(1)} µs, POST a draft dish ${post.cold.toFixed(1)} µs`,
+    ].join('\n'),
+  );
+  const parts = timeDishParts({ mock }, staff, DISH_BODY);
+  const ns = (value: number): string => `${value.toFixed(0)} ns`.padStart(9);
+  console.log(
+    [
+      "the parts of a created dish alone, hot (CPU per call), beside the floor's equivalent of each:",
+      `  session lookup (authenticate)     ${ns(parts.authenticate)}   floor: token regex and a map   ${ns(parts.tokenLookup)}`,
+      `  request check (validateRequest)   ${ns(parts.validateRequest)}   floor: ajv alone               ${ns(parts.ajvAlone)}`,
+      `  handler (createDraftDish)         ${ns(parts.handler)}   floor: a spread and a Map.set  ${ns(parts.spreadAndStore)}`,
+      `  JSON.parse of the body            ${ns(parts.parse)}   JSON.stringify of the answer   ${ns(parts.stringify)}`,
+    ].join('\n'),
+  );
+  mock.close();
 }
 
 main().catch((error: unknown) => {

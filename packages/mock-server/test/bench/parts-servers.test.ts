@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { MockServer } from '../../src/node.js';
 import { benchMock } from './bench-mock.js';
 import type { FloorServer } from '../../bench/floor-servers.js';
-import { draftDishPartsServer, orderPartsServer } from '../../bench/parts-servers.js';
+import { draftDishPartsServer, orderPartsServer, timeDishParts } from '../../bench/parts-servers.js';
 
 // The parts servers split the mock's cost into its engine and its parts. They must answer what the mock
 // answers, from its state, or mock / parts would not be the engine's share.
@@ -81,4 +81,18 @@ test('the draft dish parts server creates the dish the mock creates, in the mock
     expect(mine.status, body).toBe(theirs.status);
     expect(mine.status, body).toBeGreaterThanOrEqual(400);
   }
+});
+
+test('the parts of a created dish are timed on the mock itself: every figure a real cost, every handler call a stored dish', () => {
+  const body = JSON.stringify({
+    draft_dish: { name: 'Timed', price: '4.50', draft_category_id: 1001, organization_id: 1 },
+  });
+  const before = mock.mock.runtime.state.draftDishes.size;
+  const parts = timeDishParts(mock, staff, body, 200);
+  for (const [part, ns] of Object.entries(parts)) {
+    expect(Number.isFinite(ns), part).toBe(true);
+    expect(ns, part).toBeGreaterThan(0);
+  }
+  // One dish to read the answer's shape from, then the warm-up and the timed calls of the handler.
+  expect(mock.mock.runtime.state.draftDishes.size - before).toBe(1 + 20 + 200);
 });
