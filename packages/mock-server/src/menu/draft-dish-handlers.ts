@@ -179,14 +179,12 @@ export const draftDishHandlers: HandlerMap = {
     // The decided defaults for every optional field (model/dish.ts); the sent fields are checked below.
     // Built once and stored as it is (what `insert` stores: the record's fields, then the next id), instead
     // of copied twice on the way; every field `applyDishFields` sets is already there, so the order holds.
-    const next: DraftDishRecord = Object.assign(
-      dishRecord({
-        name: sent.name,
-        draft_category_id: sent.draft_category_id,
-        organization_id: sent.organization_id,
-      }),
-      { id: state.draftDishes.peekNextId() },
-    );
+    const next = dishRecord({
+      name: sent.name,
+      draft_category_id: sent.draft_category_id,
+      organization_id: sent.organization_id,
+    }) as DraftDishRecord;
+    next.id = state.draftDishes.peekNextId();
     const problems = applyDishFields(state, sent, next, undefined);
     if (problems.length > 0) throw unprocessable(problems);
     // After the last dish of the category, so a new dish goes last.

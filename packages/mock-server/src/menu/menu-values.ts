@@ -47,8 +47,11 @@ export function configuratorProblems(
   base: string,
 ): FieldProblem[] {
   if (!options) return [];
+  const errors = configuratorErrors(options);
+  // A valid configurator (every stored dish's) needs no filtering and mapping.
+  if (errors.length === 0) return [];
   return (
-    configuratorErrors(options)
+    errors
       // min and max are ignored for single-choice groups (decided: exactly one option is chosen, they are kept as sent).
       .filter((problem) => {
         const match = /^\/(\d+)\/(min|max)$/.exec(problem.pointer);

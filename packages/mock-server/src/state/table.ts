@@ -75,7 +75,7 @@ export class Table<T extends WithId> {
       }
     }
     this.rows.set(row.id, row);
-    for (const index of this.derived.values()) index.put(row);
+    if (this.derived.size > 0) for (const index of this.derived.values()) index.put(row);
     if (row.id >= this.nextId) this.nextId = row.id + 1;
     this.writes += 1;
     return row;
