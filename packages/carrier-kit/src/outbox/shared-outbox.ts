@@ -45,6 +45,8 @@ export function createSharedOutbox(options: SharedOutboxOptions): Outbox {
   const closed = new Set<string>();
   const lastPosition = new Map<string, LatLon>();
   const sends = new Set<Promise<void>>();
+  /** Ids of the updates whose answer this replica is writing to the store (see the reconciliation in `poll`). */
+  const settling = new Set<number>();
   let started = false;
   let stopped = false;
   let timer: TimerHandle | undefined;
@@ -98,8 +100,13 @@ export function createSharedOutbox(options: SharedOutboxOptions): Outbox {
     // Updates of this replica that another one sent: looked up once per poll interval, not per send.
     if (local.size > 0 && scheduler.now() - reconciledAt >= pollMs) {
       reconciledAt = scheduler.now();
-      const still = await store.stillPending([...local.keys()]);
-      for (const id of local.keys()) if (!still.has(id)) local.delete(id);
+      // Only the ids asked about: an update queued while the store answers is not in its answer.
+      const asked = [...local.keys()];
+      const still = await store.stillPending(asked);
+      // An update whose answer this replica is writing is left to its send, which takes it off once its event
+      // fires: the store may already say it is done (the write committed) while the event is still to come. An
+      // update whose call hangs is not, so one another replica sent still leaves pending() here.
+      for (const id of asked) if (!still.has(id) && !settling.has(id)) local.delete(id);
     }
     const room = batch - sends.size;
     if (room <= 0) return;
@@ -123,6 +130,7 @@ export function createSharedOutbox(options: SharedOutboxOptions): Outbox {
       } catch (error) {
         failure = error;
       }
+      settling.add(entry.id);
       if (answered) {
         const { order } = answered;
         await store.markSent(entry.id);
@@ -176,7 +184,10 @@ export function createSharedOutbox(options: SharedOutboxOptions): Outbox {
       }
     })()
       .catch((error: unknown) => logger.error('outbox store failed', { error: String(error) }))
-      .finally(() => kick());
+      .finally(() => {
+        settling.delete(entry.id);
+        kick();
+      });
     sends.add(work);
     void work.finally(() => sends.delete(work));
   };

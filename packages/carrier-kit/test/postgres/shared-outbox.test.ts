@@ -3,7 +3,7 @@
 // that hangs hands its update to another once the lease runs out.
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import { createSharedOutbox, type Outbox } from '@restoapi/carrier-kit';
+import { createSharedOutbox, type Outbox, type SharedOutboxStore } from '@restoapi/carrier-kit';
 import { createPostgresOutboxStore, migrate } from '@restoapi/carrier-kit/postgres';
 import { postgresTestsRun, startPostgres, type TestPostgres } from '../../../../scripts/testing/postgres.js';
 import { carrierOrder, FakeCarrierApi } from '../support/fake-carrier-api.js';
@@ -25,12 +25,17 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function replica(api: FakeCarrierApi, url: string, options: { leaseMs?: number; minIntervalMs?: number } = {}) {
+async function replica(
+  api: FakeCarrierApi,
+  url: string,
+  options: { leaseMs?: number; minIntervalMs?: number; wrap?: (store: SharedOutboxStore) => SharedOutboxStore } = {},
+) {
   const pool = new pg.Pool({ connectionString: url, max: 4 });
   pools.push(pool);
+  const store = createPostgresOutboxStore({ pool, leaseMs: options.leaseMs ?? 30_000 });
   const outbox = createSharedOutbox({
     api,
-    store: createPostgresOutboxStore({ pool, leaseMs: options.leaseMs ?? 30_000 }),
+    store: options.wrap ? options.wrap(store) : store,
     pollMs: 20,
     retry: { initialDelayMs: 50, maxDelayMs: 100 },
     positions: { minIntervalMs: options.minIntervalMs ?? 0, minDistanceM: 0 },
@@ -67,6 +72,81 @@ test.runIf(run)('a 503 is retried and holds the next update back; a 409 is refus
   ]);
   expect(events).toEqual(['retry courier_assigned', 'rejected courier_assigned']);
   expect(outbox.stats).toMatchObject({ queued: 3, sent: 2, retried: 1, rejected: 1 });
+});
+
+/**
+ * A store whose refusal is written, and then held until the replica has reconciled its pending updates with
+ * the store (which now says the update is done), and 50 ms more: the window in which a caller reads pending().
+ */
+function reconcilingBeforeRefusalReturns(store: SharedOutboxStore): SharedOutboxStore {
+  let reconciled: () => void = () => undefined;
+  return {
+    ...store,
+    async stillPending(ids) {
+      const still = await store.stillPending(ids);
+      reconciled();
+      return still;
+    },
+    async markRejected(id, error) {
+      await store.markRejected(id, error);
+      await new Promise<void>((resolve) => (reconciled = resolve));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    },
+  };
+}
+
+test.runIf(run)(
+  'a refused update leaves pending() only with its event, though the store said it was done first',
+  async () => {
+    const api = new FakeCarrierApi();
+    const order = api.add(carrierOrder(5));
+    const outbox = await replica(api, await database(), { wrap: reconcilingBeforeRefusalReturns });
+    const events: string[] = [];
+    outbox.on('rejected', ({ entry }) => void events.push(`rejected ${entry.patch.status}`));
+    await outbox.enqueue(order.secure_id, { status: 'courier_assigned', courier_name: 'Tom', courier_phone: '+49 1' });
+    await outbox.enqueue(order.secure_id, { status: 'delivering' });
+    await outbox.enqueue(order.secure_id, { status: 'courier_assigned' });
+    await eventually(() => outbox.pending().length === 0, 5000, 'the outbox to drain');
+    expect(events).toEqual(['rejected courier_assigned']);
+  },
+);
+
+test.runIf(run)('an update queued while the replica asks the store about its pending ones stays pending', async () => {
+  const api = new FakeCarrierApi();
+  const order = api.add(carrierOrder(6));
+  // The first reconciliation after `asking` is armed is held for 100 ms between its query and its answer.
+  let asking: (() => void) | undefined;
+  let answered: (() => void) | undefined;
+  const slowReconciliation = (store: SharedOutboxStore): SharedOutboxStore => ({
+    ...store,
+    async stillPending(ids) {
+      const still = await store.stillPending(ids);
+      if (!asking) return still;
+      const [started, done] = [asking, answered!];
+      asking = undefined;
+      started();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      setTimeout(done, 0);
+      return still;
+    },
+  });
+  const outbox = await replica(api, await database(), { wrap: slowReconciliation });
+  // The first update keeps failing, so it stays pending and the replica keeps reconciling.
+  api.fail({ status: 503 }, 1000);
+  await outbox.enqueue(order.secure_id, { status: 'courier_assigned', courier_name: 'Tom', courier_phone: '+49 1' });
+  const finished = new Promise<void>((resolve) => (answered = resolve));
+  await new Promise<void>((resolve) => (asking = resolve));
+  await outbox.enqueue(order.secure_id, { status: 'delivering' });
+  await finished;
+  expect(outbox.pending().map((entry) => entry.patch.status)).toEqual(['courier_assigned', 'delivering']);
+  api.recover();
+  await eventually(() => outbox.pending().length === 0, 5000, 'the outbox to drain');
+  expect(
+    api
+      .puts(order.secure_id)
+      .slice(-2)
+      .map((put) => put.status),
+  ).toEqual(['courier_assigned', 'delivering']);
 });
 
 test.runIf(run)(
