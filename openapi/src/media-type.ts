@@ -1,3 +1,6 @@
+/** The last `Content-Type` read and its media type (see {@link mediaTypeOf}). */
+let last = { contentType: '', mediaType: '' };
+
 /**
  * The media type of a `Content-Type` value, lower-cased and without parameters (`Application/JSON; charset=utf-8`
  * → `application/json`); `undefined` without a header, `''` when the value names no type before its parameters.
@@ -10,5 +13,3 @@ export function mediaTypeOf(contentType: string | null | undefined): string | un
   last = { contentType, mediaType };
   return mediaType;
 }
-
-let last = { contentType: '', mediaType: '' };

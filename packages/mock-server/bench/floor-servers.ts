@@ -34,7 +34,8 @@ export interface FloorServer {
 
 type Json = Record<string, unknown>;
 
-const TOKEN = /^Token\s+token="?([^",\s]+)"?\s*$/i;
+/** `Authorization: Token token="…"`, the token in its first group (every bench server reads it so). */
+export const TOKEN = /^Token\s+token="?([^",\s]+)"?\s*$/i;
 const JSON_TYPE = 'application/json; charset=utf-8';
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 

@@ -19,7 +19,7 @@ import { HttpError } from '../src/engine/http-error.js';
 import { authenticate } from '../src/session/actor.js';
 import type { MockServer } from '../src/node.js';
 import { createAjv, openapiDocument } from '@restoapi/openapi';
-import { listen, type FloorServer } from './floor-servers.js';
+import { listen, TOKEN, type FloorServer } from './floor-servers.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -157,8 +157,6 @@ export function timeDishParts(
     stringify: time(() => JSON.stringify(answer)),
   };
 }
-
-const TOKEN = /^Token\s+token="?([^",\s]+)"?\s*$/i;
 
 /** A header reader without a closure per call (the bench runs under tsx, which names every closure it makes). */
 class FixedHeaders {

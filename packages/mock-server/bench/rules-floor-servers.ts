@@ -17,11 +17,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createAjv, openapiDocument } from '@restoapi/openapi';
 import type { FloorServer } from './floor-servers.js';
-import { listen, orderAnswers } from './floor-servers.js';
+import { listen, orderAnswers, TOKEN } from './floor-servers.js';
 
 type Json = Record<string, unknown>;
 
-const TOKEN = /^Token\s+token="?([^",\s]+)"?\s*$/i;
 const JSON_TYPE = 'application/json; charset=utf-8';
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 

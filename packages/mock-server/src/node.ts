@@ -98,16 +98,21 @@ class RawHeaderReader implements HeaderReader {
   }
 }
 
+/** Collects a node:http body and hands it over whole, in one buffer, once it has ended. */
+function collect(req: IncomingMessage, done: (body: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  req.on('data', (chunk: Buffer) => {
+    chunks.push(chunk);
+    size += chunk.length;
+  });
+  req.on('end', () => done(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+}
+
 /** Reads a whole node:http body into one buffer. */
 function readAll(req: IncomingMessage): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
-      size += chunk.length;
-    });
-    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)));
+    collect(req, resolve);
     req.on('error', reject);
   });
 }
@@ -154,14 +159,7 @@ class NodeEngineRequest implements EngineRequest {
    * (see {@link readsBodyFirst}), so the engine's size limits still refuse a large one before it is read.
    */
   readFirst(then: () => void): void {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    this.req.on('data', (chunk: Buffer) => {
-      chunks.push(chunk);
-      size += chunk.length;
-    });
-    this.req.on('end', () => {
-      const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+    collect(this.req, (body) => {
       this.#body = body;
       this.#reading = Promise.resolve(body);
       then();

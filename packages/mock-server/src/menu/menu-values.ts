@@ -1,9 +1,6 @@
 import type { FieldProblem } from '../engine/http-error.js';
-import { Money } from '../model/money.js';
+import { Money, PLAIN_AMOUNT } from '../model/money.js';
 import { configuratorErrors, type ConfiguratorGroup } from '../model/pricing.js';
-
-/** A price without a sign, leading zeros or more than two decimals: its two-decimal text needs no arithmetic. */
-const PLAIN_PRICE = /^(0|[1-9][0-9]{0,14})(?:\.([0-9]{1,2}))?$/;
 
 /**
  * A dish price as stored and returned: a decimal string with exactly two
@@ -14,11 +11,13 @@ export function normalizePrice(value: number | string): string | undefined {
   // The common spellings (`12.9`, `"12.90"`, `0`) are written with two decimals as they are, without a big.js
   // number (measured: about 2 µs of every created dish); every other one (`"9.500"`, `"09.5"`, `1e21`, a
   // negative) is read by the exact parser.
-  const plain = PLAIN_PRICE.exec(typeof value === 'number' ? String(value) : value);
+  const found = PLAIN_AMOUNT.exec(typeof value === 'number' ? String(value) : value);
+  // A plain amount without a sign: its two-decimal text needs no arithmetic.
+  const plain = found && found[1] === '' ? found : undefined;
   // Already written with two decimals: the sent string itself, which answers are serialized from without the
   // flattening a joined string needs first (measured under load: `JSON.stringify` of a created dish).
-  if (plain && typeof value === 'string' && plain[2]?.length === 2) return value;
-  if (plain) return `${plain[1]!}.${(plain[2] ?? '').padEnd(2, '0')}`;
+  if (plain && typeof value === 'string' && plain[3]?.length === 2) return value;
+  if (plain) return `${plain[2]!}.${(plain[3] ?? '').padEnd(2, '0')}`;
   const amount = Money.parse(value);
   return amount && !amount.isNegative() ? amount.toString() : undefined;
 }

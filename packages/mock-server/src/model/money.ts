@@ -8,8 +8,11 @@ Big.strict = true;
 
 type BigValue = BigModule.Big;
 
-/** An amount in its plain spelling (optional minus, no leading zeros, at most two decimals): always an amount. */
-const PLAIN_AMOUNT = /^-?(?:0|[1-9][0-9]{0,14})(?:\.[0-9]{1,2})?$/;
+/**
+ * An amount in its plain spelling (optional minus, no leading zeros, at most two decimals), always an amount:
+ * the sign, the whole part and the decimals in groups 1 to 3, for the quick paths that need no big.js number.
+ */
+export const PLAIN_AMOUNT = /^(-?)(0|[1-9][0-9]{0,14})(?:\.([0-9]{1,2}))?$/;
 const DECIMAL = /^-?\d+(?:\.\d+)?$/;
 
 /**

@@ -21,6 +21,11 @@ export interface Actor {
   courierId?: number;
 }
 
+/** `Token token="…"`, the token in its first group. */
+const TOKEN = /^Token\s+token="?([^",\s]+)"?\s*$/i;
+/** The last Authorization header read and its token (see {@link readToken}). */
+let lastHeader: { header: string; token: string | undefined } = { header: '', token: undefined };
+
 /** Reads the token from `Authorization: Token token="…"` or the `token` query parameter (Authentication 3). */
 export function readToken(request: { headers: HeaderReader }, url: URL): string | undefined {
   const header = request.headers.get('authorization');
@@ -31,9 +36,6 @@ export function readToken(request: { headers: HeaderReader }, url: URL): string 
   }
   return url.searchParams.get('token') ?? undefined;
 }
-
-const TOKEN = /^Token\s+token="?([^",\s]+)"?\s*$/i;
-let lastHeader: { header: string; token: string | undefined } = { header: '', token: undefined };
 
 /** Resolves the caller's session, or throws the documented 401. */
 export function authenticate(runtime: MockRuntime, request: { headers: HeaderReader }, url: URL): Actor {

@@ -50,10 +50,6 @@ function errorAnswer(error: HttpError): EngineResponse {
  */
 export function sessionFront(defaultInstance: MockEngine, sessions: SessionRegistry): Mock {
   /**
-   * Runs a call on the instance the header names: the default one without a header, else the named
-   * session (created on first use). A refusal (bad name, limit) becomes the error answer in the caller's shape.
-   */
-  /**
    * The instance a request's `X-Mock-Session` names: the default one without a header (or for the session
    * endpoints, which manage the registry itself), else the named session, created on first use; a refusal (bad
    * name, limit) as the error answer.

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createMockServer, type MockServer } from '../../src/node.js';
+import type { MockServer } from '../../src/node.js';
+import { benchMock } from './bench-mock.js';
 import type { FloorServer } from '../../bench/floor-servers.js';
 import { dishRulesFloorOf, organizationOfOrder } from '../../bench/rules-floor-fixtures.js';
 import { orderRulesFloor } from '../../bench/rules-floor-servers.js';
@@ -12,15 +13,8 @@ let dispatcher: string;
 let staff: string;
 const floors: FloorServer[] = [];
 
-async function token(login: string): Promise<string> {
-  const res = await fetch(`${mock.url}/api/session?login=${login}&password=demo`, { method: 'POST' });
-  return ((await res.json()) as { meta: { token: string } }).meta.token;
-}
-
 beforeAll(async () => {
-  mock = await createMockServer();
-  dispatcher = await token('dispatcher@demo');
-  staff = await token('admin@pizza.demo');
+  ({ mock, dispatcher, staff } = await benchMock());
 });
 
 afterAll(async () => {
