@@ -298,7 +298,6 @@ export class RequestPipeline {
 
   /** Step 6: the handler's result as an answer, checked against the document when the config asks for it. */
   respond(routed: Routed, result: HandlerResult, id: string): EngineResponse {
-    const headers: Record<string, string> = { 'X-Request-Id': id, ...result.headers };
     const json = result.body instanceof JsonText ? result.body : undefined;
     if (this.parts.runtime.config.validateResponses && result.raw === undefined) {
       assertDocumentedResponse(
@@ -308,17 +307,18 @@ export class RequestPipeline {
         json === undefined ? result.body : JSON.parse(json.text),
       );
     }
+    // Each answer's header record is built once, in its final order (one spread, not one per step).
     if (result.raw !== undefined) {
       return new EngineResponse(
         result.status,
-        { 'Content-Type': result.contentType ?? 'application/octet-stream', ...headers },
+        { 'Content-Type': result.contentType ?? 'application/octet-stream', 'X-Request-Id': id, ...result.headers },
         result.raw,
       );
     }
-    if (result.body === undefined) return new EngineResponse(result.status, headers, null);
-    if (json !== undefined)
-      return new EngineResponse(result.status, { 'Content-Type': JSON_CONTENT_TYPE, ...headers }, json.content);
-    return jsonAnswer(result.status, result.body, headers);
+    if (result.body === undefined)
+      return new EngineResponse(result.status, { 'X-Request-Id': id, ...result.headers }, null);
+    const headers = { 'Content-Type': JSON_CONTENT_TYPE, 'X-Request-Id': id, ...result.headers };
+    return new EngineResponse(result.status, headers, json !== undefined ? json.content : JSON.stringify(result.body));
   }
 }
 
