@@ -25,7 +25,8 @@
  * After its rounds, each mock and floor server of the HTTP rows is loaded once more under the CPU profiler,
  * and the row prints where a request's CPU goes, phase by phase (`phase-profile.ts`; `BENCH_PROFILE=0` skips
  * it). `BENCH_QUICK=1` runs only the HTTP rows, without Prism; `BENCH_ROWS=order,page,dish` picks rows, and
- * `engine` in it (with `BENCH_QUICK=1`) adds the engine alone, hot, and the parts of a created dish.
+ * `engine` in it (with `BENCH_QUICK=1`) adds the engine alone, hot, and the parts of a created dish; `ablation`
+ * in it adds the dish's parts server without each of its parts in turn (what each part costs under load).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFile } from 'node:fs/promises';
@@ -42,7 +43,7 @@ import { scalingCurve } from './scale-bench.js';
 import { draftDishFloor, orderFloor, orderPageFloor } from './floor-servers.js';
 import { dishRulesFloorOf, organizationOfOrder } from './rules-floor-fixtures.js';
 import { orderRulesFloor } from './rules-floor-servers.js';
-import { draftDishPartsServer, orderPartsServer, timeDishParts } from './parts-servers.js';
+import { draftDishPartsServer, orderPartsServer, timeDishParts, type DishPart } from './parts-servers.js';
 import { startPrism } from '../../../scripts/testing/start-prism.js';
 import { PHASE_MEANING, PHASES, breakdownLines, phasesOf, profiled, type PhaseBreakdown } from './phase-profile.js';
 
@@ -60,7 +61,10 @@ const CONNECTIONS = 10;
 const PROFILE = process.env.BENCH_PROFILE !== '0';
 /** `BENCH_QUICK=1` runs only the HTTP rows, without Prism: for iterating on the server's cost. */
 const QUICK = process.env.BENCH_QUICK === '1';
-/** `BENCH_ROWS=page,dish` runs only those of the HTTP rows (`order`, `page`, `dish`; all by default); `engine` adds section 7 to a quick run. */
+/**
+ * `BENCH_ROWS=page,dish` runs only those of the HTTP rows (`order`, `page`, `dish`; all by default); `engine` adds
+ * section 7 to a quick run; `ablation` adds to the dish row the parts server without each of its parts in turn.
+ */
 const ROWS = new Set((process.env.BENCH_ROWS ?? 'order,page,dish').split(','));
 const require = createRequire(import.meta.url);
 
@@ -162,6 +166,27 @@ async function sideBySide(targets: readonly Target[]): Promise<Rounds[]> {
     }
   }
   return rounds;
+}
+
+/** The parts a created dish's ablation leaves out, one at a time. */
+const DISH_PARTS: readonly DishPart[] = ['authenticate', 'validateRequest', 'handler'];
+
+/**
+ * What each part of a created dish costs under load: the parts server's CPU per request minus that of the same
+ * server without the part, round by round (servers of a round run seconds apart), median and range.
+ */
+function ablationLines(parts: Rounds, without: readonly { part: DishPart; rounds: Rounds }[]): string {
+  const lines = [
+    `  the parts under load, each left out in turn (parts server ${typical(parts).cpuUs.toFixed(1)} µs/req; the part's cost is the difference, per round):`,
+  ];
+  for (const { part, rounds } of without) {
+    const differences = rounds.map((round, i) => parts[i]!.cpuUs - round.cpuUs);
+    const sorted = [...differences].sort((a, b) => a - b);
+    lines.push(
+      `    without ${part.padEnd(16)} ${typical(rounds).cpuUs.toFixed(1).padStart(6)} µs/req  ${part} costs ${median(differences).toFixed(1)} µs (${sorted[0]!.toFixed(1)} to ${sorted.at(-1)!.toFixed(1)})`,
+    );
+  }
+  return lines.join('\n');
 }
 
 /** The median of each figure over the rounds (non-2xx summed). */
@@ -499,13 +524,28 @@ async function main(): Promise<void> {
       const r3 = await dishRulesFloorOf(server, staffToken);
       const post = { method: 'POST', headers: staff, body: dish };
       const p3 = await draftDishPartsServer(server);
-      const [mock3, ceiling3, floor3, rules3, parts3] = await sideBySide([
+      // `ablation` in BENCH_ROWS: the parts server once more without each part in turn (see `DishPart`).
+      const ablated = ROWS.has('ablation')
+        ? await Promise.all(
+            DISH_PARTS.map(async (part) => ({
+              part,
+              server: await draftDishPartsServer(server, { without: [part], created: createdBody }),
+            })),
+          )
+        : [];
+      const [mock3, ceiling3, floor3, rules3, parts3, ...without3] = await sideBySide([
         { url: `${server.url}/api/draft_dishes`, init: post, profile: 'dish-mock' },
         { url: `${c3.url}/api/draft_dishes`, init: post, name: 'dish-bare' },
         { url: `${f3.url}/api/draft_dishes`, init: post, profile: 'dish-floor' },
         { url: `${r3.url}/api/draft_dishes`, init: post, name: 'dish-rules' },
         { url: `${p3.url}/api/draft_dishes`, init: post, name: 'dish-parts' },
+        ...ablated.map(({ part, server: s }) => ({
+          url: `${s.url}/api/draft_dishes`,
+          init: post,
+          name: `dish-parts-without-${part}`,
+        })),
       ]);
+      for (const { server: s } of ablated) s.server.close();
       const prism3 = await prismLoad('/api/draft_dishes', {
         method: 'POST',
         headers: { ...prismAuth, 'Content-Type': 'application/json' },
@@ -530,6 +570,13 @@ async function main(): Promise<void> {
           1.5,
         ),
       );
+      if (ablated.length > 0)
+        console.log(
+          ablationLines(
+            parts3!,
+            ablated.map(({ part }, i) => ({ part, rounds: without3[i]! })),
+          ),
+        );
     }
   } finally {
     p?.stop();

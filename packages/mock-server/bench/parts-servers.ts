@@ -64,10 +64,31 @@ export function orderPartsServer(server: MockServer): Promise<FloorServer> {
   return listen(http);
 }
 
-/** `POST /api/draft_dishes` from the mock's parts: session, body check and the `createDraftDish` handler. */
-export function draftDishPartsServer(server: MockServer): Promise<FloorServer> {
+/** A part of a created dish that {@link draftDishPartsServer} can leave out (see there). */
+export type DishPart = 'authenticate' | 'validateRequest' | 'handler';
+
+/**
+ * `POST /api/draft_dishes` from the mock's parts: session, body check and the `createDraftDish` handler.
+ *
+ * `without` leaves parts out, to measure what each costs under load (the bench's `ablation` rows): without
+ * `authenticate` the first request's account serves every request; without `validateRequest` the body is
+ * not checked; without the handler the dish is the mock's `created` answer with the sent fields spread over
+ * it and a new id, stored in a `Map`, as the floor does it.
+ */
+export function draftDishPartsServer(
+  server: MockServer,
+  options: { without?: readonly DishPart[]; created?: string } = {},
+): Promise<FloorServer> {
   const { runtime } = server.mock;
   const api = sharedApiValidator();
+  const without = new Set(options.without);
+  if (without.has('handler') && options.created === undefined)
+    throw new Error("a parts server without the handler needs the mock's created answer");
+  const template =
+    options.created === undefined ? {} : (JSON.parse(options.created) as { draft_dish: object }).draft_dish;
+  const stored = new Map<number, object>();
+  let nextId = 2_000_000_000;
+  let fixedActor: ReturnType<typeof authenticate> | undefined;
   const http = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -77,11 +98,20 @@ export function draftDishPartsServer(server: MockServer): Promise<FloorServer> {
         if (url.pathname !== '/api/draft_dishes' || req.method !== 'POST')
           return answer(res, { status: 404, body: { errors: [] } });
         const headers = headerReader(req);
-        const actor = authenticate(runtime, { headers }, url);
+        const actor = without.has('authenticate')
+          ? (fixedActor ??= authenticate(runtime, { headers }, url))
+          : authenticate(runtime, { headers }, url);
         const body: unknown = JSON.parse(STRICT_UTF8.decode(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-        const checked = api.validateRequest('createDraftDish', { contentType: headers.get('content-type'), body });
-        if (!checked.valid) return answer(res, { status: 422, body: { errors: checked.issues } });
-        const result = handlers.createDraftDish!({ runtime, actor, body, url } as never) as HandlerResult;
+        if (!without.has('validateRequest')) {
+          const checked = api.validateRequest('createDraftDish', { contentType: headers.get('content-type'), body });
+          if (!checked.valid) return answer(res, { status: 422, body: { errors: checked.issues } });
+        }
+        let result: HandlerResult;
+        if (without.has('handler')) {
+          const dish = { ...template, ...(body as { draft_dish: object }).draft_dish, id: nextId++ };
+          stored.set(dish.id, dish);
+          result = { status: 201, body: { draft_dish: dish }, headers: { Location: `/api/draft_dishes/${dish.id}` } };
+        } else result = handlers.createDraftDish!({ runtime, actor, body, url } as never) as HandlerResult;
         runtime.changed();
         answer(res, result);
       } catch (error) {

@@ -96,3 +96,46 @@ test('the parts of a created dish are timed on the mock itself: every figure a r
   // One dish to read the answer's shape from, then the warm-up and the timed calls of the handler.
   expect(mock.mock.runtime.state.draftDishes.size - before).toBe(1 + 20 + 200);
 });
+
+test('each ablated parts server leaves out exactly its part: what the others check still refuses, the left-out check no longer does', async () => {
+  const headers = { Authorization: `Token token="${staff}"`, 'Content-Type': 'application/json' };
+  const dish = JSON.stringify({
+    draft_dish: { name: 'Ablated', price: '7.25', draft_category_id: 1001, organization_id: 1, options: [] },
+  });
+  const created = await (await fetch(`${mock.url}/api/draft_dishes`, { method: 'POST', headers, body: dish })).text();
+  const [noAuth, noCheck, noHandler] = await Promise.all(
+    (['authenticate', 'validateRequest', 'handler'] as const).map((part) =>
+      draftDishPartsServer(mock, { without: [part], created }),
+    ),
+  );
+  servers.push(noAuth!, noCheck!, noHandler!);
+  const post = (server: FloorServer, body: string, init: { headers: Record<string, string> } = { headers }) =>
+    fetch(`${server.url}/api/draft_dishes`, { method: 'POST', body, ...init });
+
+  // Without authenticate: the first request's account answers every later one, even without a token.
+  expect((await post(noAuth!, dish)).status).toBe(201);
+  expect((await post(noAuth!, dish, { headers: { 'Content-Type': 'application/json' } })).status).toBe(201);
+  expect((await post(noAuth!, dish.replace('"Ablated"', '42'))).status).toBe(422);
+
+  // Without validateRequest: a body the document refuses reaches the handler, which still refuses a bad price.
+  expect((await post(noCheck!, dish.replace('"Ablated"', '42'))).status).toBe(201);
+  expect((await post(noCheck!, dish.replace('"7.25"', '"7.255"'))).status).toBe(422);
+  expect((await post(noCheck!, dish, { headers: { 'Content-Type': 'application/json' } })).status).toBe(401);
+
+  // Without the handler: the mock's answer with the sent fields and a new id, kept out of the mock's state.
+  const size = mock.mock.runtime.state.draftDishes.size;
+  const res = await post(noHandler!, dish.replace('"Ablated"', '"Spread"'));
+  expect(res.status).toBe(201);
+  const body = (await res.json()) as { draft_dish: { id: number; name: string } };
+  expect(body.draft_dish).toEqual({
+    ...(JSON.parse(created) as { draft_dish: object }).draft_dish,
+    name: 'Spread',
+    id: body.draft_dish.id,
+  });
+  expect(res.headers.get('location')).toBe(`/api/draft_dishes/${body.draft_dish.id}`);
+  expect(mock.mock.runtime.state.draftDishes.size).toBe(size);
+  // A category of another organization: only the handler knows the state to refuse it.
+  expect((await post(noHandler!, dish.replace('1001', '2001'))).status).toBe(201);
+  expect((await post(noCheck!, dish.replace('1001', '2001'))).status).toBe(422);
+  expect(() => draftDishPartsServer(mock, { without: ['handler'] })).toThrow(/created answer/);
+});
