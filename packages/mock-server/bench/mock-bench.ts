@@ -43,7 +43,7 @@ import { scalingCurve } from './scale-bench.js';
 import { draftDishFloor, orderFloor, orderPageFloor } from './floor-servers.js';
 import { dishRulesFloorOf, organizationOfOrder } from './rules-floor-fixtures.js';
 import { orderRulesFloor } from './rules-floor-servers.js';
-import { draftDishPartsServer, orderPartsServer, timeDishParts, type DishPart } from './parts-servers.js';
+import { DISH_PARTS, draftDishPartsServer, orderPartsServer, timeDishParts, type DishPart } from './parts-servers.js';
 import { startPrism } from '../../../scripts/testing/start-prism.js';
 import { PHASE_MEANING, PHASES, breakdownLines, phasesOf, profiled, type PhaseBreakdown } from './phase-profile.js';
 
@@ -168,9 +168,6 @@ async function sideBySide(targets: readonly Target[]): Promise<Rounds[]> {
   return rounds;
 }
 
-/** The parts a created dish's ablation leaves out, one at a time. */
-const DISH_PARTS: readonly DishPart[] = ['authenticate', 'validateRequest', 'handler'];
-
 /**
  * What each part of a created dish costs under load: the parts server's CPU per request minus that of the same
  * server without the part, round by round (servers of a round run seconds apart), median and range.
@@ -180,10 +177,9 @@ function ablationLines(parts: Rounds, without: readonly { part: DishPart; rounds
     `  the parts under load, each left out in turn (parts server ${typical(parts).cpuUs.toFixed(1)} µs/req; the part's cost is the difference, per round):`,
   ];
   for (const { part, rounds } of without) {
-    const differences = rounds.map((round, i) => parts[i]!.cpuUs - round.cpuUs);
-    const sorted = [...differences].sort((a, b) => a - b);
+    const cost = spreadOf(rounds.map((round, i) => parts[i]!.cpuUs - round.cpuUs));
     lines.push(
-      `    without ${part.padEnd(16)} ${typical(rounds).cpuUs.toFixed(1).padStart(6)} µs/req  ${part} costs ${median(differences).toFixed(1)} µs (${sorted[0]!.toFixed(1)} to ${sorted.at(-1)!.toFixed(1)})`,
+      `    without ${part.padEnd(16)} ${typical(rounds).cpuUs.toFixed(1).padStart(6)} µs/req  ${part} costs ${cost.median.toFixed(1)} µs (${cost.low.toFixed(1)} to ${cost.high.toFixed(1)})`,
     );
   }
   return lines.join('\n');
@@ -201,8 +197,12 @@ function typical(rounds: Rounds): Result {
 
 /** The CPU-per-request ratio of `a` to `b`, round by round: median and range. */
 function cpuRatio(a: Rounds, b: Rounds): { median: number; low: number; high: number } {
-  const ratios = a.map((r, i) => r.cpuUs / b[i]!.cpuUs);
-  return { median: median(ratios), low: Math.min(...ratios), high: Math.max(...ratios) };
+  return spreadOf(a.map((r, i) => r.cpuUs / b[i]!.cpuUs));
+}
+
+/** The median of per-round figures with their lowest and highest. */
+function spreadOf(values: number[]): { median: number; low: number; high: number } {
+  return { median: median(values), low: Math.min(...values), high: Math.max(...values) };
 }
 
 function ratioText(ratio: { median: number; low: number; high: number }): string {

@@ -64,8 +64,11 @@ export function orderPartsServer(server: MockServer): Promise<FloorServer> {
   return listen(http);
 }
 
-/** A part of a created dish that {@link draftDishPartsServer} can leave out (see there). */
-export type DishPart = 'authenticate' | 'validateRequest' | 'handler';
+/** The parts of a created dish that {@link draftDishPartsServer} can leave out (see there), in the bench's order. */
+export const DISH_PARTS = ['authenticate', 'validateRequest', 'handler'] as const;
+
+/** A part of a created dish that {@link draftDishPartsServer} can leave out. */
+export type DishPart = (typeof DISH_PARTS)[number];
 
 /**
  * `POST /api/draft_dishes` from the mock's parts: session, body check and the `createDraftDish` handler.

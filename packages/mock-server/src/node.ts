@@ -102,9 +102,10 @@ function sameName(a: string, b: string): boolean {
   for (let i = 0; i < a.length; i++) {
     const x = a.charCodeAt(i);
     const y = b.charCodeAt(i);
-    if (x !== y && (x | 0x20) !== (y | 0x20)) return false;
-    // Only letters may differ by case: `x | 0x20` also maps `@` to `` ` `` and `[` to `{`.
-    if (x !== y && ((x | 0x20) < 0x61 || (x | 0x20) > 0x7a)) return false;
+    if (x === y) continue;
+    // Only letters may differ by case: `x | 0x20` also maps `@` to `` ` `` and `^` to `~`.
+    const lower = x | 0x20;
+    if (lower !== (y | 0x20) || lower < 0x61 || lower > 0x7a) return false;
   }
   return true;
 }

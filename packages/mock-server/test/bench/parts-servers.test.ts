@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { MockServer } from '../../src/node.js';
 import { benchMock } from './bench-mock.js';
 import type { FloorServer } from '../../bench/floor-servers.js';
-import { draftDishPartsServer, orderPartsServer, timeDishParts } from '../../bench/parts-servers.js';
+import { DISH_PARTS, draftDishPartsServer, orderPartsServer, timeDishParts } from '../../bench/parts-servers.js';
 
 // The parts servers split the mock's cost into its engine and its parts. They must answer what the mock
 // answers, from its state, or mock / parts would not be the engine's share.
@@ -104,9 +104,7 @@ test('each ablated parts server leaves out exactly its part: what the others che
   });
   const created = await (await fetch(`${mock.url}/api/draft_dishes`, { method: 'POST', headers, body: dish })).text();
   const [noAuth, noCheck, noHandler] = await Promise.all(
-    (['authenticate', 'validateRequest', 'handler'] as const).map((part) =>
-      draftDishPartsServer(mock, { without: [part], created }),
-    ),
+    DISH_PARTS.map((part) => draftDishPartsServer(mock, { without: [part], created })),
   );
   servers.push(noAuth!, noCheck!, noHandler!);
   const post = (server: FloorServer, body: string, init: { headers: Record<string, string> } = { headers }) =>
