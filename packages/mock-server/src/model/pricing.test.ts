@@ -7,6 +7,7 @@ import {
   priceOrder,
   termsInCents,
   type ConfiguratorGroup,
+  type ConfiguratorItem,
   type PricedDish,
 } from './pricing.js';
 
@@ -282,6 +283,26 @@ test('configuratorErrors accepts the example configurator and pinpoints broken o
     { pointer: '/2/max', detail: 'max must be a non-negative integer' },
     { pointer: '/3/min', detail: 'min (4) is more than the 1 item(s) of the group' },
   ]);
+});
+
+test('configuratorErrors goes on past a group without items, and skips holes as forEach did', () => {
+  const item = { name: 'X', price: 0 };
+  expect(
+    configuratorErrors([
+      { name: 'Empty', multiple: false, items: [] },
+      { name: '', multiple: false, items: [item] },
+    ]),
+  ).toEqual([
+    { pointer: '/0/items', detail: 'a group needs at least one item' },
+    { pointer: '/1/name', detail: 'a group needs a non-empty name' },
+  ]);
+  // A sparse array (not JSON, but a programmatic caller's) is read as before: holes are not groups or items.
+  // eslint-disable-next-line no-sparse-arrays
+  const sparseGroups = [, { name: 'Size', multiple: false, items: [item] }] as ConfiguratorGroup[];
+  // eslint-disable-next-line no-sparse-arrays
+  const sparseItems = [{ name: 'Size', multiple: false, items: [, item] as ConfiguratorItem[] }];
+  expect(configuratorErrors(sparseGroups)).toEqual([]);
+  expect(configuratorErrors(sparseItems)).toEqual([]);
 });
 
 test('max below min is refused for a multiple-choice group and ignored for a single-choice one', () => {
