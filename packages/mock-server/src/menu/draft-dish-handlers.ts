@@ -2,7 +2,7 @@ import type { components } from '@restoapi/openapi';
 import { created, noContent, ok, type HandlerMap } from '../engine/handler.js';
 import { forbidden, notFound, unprocessable, type FieldProblem } from '../engine/http-error.js';
 import { organizationRows } from '../model/access.js';
-import { dishRecord } from '../model/dish.js';
+import { newDish } from '../model/dish.js';
 import { notEditableProblems } from '../model/editability.js';
 import type { ConfiguratorGroup } from '../model/pricing.js';
 import { requireStaffOf, seesOrganization, type Actor } from '../session/actor.js';
@@ -179,11 +179,7 @@ export const draftDishHandlers: HandlerMap = {
     // The decided defaults for every optional field (model/dish.ts); the sent fields are checked below.
     // Built once and stored as it is (what `insert` stores: the record's fields, then the next id), instead
     // of copied twice on the way; every field `applyDishFields` sets is already there, so the order holds.
-    const next = dishRecord({
-      name: sent.name,
-      draft_category_id: sent.draft_category_id,
-      organization_id: sent.organization_id,
-    }) as DraftDishRecord;
+    const next = newDish(sent.name, sent.draft_category_id, sent.organization_id) as DraftDishRecord;
     next.id = state.draftDishes.peekNextId();
     const problems = applyDishFields(state, sent, next, undefined);
     if (problems.length > 0) throw unprocessable(problems);

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { categoryRecord, dishRecord } from './dish.js';
+import { categoryRecord, dishRecord, newDish } from './dish.js';
 
 test('a dish record takes the decided defaults for every field not given', () => {
   expect(dishRecord({ name: 'Margherita', draft_category_id: 1001, organization_id: 1 })).toEqual({
@@ -56,4 +56,12 @@ test('a category record has no photo unless one is given', () => {
     organization_id: 2,
     external_id: 'ss-soups',
   });
+});
+
+test('a new dish is the dish record of its three facts, field for field and in the same order', () => {
+  const facts = { name: 'Margherita', draft_category_id: 1001, organization_id: 1 };
+  const created = newDish(facts.name, facts.draft_category_id, facts.organization_id);
+  expect(created).toEqual(dishRecord(facts));
+  // The stored order is the answer's order (`dishView` aside): a create stores this very object.
+  expect(Object.keys(created)).toEqual(Object.keys(dishRecord(facts)));
 });
