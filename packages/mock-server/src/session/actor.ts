@@ -2,6 +2,7 @@ import type { components } from '@restoapi/openapi';
 import type { HeaderReader } from '../engine/engine-request.js';
 import { forbidden, notFound, unauthenticated } from '../engine/http-error.js';
 import type { MockRuntime } from '../engine/runtime.js';
+import type { Courier, StaffMember } from '../generated/fixture.js';
 import type { ApiUserRecord, SessionRecord } from '../state/mock-state.js';
 
 /** The three account types of the spec (Authentication 5). */
@@ -93,14 +94,19 @@ interface Scope {
  */
 const SCOPES = new WeakMap<object, { restaurants: object; revision: number; scope: Scope }>();
 
-function scopeOf(runtime: MockRuntime, record: object, organizationId: number, restaurantIds: () => number[]): Scope {
+function scopeOf<R extends object>(
+  runtime: MockRuntime,
+  record: R,
+  organizationId: number,
+  restaurantIdsOf: (runtime: MockRuntime, record: R) => readonly number[],
+): Scope {
   const { restaurants } = runtime.state;
   const known = SCOPES.get(record);
   if (known !== undefined && known.restaurants === restaurants && known.revision === restaurants.revision)
     return known.scope;
   const scope: Scope = {
     organizationIds: new Set([organizationId]),
-    restaurantIds: new Set(restaurantIds()),
+    restaurantIds: new Set(restaurantIdsOf(runtime, record)),
   };
   SCOPES.set(record, { restaurants, revision: restaurants.revision, scope });
   return scope;
@@ -108,6 +114,18 @@ function scopeOf(runtime: MockRuntime, record: object, organizationId: number, r
 
 function restaurantsOf(runtime: MockRuntime, organizationId: number): number[] {
   return runtime.state.restaurants.filter((r) => r.organization_id === organizationId).map((r) => r.id);
+}
+
+// Top-level, handed to `scopeOf`: a closure made on every request (to be called only when the scope is not
+// remembered, which is rare) cost an allocation each time.
+function staffRestaurants(runtime: MockRuntime, staffMember: StaffMember): readonly number[] {
+  return staffMember.role === 'administrator'
+    ? restaurantsOf(runtime, staffMember.organization_id)
+    : staffMember.restaurant_ids;
+}
+
+function courierRestaurants(runtime: MockRuntime, courier: Courier): readonly number[] {
+  return restaurantsOf(runtime, courier.organization_id);
 }
 
 /** Builds the scope of an API user's account. */
@@ -118,18 +136,17 @@ export function actorFor(runtime: MockRuntime, apiUser: ApiUserRecord, session: 
   if (type === 'staff_member') {
     const staffMember = state.staffMembers.get(id);
     if (!staffMember) throw unauthenticated();
-    const { organizationIds, restaurantIds } = scopeOf(runtime, staffMember, staffMember.organization_id, () =>
-      staffMember.role === 'administrator'
-        ? restaurantsOf(runtime, staffMember.organization_id)
-        : staffMember.restaurant_ids,
+    const { organizationIds, restaurantIds } = scopeOf(
+      runtime,
+      staffMember,
+      staffMember.organization_id,
+      staffRestaurants,
     );
     return { type, apiUser, session, staffMember, organizationIds, restaurantIds };
   }
   const courier = state.couriers.get(id);
   if (!courier) throw unauthenticated();
-  const { organizationIds, restaurantIds } = scopeOf(runtime, courier, courier.organization_id, () =>
-    restaurantsOf(runtime, courier.organization_id),
-  );
+  const { organizationIds, restaurantIds } = scopeOf(runtime, courier, courier.organization_id, courierRestaurants);
   return { type, apiUser, session, courierId: courier.id, organizationIds, restaurantIds };
 }
 
