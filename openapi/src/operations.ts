@@ -282,12 +282,14 @@ export class Router {
       if (!found) continue;
       const params: Record<string, string> = {};
       let malformed: string[] | undefined;
-      route.names.forEach((name, index) => {
+      // A loop, not a `forEach` callback: a closure made on every request routed.
+      for (let index = 0; index < route.names.length; index++) {
+        const name = route.names[index]!;
         const raw = found[index + 1] ?? '';
         const decoded = decodeStrict(raw);
         if (decoded === undefined) (malformed ??= []).push(name);
         params[name] = decoded ?? raw;
-      });
+      }
       return malformed ? { operation: route.operation, params, malformed } : { operation: route.operation, params };
     }
     return undefined;

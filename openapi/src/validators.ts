@@ -171,6 +171,13 @@ function parameterIssue(location: 'path' | 'query', name: string, keyword: strin
 }
 
 /** Refuses a parameter (each item of an array one) not written in the canonical form of its type. */
+/** The items of a list parameter's values (`a,b` and repeated names alike), empty items left out. */
+function splitList(values: readonly string[]): string[] {
+  const items: string[] = [];
+  for (const value of values) for (const item of value.split(',')) if (item !== '') items.push(item);
+  return items;
+}
+
 function checkSyntax(
   location: 'path' | 'query',
   name: string,
@@ -365,11 +372,13 @@ export function createApiDescription(options: ApiDescriptionOptions = {}): ApiDe
           (lists[target.index] ??= []).push(value);
         }
       }
-      plan.query.forEach((param, index) => {
+      // A loop, not a `forEach` callback: a closure made on every request with a query.
+      for (let index = 0; index < plan.query.length; index++) {
+        const param = plan.query[index]!;
         const values = [...(plain[index] ?? []), ...(bracketed[index] ?? [])];
-        if (values.length === 0) return;
-        out[param.name] = param.array ? values.flatMap((v) => v.split(',')).filter((v) => v !== '') : values[0];
-      });
+        if (values.length === 0) continue;
+        out[param.name] = param.array ? splitList(values) : values[0];
+      }
       return out;
     }
     for (const param of plan.query) {

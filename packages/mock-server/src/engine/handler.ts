@@ -85,7 +85,8 @@ export type HandlerMap = { [Op in OperationId]?: Handler<Op> };
 
 /** 200 with a JSON body. */
 export function ok<T>(body: T, headers?: Record<string, string>): HandlerResult {
-  return { status: 200, body, ...(headers ? { headers } : {}) };
+  // Two literals rather than a spread of a conditional one: every 200 answer goes through here.
+  return headers ? { status: 200, body, headers } : { status: 200, body };
 }
 
 /** 201 with a JSON body and the new resource's `Location`. */

@@ -74,10 +74,10 @@ export const orderHandlers: HandlerMap = {
     const page = listOrders(runtime.state.orders, actor, query);
     // `{ orders: page.orders.map(publicOrder), meta }` as UTF-8 JSON, with each order's bytes from the cache.
     const parts: Uint8Array[] = [UTF8.encode('{"orders":[')];
-    page.orders.forEach((order, at) => {
+    for (let at = 0; at < page.orders.length; at++) {
       if (at > 0) parts.push(COMMA);
-      parts.push(orderJsonBytes(order));
-    });
+      parts.push(orderJsonBytes(page.orders[at]!));
+    }
     parts.push(UTF8.encode(`],"meta":${JSON.stringify(page.meta)}}`));
     return ok(new JsonText(concatBytes(parts)));
   },
