@@ -56,7 +56,11 @@ const DURATION_S = Number(process.env.BENCH_SECONDS ?? 3);
  */
 const WARMUP_S = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
-const CONNECTIONS = 10;
+/**
+ * `BENCH_CONNECTIONS` (default 10): autocannon's connections. The targets are read at 10; 1 is a test suite's
+ * view (one request at a time, each answer awaited before the next is sent).
+ */
+const CONNECTIONS = Math.max(1, Number(process.env.BENCH_CONNECTIONS ?? 10));
 /** `BENCH_PROFILE=0` skips the profiled load of each server (the phase breakdown). */
 const PROFILE = process.env.BENCH_PROFILE !== '0';
 /** `BENCH_QUICK=1` runs only the HTTP rows, without Prism: for iterating on the server's cost. */
