@@ -43,7 +43,15 @@ import { scalingCurve } from './scale-bench.js';
 import { draftDishFloor, orderFloor, orderPageFloor } from './floor-servers.js';
 import { dishRulesFloorOf, organizationOfOrder } from './rules-floor-fixtures.js';
 import { orderRulesFloor } from './rules-floor-servers.js';
-import { DISH_PARTS, draftDishPartsServer, orderPartsServer, timeDishParts, type DishPart } from './parts-servers.js';
+import {
+  DISH_PARTS,
+  draftDishPartsServer,
+  flushCaches,
+  orderPartsServer,
+  timeDishParts,
+  type DishPart,
+  type DishPartsHot,
+} from './parts-servers.js';
 import { startPrism } from '../../../scripts/testing/start-prism.js';
 import { PHASE_MEANING, PHASES, breakdownLines, phasesOf, profiled, type PhaseBreakdown } from './phase-profile.js';
 
@@ -733,13 +741,8 @@ async function engineAlone(): Promise<void> {
   const dispatcher = await tokenOf('dispatcher@demo');
   const staff = await tokenOf('admin@pizza.demo');
   const dish = new TextEncoder().encode(DISH_BODY);
-  // Cold: 16 MiB (more than this machine's caches) touched before each call, as the load generator, the
-  // kernel and the other connections do between two requests over HTTP. Each call is timed on its own
-  // (process.cpuUsage around it), hot and cold alike, so the timing's own cost is in both figures.
-  const flush = new Uint8Array(16 * 2 ** 20).fill(1);
-  const touch = (): void => {
-    for (let at = 0; at < flush.length; at += 64) flush[at]! += 1;
-  };
+  // Cold: the caches flushed before each call (`flushCaches`), as the load generator, the kernel and the other
+  // connections flush them between two requests over HTTP.
   const perCall = async (make: () => EngineRequest, expected: number): Promise<{ hot: number; cold: number }> => {
     // Cold: each call timed on its own, so that the flush before it is not counted (the timing's own cost,
     // about 1 µs, is). Hot: seven loops of 10,000 calls timed whole, through `answerNow` as the node adapter
@@ -747,7 +750,7 @@ async function engineAlone(): Promise<void> {
     const cold = async (calls: number): Promise<number> => {
       let total = 0;
       for (let i = 0; i < calls; i++) {
-        touch();
+        flushCaches();
         const started = process.cpuUsage();
         const answer = await mock.answer(make());
         const cpu = process.cpuUsage(started);
@@ -792,15 +795,20 @@ async function engineAlone(): Promise<void> {
       `  caches flushed before each call:   GET one order ${get.cold.toFixed(1)} µs, POST a draft dish ${post.cold.toFixed(1)} µs`,
     ].join('\n'),
   );
-  const parts = timeDishParts({ mock }, staff, DISH_BODY);
+  const { hot, cold } = timeDishParts({ mock }, staff, DISH_BODY);
   const ns = (value: number): string => `${value.toFixed(0)} ns`.padStart(9);
+  const us = (value: number): string => `${(value / 1000).toFixed(1)} µs`.padStart(8);
+  const line = (label: string, part: keyof DishPartsHot, floorLabel: string, floorPart: keyof DishPartsHot): string =>
+    `  ${label.padEnd(32)}${ns(hot[part])}${us(cold[part])}   ${floorLabel.padEnd(30)}${ns(hot[floorPart])}${us(cold[floorPart])}`;
   console.log(
     [
-      "the parts of a created dish alone, hot (CPU per call), beside the floor's equivalent of each:",
-      `  session lookup (authenticate)     ${ns(parts.authenticate)}   floor: token regex and a map   ${ns(parts.tokenLookup)}`,
-      `  request check (validateRequest)   ${ns(parts.validateRequest)}   floor: ajv alone               ${ns(parts.ajvAlone)}`,
-      `  handler (createDraftDish)         ${ns(parts.handler)}   floor: a spread and a Map.set  ${ns(parts.spreadAndStore)}`,
-      `  JSON.parse of the body            ${ns(parts.parse)}   JSON.stringify of the answer   ${ns(parts.stringify)}`,
+      "the parts of a created dish alone, CPU per call hot and with the caches flushed before it, beside the floor's equivalent of each:",
+      `  ${''.padEnd(32)}${'hot'.padStart(9)}${'cold'.padStart(8)}   ${''.padEnd(30)}${'hot'.padStart(9)}${'cold'.padStart(8)}`,
+      line('session lookup (authenticate)', 'authenticate', 'floor: token regex and a map', 'tokenLookup'),
+      line('request check (validateRequest)', 'validateRequest', 'floor: ajv alone', 'ajvAlone'),
+      line('handler (createDraftDish)', 'handler', 'floor: a spread and a Map.set', 'spreadAndStore'),
+      line('JSON.parse of the body', 'parse', 'JSON.stringify of the answer', 'stringify'),
+      `  (each cold figure includes the timing's own cost: an empty call timed cold took ${us(cold.nothing).trim()})`,
     ].join('\n'),
   );
   mock.close();
