@@ -170,7 +170,6 @@ function parameterIssue(location: 'path' | 'query', name: string, keyword: strin
   return { in: location, pointer: `/${escapePointer(name)}`, name, keyword, message: `${name} ${problem}` };
 }
 
-/** Refuses a parameter (each item of an array one) not written in the canonical form of its type. */
 /** The items of a list parameter's values (`a,b` and repeated names alike), empty items left out. */
 function splitList(values: readonly string[]): string[] {
   const items: string[] = [];
@@ -178,6 +177,7 @@ function splitList(values: readonly string[]): string[] {
   return items;
 }
 
+/** Refuses a parameter (each item of an array one) not written in the canonical form of its type. */
 function checkSyntax(
   location: 'path' | 'query',
   name: string,
