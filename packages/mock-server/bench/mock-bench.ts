@@ -741,12 +741,11 @@ async function engineAlone(): Promise<void> {
   const dispatcher = await tokenOf('dispatcher@demo');
   const staff = await tokenOf('admin@pizza.demo');
   const dish = new TextEncoder().encode(DISH_BODY);
-  // Cold: the caches flushed before each call (`flushCaches`), as the load generator, the kernel and the other
-  // connections flush them between two requests over HTTP.
   const perCall = async (make: () => EngineRequest, expected: number): Promise<{ hot: number; cold: number }> => {
-    // Cold: each call timed on its own, so that the flush before it is not counted (the timing's own cost,
-    // about 1 µs, is). Hot: seven loops of 10,000 calls timed whole, through `answerNow` as the node adapter
-    // calls it; the median loop.
+    // Cold: each call timed on its own after `flushCaches` (as the load generator, the kernel and the other
+    // connections flush the caches between two requests over HTTP), so that the flush is not counted (the
+    // timing's own cost, about 1 µs, is). Hot: seven loops of 10,000 calls timed whole, through `answerNow` as
+    // the node adapter calls it; the median loop.
     const cold = async (calls: number): Promise<number> => {
       let total = 0;
       for (let i = 0; i < calls; i++) {
