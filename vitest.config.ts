@@ -29,6 +29,8 @@ export default defineConfig({
     ],
     typecheck: { enabled: true, include: ['**/*.test-d.ts'], tsconfig: './tsconfig.typetests.json' },
     testTimeout: 20_000,
+    // A folder for servers the files of a run share (one PostgreSQL: sharedPostgres), stopped when the run ends.
+    globalSetup: ['./scripts/testing/global-setup.ts'],
     // Vitest's default in a run is one worker per core but one, so a single worker on the 2-core CI machine; most
     // files wait on child processes, sockets and timers, so two workers cut the wall time by about 40%.
     maxWorkers: 2,

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createMockServer, type MockServer } from '@restoapi/mock-server/node';
 import { BIN_SOURCES, freePort, localArgv, runCli, shellCommands, startCli } from '../../scripts/testing/run-cli.js';
+import { sampledEach } from '../../scripts/testing/test-mode.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
@@ -83,7 +84,7 @@ test('restoapi-contract exits 0 when everything passes and 2 on a bad configurat
   expect(bad.stderr).toMatch(/invalid configuration/);
 }, 60_000);
 
-test.each([
+const badInvocations: [string[], RegExp][] = [
   [['--base-url', 'http://127.0.0.1:4010'], /required option '--config <file>' not specified/],
   [
     ['--base-url', 'localhost', '--config', 'contract-tests/config/mock.json'],
@@ -106,7 +107,8 @@ test.each([
     /unknown option '--fast'/,
   ],
   [['--base-url', 'http://127.0.0.1:4010', '--config', 'no-such-config.json'], /no-such-config\.json/],
-])(
+];
+sampledEach(badInvocations, 2, 'a process start each; npm test refuses a sample of the bad invocations')(
   'restoapi-contract %j is refused with exit code 2 and says why',
   async (args, message) => {
     const result = await run(args);

@@ -12,6 +12,7 @@ import {
   toEsm,
 } from '../../scripts/consumer/readme-samples.js';
 import { startIndependentService, type RunningIndependentService } from '../../scripts/testing/independent-service.js';
+import { FULL_RUN } from '../../scripts/testing/test-mode.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const work = path.join(root, 'reports', 'readme-samples');
@@ -112,8 +113,8 @@ const SERVICE_SAMPLES = samples.filter(
   (sample) => /\/\/(localhost|127\.0\.0\.1):4010/.test(sample.code) && !/\bcreateMock\(/.test(sample.code),
 );
 
-test.each(SERVICE_SAMPLES)(
-  '$id runs as written against an independent implementation (every departure of scripts/testing)',
+test.skipIf(!FULL_RUN).each(SERVICE_SAMPLES)(
+  '$id runs as written against an independent implementation (every departure of scripts/testing) (full run only: the whole independent harness; npm test runs each sample against the mock)',
   async (sample) => {
     independent = await startIndependentService({ mock: { config: { importDurationMs: 300 } } });
     await runAgainst(sample, independent.url, 'independent');

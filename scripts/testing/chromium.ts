@@ -6,16 +6,29 @@ import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
+import { FULL_RUN } from './test-mode.js';
 
 /** The browser binary: `CHROMIUM_PATH`, else Debian's. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/** Why the browser tests are the full run's: each file starts a real Chromium (several seconds of CPU). */
+export const BROWSER_FULL_RUN_ONLY = 'full run only: a real Chromium per file; npm run test:all runs it';
+
+/** A browser test's title, saying that it runs in the full run only (scripts/testing/test-mode.ts). */
+export function browserTitle(title: string): string {
+  return `${title} (${BROWSER_FULL_RUN_ONLY})`;
+}
+
 /**
- * Whether the browser tests of `suite` run. Without Chromium they skip with a message saying how to get
- * it, except under CI (`CI=true`, where .ci/run installs it): there they run and fail loudly, so a
- * missing browser can never pass as green.
+ * Whether the browser tests of `suite` run: only in the full run (`npm run test:all`); `npm test` skips them
+ * and says so. Without Chromium they skip with a message saying how to get it, except under CI (`CI=true`,
+ * where .ci/run installs it): there they run and fail loudly, so a missing browser can never pass as green.
  */
 export function chromiumTestsRun(suite: string): boolean {
+  if (!FULL_RUN) {
+    console.warn(`[${suite}] SKIPPED (${BROWSER_FULL_RUN_ONLY})`);
+    return false;
+  }
   if (existsSync(CHROMIUM) || process.env.CI === 'true') return true;
   console.warn(
     `[${suite}] SKIPPED: no Chromium at ${CHROMIUM}. Install Debian's chromium (apt-get install -y chromium) or set CHROMIUM_PATH.`,

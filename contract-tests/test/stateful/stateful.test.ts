@@ -1,6 +1,7 @@
 import { afterAll, expect, test } from 'vitest';
 import { createMock } from '@restoapi/mock-server';
 import { runContractSuite, type RunOptions, type TestResult } from '../../src/index.js';
+import { sampledRuns } from '../../../scripts/testing/test-mode.js';
 import { IN_PROCESS_URL, MOCK_CONFIG, fetchOf } from '../helpers.js';
 import { SEQUENCE_MUTANTS } from '../mutants/mutants.js';
 
@@ -16,6 +17,8 @@ test('every stateful machine agrees with the mock under the full profile', async
     profile: 'full',
     selection: 'stateful',
     seed: 5,
+    // 20 sequences per machine in the full run, the first 5 of them in npm test.
+    stateful: { runs: sampledRuns(5, 20) },
   });
   console.log(
     `stateful tests: ${result.results.map((r) => `${r.id} ${r.requests} requests ${r.durationMs} ms`).join(', ')} (${Date.now() - started} ms)`,

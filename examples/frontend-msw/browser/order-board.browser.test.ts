@@ -6,12 +6,19 @@ import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { chromiumTestsRun, launchChromium, servePages, type PageServer } from '../../../scripts/testing/chromium.js';
+import {
+  browserTitle,
+  chromiumTestsRun,
+  launchChromium,
+  servePages,
+  type PageServer,
+} from '../../../scripts/testing/chromium.js';
 import { orderBoardPage } from './page-files.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('../../../reports/screenshots/', import.meta.url));
 
-describe.skipIf(!chromiumTestsRun('frontend-msw browser'))('the order board with MSW in the browser', () => {
+const BROWSER_SUITE = browserTitle('the order board with MSW in the browser');
+describe.skipIf(!chromiumTestsRun('frontend-msw browser'))(BROWSER_SUITE, () => {
   let pages: PageServer;
   let browser: Browser;
   let page: Page;

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { createSharedOutbox, type Outbox, type SharedOutboxStore } from '@restoapi/carrier-kit';
 import { createPostgresOutboxStore, migrate } from '@restoapi/carrier-kit/postgres';
-import { postgresTestsRun, startPostgres, type TestPostgres } from '../../../../scripts/testing/postgres.js';
+import { postgresTestsRun, sharedPostgres, type TestPostgres } from '../../../../scripts/testing/postgres.js';
 import { carrierOrder, FakeCarrierApi } from '../support/fake-carrier-api.js';
 import { eventually } from '../support/world.js';
 
@@ -15,7 +15,7 @@ const pools: pg.Pool[] = [];
 const outboxes: Outbox[] = [];
 
 beforeAll(async () => {
-  if (run) server = await startPostgres();
+  if (run) server = await sharedPostgres();
 }, 30_000);
 afterEach(async () => {
   await Promise.all(outboxes.splice(0).map((outbox) => outbox.stop()));

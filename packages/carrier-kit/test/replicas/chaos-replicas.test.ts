@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { deliveryStateMachine } from '../../src/tracker/delivery-state-machine.js';
 import { BIN_SOURCES, startCli, type RunningCli } from '../../../../scripts/testing/run-cli.js';
-import { postgresTestsRun, startPostgres, type TestPostgres } from '../../../../scripts/testing/postgres.js';
+import { postgresTestsRun, sharedPostgres, type TestPostgres } from '../../../../scripts/testing/postgres.js';
 import { advanceMock, callbacks, eventually, mainOrder, placeOrder, startWorld, type World } from '../support/world.js';
 
 const run = postgresTestsRun('carrier-kit chaos run of replicas');
@@ -17,7 +17,7 @@ let db: pg.Pool | undefined;
 let ticking: ReturnType<typeof setInterval> | undefined;
 
 beforeAll(async () => {
-  if (run) server = await startPostgres();
+  if (run) server = await sharedPostgres();
 }, 30_000);
 afterAll(async () => {
   clearInterval(ticking);

@@ -5,6 +5,7 @@
 import { afterEach, expect, test } from 'vitest';
 import { ABANDONED_MESSAGE } from '../../src/simulator/run-simulator.js';
 import { BIN_SOURCES, freePort, occupyPort, runCli, startCli } from '../../../../scripts/testing/run-cli.js';
+import { sampledEach } from '../../../../scripts/testing/test-mode.js';
 import { eventually, placeOrder, startWorld, type World } from '../support/world.js';
 
 const carrier = (...args: string[]) => runCli([BIN_SOURCES['restoapi-carrier']!, ...args]);
@@ -15,7 +16,7 @@ afterEach(async () => {
   world = undefined;
 });
 
-test.each([
+const badInvocations: [string[], RegExp][] = [
   [['simulate'], /required option '--base-url <url>' not specified/],
   [
     ['simulate', '--base-url', 'localhost:4010'],
@@ -41,7 +42,12 @@ test.each([
     /--mock-session <name>' argument 'two words' is invalid\. a session name is 1 to 64 characters/,
   ],
   [['deliver'], /unknown command 'deliver'/],
-])('restoapi-carrier %j is refused with exit code 2 and says why', async (args, message) => {
+];
+sampledEach(
+  badInvocations,
+  3,
+  'a process start each; npm test refuses a sample of the bad invocations',
+)('restoapi-carrier %j is refused with exit code 2 and says why', async (args, message) => {
   const result = await carrier(...args);
   expect(result.stderr).toMatch(message);
   expect(result.status).toBe(2);

@@ -16,6 +16,7 @@ import {
   shellCommands,
   startCli,
 } from '../../../../scripts/testing/run-cli.js';
+import { sampledEach } from '../../../../scripts/testing/test-mode.js';
 
 const mock = (...args: string[]) => runCli([BIN_SOURCES['restoapi-mock']!, ...args]);
 const notAFixture = path.join(mkdtempSync(path.join(tmpdir(), 'restoapi-mock-cli-')), 'not-a-fixture.json');
@@ -44,10 +45,12 @@ const badInvocations: [string[], RegExp][] = [
   ],
 ];
 
-test.each(
+sampledEach(
   badInvocations.map(
     ([args, message]) => [args.join(' ').replace(notAFixture, 'not-a-fixture.json'), args, message] as const,
   ),
+  4,
+  'a process start each; npm test refuses a sample of the bad invocations',
 )('restoapi-mock %s is refused with exit code 2 and says why', async (_name, args, message) => {
   const result = await mock(...args);
   expect(result.stderr).toMatch(message);

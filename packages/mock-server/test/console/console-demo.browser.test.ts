@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, expect, test } from 'vitest';
 import { freePort, localArgv, startCli, type RunningCli } from '../../../../scripts/testing/run-cli.js';
-import { chromiumTestsRun, launchChromium } from '../../../../scripts/testing/chromium.js';
+import { browserTitle, chromiumTestsRun, launchChromium } from '../../../../scripts/testing/chromium.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('../../../../reports/screenshots/', import.meta.url));
 const WIDTH = 1280;
@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 test.skipIf(!chromiumTestsRun('console-demo.browser.test'))(
-  'the demo console at 1280 px: times agree with the mock clock, newest order first, every table whole',
+  browserTitle('the demo console at 1280 px: times agree with the mock clock, newest order first, every table whole'),
   async () => {
     await mkdir(SCREENSHOTS, { recursive: true });
     demo = startCli([...localArgv('npm start -- --order-every 2'), '--port', String(await freePort())]);

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { chromiumTestsRun, launchChromium } from '../../../../scripts/testing/chromium.js';
+import { browserTitle, chromiumTestsRun, launchChromium } from '../../../../scripts/testing/chromium.js';
 import { createMockServer, type MockServer } from '../../src/node.js';
 import { consoleRoute } from '../../src/static/console-route.js';
 import { loadDocsRoute } from '../../src/static/docs-route.js';
@@ -42,7 +42,8 @@ async function until<T>(
   }
 }
 
-describe.skipIf(!chromiumTestsRun('console.browser.test'))('console and docs in headless Chromium', () => {
+const BROWSER_SUITE = browserTitle('console and docs in headless Chromium');
+describe.skipIf(!chromiumTestsRun('console.browser.test'))(BROWSER_SUITE, () => {
   let server: MockServer;
   let receiver: Awaited<ReturnType<typeof callbackReceiver>>;
   let browser: Browser;

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
+import { sampledRuns } from '../../../../scripts/testing/test-mode.js';
 import type { MockEngine } from '@restoapi/mock-server';
 import type { OrderRecord } from '../../src/state/mock-state.js';
 import { ANNA, DORA, MAX, call, login } from '../support/catalog-client.js';
@@ -159,6 +160,6 @@ test('GET /api/orders answers as a naive filter and sort after any sequence of w
       }
       mock.close();
     }),
-    { numRuns: 20, seed: 1717 },
+    { numRuns: sampledRuns(5, 20), seed: 1717 },
   );
 }, 120_000);

@@ -17,6 +17,7 @@ import {
   shellCommands,
   startCli,
 } from '../../../../scripts/testing/run-cli.js';
+import { sampledEach } from '../../../../scripts/testing/test-mode.js';
 import { demoSeed } from '../../src/index.js';
 import { createMockServer } from '../../src/node.js';
 import { REPLAY_PASSWORD } from '../../src/proxy/recorder.js';
@@ -117,7 +118,7 @@ test("the README's proxy commands, run as written: the proxy shows a decided dep
   }
 });
 
-test.each([
+const badInvocations: [string[], RegExp][] = [
   [['proxy'], /required option '--upstream <url>' not specified/],
   [
     ['proxy', '--upstream', 'ftp://staging'],
@@ -125,7 +126,12 @@ test.each([
   ],
   [['proxy', '--upstream', 'http://127.0.0.1:1', '--timeout', '0'], /--timeout <ms>' argument '0' is invalid/],
   [['proxy', '--upstream', 'http://127.0.0.1:1', '--redact'], /--redact applies to --record <file>: give both/],
-])('restoapi-mock %j is refused with exit code 2 naming the option', async (args, message) => {
+];
+sampledEach(
+  badInvocations,
+  2,
+  'a process start each; npm test refuses a sample of the bad invocations',
+)('restoapi-mock %j is refused with exit code 2 naming the option', async (args, message) => {
   const result = await cli(...args);
   expect(result.stderr).toMatch(message);
   expect(result.status).toBe(2);

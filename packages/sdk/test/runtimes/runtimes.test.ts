@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { createMockServer, type MockServer } from '@restoapi/mock-server/node';
-import { chromiumTestsRun, launchChromium, servePages } from '../../../../scripts/testing/chromium.js';
+import { browserTitle, chromiumTestsRun, launchChromium, servePages } from '../../../../scripts/testing/chromium.js';
 import { bundleScript } from '../../../../scripts/bundling.js';
 import {
   bunBinary,
@@ -120,7 +120,7 @@ describe.skipIf(!runtimeTestsRun('workerd', workerd))('workerd', () => {
   }, 60_000);
 });
 
-describe.skipIf(!chromiumTestsRun('sdk runtimes'))('Chromium', () => {
+describe.skipIf(!chromiumTestsRun('sdk runtimes'))(browserTitle('Chromium'), () => {
   test('a page on a second origin runs the smoke through CORS; without CORS the browser blocks it', async () => {
     const bundle = await bundleScript(PAGE_ENTRY, here, 'browser');
     // The page is served from http://localhost:…, the mock listens on http://127.0.0.1:…: two origins.

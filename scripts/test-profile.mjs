@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+// `npm run test:profile`: the 20 slowest test files of the last vitest run (reports/vitest.json, which the vitest
+// step of `npm test` writes), from vitest's own per-file start and end times. Also written to reports/slowest.txt
+// by every run of that step. Another report: `node scripts/test-profile.mjs path/to/vitest.json [count]`.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The `count` slowest files of a vitest JSON report as lines of text: wall time of the file (its tests, hooks and
+ * imports, as vitest measured them), its test counts and its path relative to the repository.
+ */
+export function slowestFiles(reportFile = 'reports/vitest.json', count = 20) {
+  const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+  const root = process.cwd();
+  const files = report.testResults.map((file) => {
+    const counts = { passed: 0, failed: 0, skipped: 0 };
+    for (const test of file.assertionResults) {
+      if (test.status === 'passed') counts.passed += 1;
+      else if (test.status === 'failed') counts.failed += 1;
+      else counts.skipped += 1;
+    }
+    return { name: path.relative(root, file.name), ms: (file.endTime ?? 0) - (file.startTime ?? 0), counts };
+  });
+  files.sort((a, b) => b.ms - a.ms);
+  const total = files.reduce((sum, file) => sum + file.ms, 0);
+  const lines = files.slice(0, count).map((file, i) => {
+    const { passed, failed, skipped } = file.counts;
+    const tally = [`${passed} passed`, failed && `${failed} failed`, skipped && `${skipped} skipped`].filter(Boolean);
+    return `${String(i + 1).padStart(2)}. ${(file.ms / 1000).toFixed(1).padStart(7)}s  ${file.name} (${tally.join(', ')})`;
+  });
+  const when = new Date(report.startTime ?? Date.now()).toISOString();
+  return [
+    `The ${Math.min(count, files.length)} slowest of ${files.length} test files (vitest run of ${when}; ${(total / 1000).toFixed(0)}s summed over all files, 2 workers)`,
+    ...lines,
+  ].join('\n');
+}
+
+/** Writes reports/slowest.txt from reports/vitest.json; the vitest step of scripts/test-all.mjs calls it. */
+export function writeSlowest() {
+  writeFileSync('reports/slowest.txt', `${slowestFiles()}\n`);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  const [file = 'reports/vitest.json', count = '20'] = process.argv.slice(2);
+  if (!existsSync(file)) {
+    console.error(`${file} does not exist: run the vitest step first (node scripts/test-all.mjs vitest)`);
+    process.exit(1);
+  }
+  console.log(slowestFiles(file, Number(count)));
+  if (existsSync('reports/steps.txt')) console.log(`\n${readFileSync('reports/steps.txt', 'utf8').trim()}`);
+}
