@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, expect, test } from 'vitest';
 import { listOperations, openapiDocument } from '@restoapi/openapi';
 import { freePort } from '../../scripts/testing/start-prism.js';
+import { fullRunOnly } from '../../scripts/testing/test-mode.js';
 
 // Runs the commands of the README's "Loading the description into other tools" section as written,
 // from the repository root (where node_modules/@restoapi/openapi is this package). Only what
@@ -73,7 +74,10 @@ test('the README names the published bundle, and the package exports it', () => 
   expect(manifest.exports['./control.json']).toBe('./generated/control.json');
 });
 
-test('Prism mocks both APIs from the published bundle at their real paths, and proxies a service', async () => {
+fullRunOnly(
+  'Prism mocks both APIs from the published bundle at their real paths, and proxies a service',
+  'two Prism starts through npx; npm test serves the same bundle with Prism in prism.test.ts',
+)(async () => {
   await withPrism(command('npx @stoplight/prism-cli mock'), async (service) => {
     const carrier = await fetch(`${service}/api-delivery/orders/${secureId}`);
     expect(carrier.status).toBe(200);
@@ -88,7 +92,10 @@ test('Prism mocks both APIs from the published bundle at their real paths, and p
   });
 }, 180_000);
 
-test('Redocly lints the published bundle as valid and builds the reference', () => {
+fullRunOnly(
+  'Redocly lints the published bundle as valid and builds the reference',
+  'npm test lints the same bundle with Redocly in its API lint step',
+)(() => {
   const lint = run(command('npx @redocly/cli lint'));
   expect(lint.status, lint.output).toBe(0);
   expect(lint.output).toContain('valid');

@@ -158,8 +158,11 @@ function onServer(url: string, data: string | undefined, stop: () => Promise<voi
   };
 }
 
-/** Makes and starts a cluster in a new temporary folder; answers its URL and folder. */
-async function launch(): Promise<{ url: string; dir: string }> {
+/**
+ * Makes and starts a cluster in a new temporary folder; answers its URL and folder. `maxConnections`: a server
+ * shared by files that run side by side serves all their pools at once.
+ */
+async function launch(maxConnections = 100): Promise<{ url: string; dir: string }> {
   const reason = postgresUnavailable();
   if (reason) throw new Error(`cannot start PostgreSQL: ${reason}`);
   const dir = mkdtempSync(path.join(tmpdir(), 'restoapi-pg-'));
@@ -179,7 +182,7 @@ async function launch(): Promise<{ url: string; dir: string }> {
     '-c fsync=off',
     '-c synchronous_commit=off',
     '-c full_page_writes=off',
-    '-c max_connections=100',
+    `-c max_connections=${maxConnections}`,
     '-c shared_buffers=32MB',
   ].join(' ');
   runAs('pg_ctl', ['-D', data, '-o', settings, '-l', path.join(dir, 'server.log'), '-w', '-t', '30', 'start']);
@@ -223,7 +226,7 @@ export async function sharedPostgres(): Promise<TestPostgres> {
   if (starter) {
     try {
       // Written whole, then renamed into place: a waiting file never reads half a record.
-      writeFileSync(`${record}.tmp`, JSON.stringify(await launch()));
+      writeFileSync(`${record}.tmp`, JSON.stringify(await launch(400)));
       renameSync(`${record}.tmp`, record);
     } catch (error) {
       writeFileSync(failure, (error as Error).message);

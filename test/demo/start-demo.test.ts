@@ -4,10 +4,11 @@
  */
 import { expect, test } from 'vitest';
 import { localArgv, occupyPort, runCli } from '../../scripts/testing/run-cli.js';
+import { sampledEach } from '../../scripts/testing/test-mode.js';
 
 const npmStart = (...args: string[]) => runCli(localArgv(['npm start --', ...args].join(' ')));
 
-test.each([
+const badInvocations: [string[], RegExp][] = [
   [['--port', '-1'], /--port <port>' argument '-1' is invalid\. a port is a whole number from 0 to 65535/],
   [['--port', 'http'], /--port <port>' argument 'http' is invalid/],
   [
@@ -16,7 +17,12 @@ test.each([
   ],
   [['--order-every', 'often'], /--order-every <seconds>' argument 'often' is invalid/],
   [['--no-couriers'], /unknown option '--no-couriers'/],
-])('npm start -- %j is refused with exit code 2 and says why', async (args, message) => {
+];
+sampledEach(
+  badInvocations,
+  2,
+  'a process start each; npm test refuses a sample of the bad invocations',
+)('npm start -- %j is refused with exit code 2 and says why', async (args, message) => {
   const result = await npmStart(...args);
   expect(result.stderr).toMatch(message);
   expect(result.stdout).not.toContain('listening');
