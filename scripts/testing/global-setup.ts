@@ -13,11 +13,18 @@ import { SHARED_DIR_ENV, stopSharedPostgres } from './postgres.js';
 export default function setup(): () => void {
   const shared = mkdtempSync(path.join(tmpdir(), 'restoapi-shared-'));
   process.env[SHARED_DIR_ENV] = shared;
-  return () => {
+  let done = false;
+  const teardown = (): void => {
+    if (done) return;
+    done = true;
     try {
       stopSharedPostgres(shared);
     } finally {
       rmSync(shared, { recursive: true, force: true });
     }
   };
+  // A run stopped with Ctrl-C ends without the teardown: the servers are stopped on the way out all the same
+  // (the teardown is synchronous, as an exit handler must be).
+  process.once('exit', teardown);
+  return teardown;
 }
