@@ -137,6 +137,9 @@ export async function startTestCarrier(options: TestCarrierOptions): Promise<Tes
     if (fault === 'acknowledges-late') setTimeout(answer, options.lateAckMs ?? 1000);
     else answer();
   });
+  // Longer than any pause between two callbacks of a run: the service side reuses its connection, and one the
+  // server closes as it is reused (Node's 5 s default) ends that callback with ECONNRESET and a retry.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
