@@ -447,6 +447,14 @@ function operationCoverage(observations: Observation[]): OperationCoverage[] {
   return ops;
 }
 
+/**
+ * The next orders of the scenarios that have one, each as a scenario of its own: judged like a plain delivery,
+ * without the order before it (whose updates were cancelled or refused, so its statuses never moved).
+ */
+function nextOrders(observations: Observation[]): Observation[] {
+  return observations.flatMap(({ next, ...o }) => (next ? [{ ...o, ...next }] : []));
+}
+
 /** What a carrier run observed and found, before a profile judges it (the same recording serves both). */
 export interface CarrierRecording {
   serviceUrl: string;
@@ -506,7 +514,7 @@ export async function recordCarrier(options: CarrierRunOptions): Promise<Carrier
       'carrier.delivery-updates': [checkDeliveryUpdates(all), 0],
       'carrier.delivered-last': [checkDeliveredLast(all, timings.deliveryMs), 0],
       'carrier.positions': [checkPositions(all, timings.positionMs), 0],
-      'carrier.transitions': [checkTransitions([o.flow, o.duplicates, o.retryAfter]), 0],
+      'carrier.transitions': [checkTransitions([o.flow, o.duplicates, o.retryAfter, ...nextOrders(all)]), 0],
       'carrier.duplicates': [checkDuplicates(o.duplicates, o.flow), timeOf.duplicates!],
       'carrier.reordered': [checkReordered(o.reordered), timeOf.reordered!],
       'carrier.cancelled': [checkStopsAfterCancel(o.cancelled, timings.graceMs), timeOf.cancelled!],
