@@ -260,10 +260,13 @@ test('duplicates: the work of a callback done twice is found against the flow; a
   const twice = observation([...plain(), ...plain()], duplicated);
   const found = checkDuplicates(twice, flow);
   expect(found.decided.map((d) => d.message.replace(/ for order.*/, ''))).toEqual([
-    'unit: every callback came twice (same webhook-id), and the carrier sent courier_assigned 2 times',
-    'unit: every callback came twice (same webhook-id), and the carrier sent delivering 2 times',
-    'unit: every callback came twice (same webhook-id), and the carrier sent delivered 2 times',
+    'unit: every callback came twice (same webhook-id), and the service accepted courier_assigned 2 times',
+    'unit: every callback came twice (same webhook-id), and the service accepted delivering 2 times',
+    'unit: every callback came twice (same webhook-id), and the service accepted delivered 2 times',
   ]);
+  // The second delivered refused (the order was complete): it had no effect, and is not counted.
+  const refusedAgain = observation([...plain(), call('PUT', { status: 'delivered' }, 409)], duplicated);
+  expect(checkDuplicates(refusedAgain, flow).decided).toEqual([]);
   expect(decisions(found)).toEqual([CARRIER_DECISIONS.atLeastOnce]);
   // The status resent with every position, and delivering → problem → delivering (here in the duplicates
   // scenario only, as a carrier's problems come at random), are no work done twice.

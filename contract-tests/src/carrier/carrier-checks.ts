@@ -71,7 +71,7 @@ export interface Observation extends HandedOrder {
 
 const finding = (): Finding => ({ stated: [], decided: [], calls: [] });
 const accepted = (call: CarrierCall): boolean => call.status >= 200 && call.status < 300;
-/** Answers the service side injected (429, 5xx): the carrier sends the same update again, it is no new work. */
+/** Answers the service side injected (429, 5xx): they say nothing about the update the carrier sent. */
 const injected = (call: CarrierCall): boolean => call.status === 429 || call.status >= 500;
 const statusOf = (call: CarrierCall): string | undefined => {
   const json = call.json as { status?: unknown } | undefined;
@@ -313,16 +313,17 @@ export function checkPositions(observations: Observation[], intervalMs: number):
 }
 
 /**
- * How many times the carrier sent each status for an order: updates that carry a position are left out (a
- * carrier may resend its status with each one), and so are `problem` and the status that follows it (going
- * through `problem` and back is a move of its own, not a repeat), and answers the service side injected.
+ * How many times the service accepted each status for an order: a refused update (or one the service side
+ * failed on purpose) had no effect and proves nothing; updates that carry a position are left out (a carrier may
+ * resend its status with each one), and so are `problem` and the status that follows it (going through `problem`
+ * and back is a move of its own, not a repeat).
  */
 function statusWork(o: Observation, order: HandedOrder): Map<string, CarrierCall[]> {
   const counts = new Map<string, CarrierCall[]>();
   let previous: string | undefined;
   for (const call of updatesFor(o, order)) {
     const status = statusOf(call);
-    if (!status || injected(call)) continue;
+    if (!status || !accepted(call)) continue;
     const afterProblem = previous === 'problem' && status !== 'problem';
     previous = status;
     if (hasPosition(call) || status === 'problem' || afterProblem) continue;
@@ -353,7 +354,7 @@ export function checkDuplicates(o: Observation, baseline: Observation): Finding 
     const single = once.get(status)?.length ?? 0;
     if (single > 0 && calls.length >= 2 * single) {
       out.decided.push({
-        message: `${o.scenario}: every callback came twice (same webhook-id), and the carrier sent ${status} ${calls.length} times for order ${o.orderId}, where it sent it ${single} time(s) for order ${baseline.orderId} with every callback once (${baseline.scenario}): it did the work of a callback twice`,
+        message: `${o.scenario}: every callback came twice (same webhook-id), and the service accepted ${status} ${calls.length} times for order ${o.orderId}, where it accepted it ${single} time(s) for order ${baseline.orderId} with every callback once (${baseline.scenario}): the carrier did the work of a callback twice`,
         decision: CARRIER_DECISIONS.atLeastOnce,
       });
       out.calls.push(calls[single]!);

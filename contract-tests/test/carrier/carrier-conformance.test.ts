@@ -5,10 +5,11 @@ import type { SuiteResult } from '../../src/runner/types.js';
 import { startTestCarrier, type CarrierFault, type CarrierStyle } from './test-carrier.js';
 
 // The document's decided times, test-sized so that the file takes seconds: a faulty carrier's late answer is well
-// past `ackMs`. Each leaves room for five runs side by side in one event loop on a machine busy with other work
-// (a correct carrier answers at once, delivers in about a second, and never misses a position every 5 s; a missing
-// one is carrier-checks.test.ts's to find). Only a carrier that fails a time waits it out.
-const timings = { ackMs: 5000, deliveryMs: 10_000, graceMs: 500, positionMs: 5000, quietMs: 300 };
+// past `ackMs`. Each leaves room for five runs side by side in one event loop on a machine busy with other work (a
+// correct carrier answers at once and delivers in about a second). Only a carrier that fails a time waits it out.
+// The position interval stays the document's 30 s, longer than any delivery here: a missing position is
+// carrier-checks.test.ts's to find, on recorded calls, where a starved event loop cannot fake a gap.
+const timings = { ackMs: 5000, deliveryMs: 10_000, graceMs: 500, quietMs: 300 };
 /**
  * A carrier that leaves orders undelivered makes each scenario wait out `deliveryMs`: shorter for those, as
  * their verdict is the same whether or not a slow machine also made them late with an order they delivered.
