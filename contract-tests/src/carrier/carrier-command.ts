@@ -44,7 +44,7 @@ function secret(value: string): string {
  * Prints each check that passed with warnings (under `spec`, its breaks of decisions), with the clauses and
  * decisions it rests on, so a carrier sees what it departs from and why it still passes.
  */
-function warningReporter(write: (text: string) => void): Reporter {
+export function warningReporter(write: (text: string) => void): Reporter {
   return {
     onTestEnd(r) {
       if (r.status === 'failed' || r.warnings.length === 0) return;
