@@ -71,8 +71,12 @@ export {
   CARRIER_CHECKS,
   CarrierUnreachableError,
   DEFAULT_CARRIER_TIMINGS,
+  judgeCarrier,
+  recordCarrier,
   runCarrierConformance,
+  type CarrierRecording,
   type CarrierRunOptions,
   type CarrierTimings,
 } from './carrier/run-carrier.js';
+export { CARRIER_DECISIONS, type Departure, type Finding } from './carrier/carrier-checks.js';
 export { ServiceSideError, type CarrierCall } from './carrier/service-side.js';

@@ -40,6 +40,26 @@ function secret(value: string): string {
   return value;
 }
 
+/**
+ * Prints each check that passed with warnings (under `spec`, its breaks of decisions), with the clauses and
+ * decisions it rests on, so a carrier sees what it departs from and why it still passes.
+ */
+export function warningReporter(write: (text: string) => void): Reporter {
+  return {
+    onTestEnd(r) {
+      if (r.status === 'failed' || r.warnings.length === 0) return;
+      write(
+        [
+          `⚠ ${r.id}: ${r.title}`,
+          `  clauses: ${r.clauses.join(' | ')}`,
+          ...[...new Set((r.decisionWarnings ?? []).map((w) => `  decision ${w.decision}: ${w.summary}`))],
+          ...(r.decisionWarnings ?? []).map((w) => `  warning: ${w.message}`),
+        ].join('\n'),
+      );
+    },
+  };
+}
+
 /** The `carrier` command of restoapi-contract. */
 export function carrierCommand(): Command {
   return new Command('restoapi-contract carrier')
@@ -71,21 +91,27 @@ export function carrierCommand(): Command {
     .option('--report <dir>', 'write junit.xml, traceability.md, traceability.html and result.json to this directory')
     .option(
       '--ack-timeout <ms>',
-      'time the carrier has to answer a callback',
+      'time the carrier has to answer a callback (decided: CallbackAcknowledged)',
       wholeNumber,
       DEFAULT_CARRIER_TIMINGS.ackMs,
     )
     .option(
       '--delivery-timeout <ms>',
-      'time the carrier has to deliver an order',
+      'time the carrier has to load and deliver an order (decided: x-carrier-timing delivery)',
       wholeNumber,
       DEFAULT_CARRIER_TIMINGS.deliveryMs,
     )
     .option(
       '--grace <ms>',
-      'time the carrier may still update an order after it acknowledged its cancellation',
+      'time the carrier may still update an order after it acknowledged its cancellation (decided: x-carrier-timing cancellation)',
       wholeNumber,
       DEFAULT_CARRIER_TIMINGS.graceMs,
+    )
+    .option(
+      '--position-interval <ms>',
+      'longest time without a courier position while delivering (decided: x-carrier-timing positions)',
+      wholeNumber,
+      DEFAULT_CARRIER_TIMINGS.positionMs,
     )
     .option(
       '--quiet <ms>',
@@ -119,6 +145,7 @@ export function carrierCommand(): Command {
         ackTimeout: number;
         deliveryTimeout: number;
         grace: number;
+        positionInterval: number;
         quiet: number;
         maxRepeats: number;
         waitForCarrier: number;
@@ -140,7 +167,7 @@ export function carrierCommand(): Command {
                 "the carrier's calls, as curl:",
               ),
           );
-        const reporters: Reporter[] = [consoleReporter({ verbose: options.verbose, write })];
+        const reporters: Reporter[] = [warningReporter(write), consoleReporter({ verbose: options.verbose, write })];
         if (options.report) reporters.push(fileReporter(options.report));
         const result = await runCarrierConformance({
           callbackUrl: options.callbackUrl,
@@ -151,6 +178,7 @@ export function carrierCommand(): Command {
             ackMs: options.ackTimeout,
             deliveryMs: options.deliveryTimeout,
             graceMs: options.grace,
+            positionMs: options.positionInterval,
             quietMs: options.quiet,
           },
           maxRepeats: options.maxRepeats,

@@ -7,8 +7,10 @@ import { connect } from 'node:net';
 import {
   createApiDescription,
   createDepartureClassifier,
+  getAtPointer,
   listDecisions,
   openapiDocument,
+  type DecisionRef,
   type DepartureClassifier,
 } from '@restoapi/openapi';
 import { CLAUSES } from '../generated/clauses.js';
@@ -26,6 +28,7 @@ import type {
   TestResult,
 } from '../runner/types.js';
 import {
+  CARRIER_DECISIONS as D,
   checkAcknowledgements,
   checkDeliveredLast,
   checkDeliveryUpdates,
@@ -38,20 +41,26 @@ import {
   checkStopsAfterCancel,
   checkTransitions,
   type Finding,
+  type HandedOrder,
   type Observation,
 } from './carrier-checks.js';
 import { checkSignatures } from './signatures.js';
 import { startServiceSide, type Chaos, type ServiceSide } from './service-side.js';
 
-/** Times of a carrier run, in ms. */
+/**
+ * Times of a carrier run, in ms. The spec states none of them: each judging one is a decision of the document
+ * (its default is read from there), and a finding that rests on one is a warning under `spec`.
+ */
 export interface CarrierTimings {
-  /** How long the carrier may take to answer a callback (default 2000; the document decides 10 s at most). */
+  /** How long the carrier may take to answer a callback (the document's 10 s: `CallbackAcknowledged`). */
   ackMs: number;
-  /** How long a scenario waits for the carrier to finish a delivery (default 60000). */
+  /** How long a scenario waits for the carrier to load and deliver an order (`x-carrier-timing/delivery`, 60 s). */
   deliveryMs: number;
-  /** How long the carrier may still send updates after it acknowledged a cancellation (default 1000). */
+  /** How long the carrier may still send updates after it acknowledged a cancellation (`…/cancellation`, 1 s). */
   graceMs: number;
-  /** A scenario ends once the carrier has made no call for this long after its goal (default 1000). */
+  /** The longest time without a courier position while delivering (`…/positions`, 30 s). */
+  positionMs: number;
+  /** A scenario ends once the carrier has made no call for this long after its goal (1 s; judges nothing). */
   quietMs: number;
 }
 
@@ -80,11 +89,18 @@ export interface CarrierRunOptions {
   waitForCarrierMs?: number;
 }
 
-/** The default {@link CarrierTimings}. */
+const timing = (pointer: string, field: string): number => {
+  const value = (getAtPointer(openapiDocument, pointer) as Record<string, unknown> | undefined)?.[field];
+  if (typeof value !== 'number') throw new Error(`the document has no number ${field} at ${pointer}`);
+  return value;
+};
+
+/** The default {@link CarrierTimings}: the document's decided times. */
 export const DEFAULT_CARRIER_TIMINGS: CarrierTimings = {
-  ackMs: 2000,
-  deliveryMs: 60_000,
-  graceMs: 1000,
+  ackMs: timing('/webhooks/order_created/post/x-retry-policy', 'timeoutMs'),
+  deliveryMs: timing(D.deliveryLimit, 'limitMs'),
+  graceMs: timing(D.cancellation, 'graceMs'),
+  positionMs: timing(D.positions, 'intervalMs'),
   quietMs: 1000,
 };
 
@@ -103,26 +119,25 @@ const PUT_CLAUSE = 'Endpoints > Carrier API: PUT /api-delivery/orders/:secure_id
 const STATUS_CLAUSE = 'Resources > Carrier order view > The delivery block: status';
 const POSITION_CLAUSE = 'Resources > Carrier order view > The delivery block: lat, lon';
 const EVENTS = ['Events: order_created', 'Events: order_status_changed'];
-const WEBHOOKS = ['/webhooks/order_created/post', '/webhooks/order_status_changed/post'];
-const PUT_DECISION = '/paths/~1api-delivery~1orders~1{secure_id}~1delivery/put';
+const WEBHOOKS = [D.atLeastOnce, D.outOfOrder];
 
 /** The checks of a carrier run, in the order they are reported. */
 export const CARRIER_CHECKS: CheckSpec[] = [
   {
     id: 'carrier.acknowledges',
-    title: 'Events: every callback is answered within the time allowed, with a 2xx',
-    profile: 'spec',
+    title: 'Decision (callback answers): every callback is answered with a 2xx, within the deadline',
+    profile: 'full',
     clauses: EVENTS,
-    decisions: ['/components/responses/CallbackAcknowledged', '/components/responses/CallbackNotAcknowledged'],
+    decisions: [D.acknowledged, D.notAcknowledged],
     operations: ['orderCreatedCallback', 'orderStatusChangedCallback'],
   },
   {
     id: 'carrier.loads-order',
     title:
-      'Events (carrier flow) and Authentication 8: after order_created the carrier loads the order by its secure_id',
+      'Events (carrier flow) and Authentication 8: after order_created the carrier loads the order by its secure_id, before it updates it',
     profile: 'spec',
     clauses: ['Events: order_created', 'Authentication 8', GET_CLAUSE],
-    decisions: [],
+    decisions: [D.deliveryLimit],
     operations: ['getCarrierOrder'],
   },
   {
@@ -130,36 +145,38 @@ export const CARRIER_CHECKS: CheckSpec[] = [
     title: 'Carrier API: every delivery update is JSON with the stated fields and status values',
     profile: 'spec',
     clauses: [PUT_CLAUSE, STATUS_CLAUSE],
-    decisions: ['/components/schemas/DeliveryUpdate'],
+    decisions: [D.update],
     operations: ['updateCarrierDelivery'],
   },
   {
     id: 'carrier.delivered-last',
-    title: 'Events (carrier flow): the carrier keeps the delivery status current up to delivered, which comes last',
-    profile: 'spec',
+    title:
+      'Events (carrier flow), decisions (time limit, delivered is terminal): every scenario ends with an order reported delivered, and nothing after it',
+    profile: 'full',
     clauses: ['Events: order_created', STATUS_CLAUSE],
-    decisions: [],
+    decisions: [D.deliveryLimit, D.statuses],
     operations: ['updateCarrierDelivery'],
   },
   {
     id: 'carrier.positions',
-    title: "Events (carrier flow): the carrier updates the courier's position when it moves",
-    profile: 'spec',
+    title: "Events (carrier flow), decision (position interval): the courier's position comes while it delivers",
+    profile: 'full',
     clauses: [POSITION_CLAUSE, PUT_CLAUSE],
-    decisions: [],
+    decisions: [D.positions],
     operations: ['updateCarrierDelivery'],
   },
   {
     id: 'carrier.transitions',
-    title: 'Decision (delivery statuses): statuses move forward along the delivery state machine',
+    title: 'Decision (delivery statuses): statuses move along the delivery state machine; repeating one is no move',
     profile: 'full',
     clauses: [STATUS_CLAUSE],
-    decisions: ['/components/schemas/DeliveryStatus'],
+    decisions: [D.statuses],
     operations: ['updateCarrierDelivery'],
   },
   {
     id: 'carrier.duplicates',
-    title: 'Decision (callback retries, at-least-once): a duplicated callback causes no second effect',
+    title:
+      'Decision (callback retries, at-least-once): the work of a callback delivered twice is done once (measured against the flow scenario)',
     profile: 'full',
     clauses: EVENTS,
     decisions: WEBHOOKS,
@@ -176,10 +193,10 @@ export const CARRIER_CHECKS: CheckSpec[] = [
   {
     id: 'carrier.cancelled',
     title:
-      'Decision (delivery locked by the order status): after order_status_changed to cancelled the carrier stops updating',
+      'Decision (stop after a cancellation): after order_status_changed to cancelled the carrier stops updating within the grace',
     profile: 'full',
     clauses: ['Events: order_status_changed', PUT_CLAUSE],
-    decisions: ['/components/schemas/DeliveryStatus', PUT_DECISION],
+    decisions: [D.cancellation, D.statuses, D.updateErrors],
     operations: ['updateCarrierDelivery'],
   },
   {
@@ -187,11 +204,7 @@ export const CARRIER_CHECKS: CheckSpec[] = [
     title: 'Decision (Retry-After): after 429 or 503 the carrier retries, and not sooner than asked',
     profile: 'full',
     clauses: [GET_CLAUSE, PUT_CLAUSE],
-    decisions: [
-      '/components/headers/Retry-After',
-      '/components/responses/TooManyRequests',
-      '/components/responses/ServerError',
-    ],
+    decisions: [D.retryAfter, '/components/responses/TooManyRequests', '/components/responses/ServerError'],
     operations: ['getCarrierOrder', 'updateCarrierDelivery'],
   },
   {
@@ -199,7 +212,7 @@ export const CARRIER_CHECKS: CheckSpec[] = [
     title: 'Decision (carrier API errors): after a 4xx the carrier does not retry for ever',
     profile: 'full',
     clauses: [PUT_CLAUSE],
-    decisions: [PUT_DECISION],
+    decisions: [D.updateErrors],
     operations: ['updateCarrierDelivery'],
   },
   {
@@ -208,7 +221,7 @@ export const CARRIER_CHECKS: CheckSpec[] = [
       'Decision (signed callbacks, Authentication 9): a carrier with a secret refuses unsigned and forged callbacks',
     profile: 'full',
     clauses: ['Authentication 9'],
-    decisions: ['/components/parameters/WebhookSignature', '/components/parameters/WebhookId'],
+    decisions: [D.signature, '/components/parameters/WebhookId'],
     operations: ['orderCreatedCallback', 'orderStatusChangedCallback'],
   },
 ];
@@ -256,6 +269,11 @@ interface Scenario {
   run(service: ServiceSide, order: { id: number; secureId: string }, t: CarrierTimings): Promise<void>;
   /** Arms faults before the order is placed. */
   prepare?(service: ServiceSide): Promise<void>;
+  /**
+   * The scenario's own order cannot be delivered (it is cancelled, or every update refused): once it is over,
+   * the carrier is registered anew, without chaos or faults, and a next order handed over, which it must deliver.
+   */
+  next?: true;
 }
 
 /** Delivered (or out of time), then quiet. */
@@ -274,7 +292,7 @@ const SCENARIOS = {
   },
   reordered: {
     name: 'reordered',
-    plays: 'order_created overtaken by the cancellation',
+    plays: 'order_created overtaken by the cancellation, then a plain delivery',
     chaos: { reorder: true, seed: 1 },
     async run(service, order, t) {
       // order_created is held back until the next event: the cancellation overtakes it.
@@ -282,10 +300,11 @@ const SCENARIOS = {
       await settled(service, order.id, t.deliveryMs);
       await quiet(service, t.quietMs, t.deliveryMs);
     },
+    next: true,
   },
   cancelled: {
     name: 'cancelled',
-    plays: 'the order cancelled once the carrier is on it',
+    plays: 'the order cancelled once the carrier is on it, then a plain delivery',
     async run(service, order, t) {
       await until(() => acceptedStatus(service, order.secureId), t.deliveryMs);
       await service.setOrderStatus(order.id, 'cancelled');
@@ -293,6 +312,7 @@ const SCENARIOS = {
       await sleep(t.graceMs);
       await quiet(service, t.quietMs, t.deliveryMs);
     },
+    next: true,
   },
   retryAfter: {
     name: 'retry-after',
@@ -312,7 +332,7 @@ const SCENARIOS = {
   },
   refused: {
     name: 'refused',
-    plays: 'every delivery update refused with 422',
+    plays: 'every delivery update refused with 422, then a plain delivery',
     async prepare(service) {
       await service.addFault({ method: 'PUT', path: '/api-delivery/orders/*/delivery', status: 422, count: 10_000 });
     },
@@ -320,6 +340,7 @@ const SCENARIOS = {
       await until(() => service.calls.some((c) => c.kind === 'update' && c.status === 422), t.deliveryMs);
       await quiet(service, t.quietMs, t.deliveryMs);
     },
+    next: true,
   },
 } satisfies Record<string, Scenario>;
 
@@ -330,22 +351,28 @@ async function observe(
   timings: CarrierTimings,
   onOrder: (orderId: number) => void,
 ): Promise<Observation> {
-  await service.reset({
-    callbackUrl: options.callbackUrl!,
-    ...(options.secret ? { secret: options.secret } : {}),
-    ...(scenario.chaos ? { chaos: scenario.chaos } : {}),
-  });
+  const carrier = { callbackUrl: options.callbackUrl!, ...(options.secret ? { secret: options.secret } : {}) };
+  await service.reset({ ...carrier, ...(scenario.chaos ? { chaos: scenario.chaos } : {}) });
   await scenario.prepare?.(service);
   const startedAt = Date.now();
   const order = await service.placeOrder();
   onOrder(order.id);
   await scenario.run(service, order, timings);
+  let next: HandedOrder | undefined;
+  if (scenario.next) {
+    await service.register(carrier);
+    const placed = await service.placeOrder();
+    await deliver(service, placed, timings);
+    next = { orderId: placed.id, secureId: placed.secureId };
+  }
+  const orderIds = new Set([order.id, ...(next ? [next.orderId] : [])]);
   return {
     scenario: scenario.name,
     orderId: order.id,
     secureId: order.secureId,
+    ...(next ? { next } : {}),
     calls: [...service.calls],
-    callbacks: (await service.callbacks()).filter((c) => c.order_id === order.id),
+    callbacks: (await service.callbacks()).filter((c) => orderIds.has(c.order_id)),
     startedAt,
   };
 }
@@ -421,24 +448,36 @@ function operationCoverage(observations: Observation[]): OperationCoverage[] {
 }
 
 /**
- * Runs the carrier conformance checks against the carrier service whose callbacks arrive at `callbackUrl`:
- * starts the service side, plays each scenario (a plain delivery, duplicated and reordered callbacks, a
- * cancellation, 429/503 with Retry-After, refusals), and reports each check as a test of the main suite's
- * reports. The carrier must be told to use the printed service URL as its `{base_url}`.
- * @example
- * const result = await runCarrierConformance({ callbackUrl: 'http://127.0.0.1:4020/callbacks', profile: 'full' });
+ * The next orders of the scenarios that have one, each as a scenario of its own: judged like a plain delivery,
+ * without the order before it (whose updates were cancelled or refused, so its statuses never moved).
  */
-export async function runCarrierConformance(options: CarrierRunOptions): Promise<SuiteResult> {
-  const profile = options.profile ?? 'spec';
+function nextOrders(observations: Observation[]): Observation[] {
+  return observations.flatMap(({ next, ...o }) => (next ? [{ ...o, ...next }] : []));
+}
+
+/** What a carrier run observed and found, before a profile judges it (the same recording serves both). */
+export interface CarrierRecording {
+  serviceUrl: string;
+  startedAt: Date;
+  durationMs: number;
+  observations: Observation[];
+  /** Each check's finding and the time it took (the scenario it was played for), by check id. */
+  findings: Record<string, [Finding, number]>;
+}
+
+/**
+ * Plays every scenario against the carrier service whose callbacks arrive at `callbackUrl` (a plain delivery,
+ * duplicated and reordered callbacks, a cancellation, 429/503 with Retry-After, refusals; after a scenario
+ * whose own order cannot be delivered, a next order that must be) and makes every check. The carrier must be
+ * told to use the service URL (given to `onListening`) as its `{base_url}`.
+ */
+export async function recordCarrier(options: CarrierRunOptions): Promise<CarrierRecording> {
   const timings: CarrierTimings = { ...DEFAULT_CARRIER_TIMINGS, ...options.timings };
   const startedAt = new Date();
   const service = await startServiceSide({
     ...(options.serviceUrl ? { serviceUrl: options.serviceUrl } : {}),
     callbackTimeoutMs: timings.ackMs,
   });
-  const reporters = options.reporters ?? [];
-  const classifier = createDepartureClassifier(createApiDescription());
-  const results: TestResult[] = [];
   const observations: Partial<Record<keyof typeof SCENARIOS, Observation>> = {};
   const timeOf: Record<string, number> = {};
   try {
@@ -471,29 +510,47 @@ export async function runCarrierConformance(options: CarrierRunOptions): Promise
     // Each scenario's time goes to the check it was played for, so the checks' times add up to the run's.
     const findings: Record<string, [Finding, number]> = {
       'carrier.acknowledges': [checkAcknowledgements(all, timings.ackMs), 0],
-      'carrier.loads-order': [checkLoadsOrder(o.flow), timeOf.flow!],
+      'carrier.loads-order': [checkLoadsOrder(all, timings.deliveryMs), timeOf.flow!],
       'carrier.delivery-updates': [checkDeliveryUpdates(all), 0],
-      'carrier.delivered-last': [checkDeliveredLast(o.flow, timings.deliveryMs), 0],
-      'carrier.positions': [checkPositions(o.flow), 0],
-      'carrier.transitions': [checkTransitions([o.flow, o.retryAfter]), 0],
-      'carrier.duplicates': [checkDuplicates(o.duplicates), timeOf.duplicates!],
+      'carrier.delivered-last': [checkDeliveredLast(all, timings.deliveryMs), 0],
+      'carrier.positions': [checkPositions(all, timings.positionMs), 0],
+      'carrier.transitions': [checkTransitions([o.flow, o.duplicates, o.retryAfter, ...nextOrders(all)]), 0],
+      'carrier.duplicates': [checkDuplicates(o.duplicates, o.flow), timeOf.duplicates!],
       'carrier.reordered': [checkReordered(o.reordered), timeOf.reordered!],
       'carrier.cancelled': [checkStopsAfterCancel(o.cancelled, timings.graceMs), timeOf.cancelled!],
       'carrier.retry-after': [checkRetryAfter(o.retryAfter), timeOf.retryAfter!],
       'carrier.gives-up': [checkGivesUp(o.refused, options.maxRepeats ?? 3), timeOf.refused!],
       'carrier.signatures': signed,
     };
-    for (const spec of CARRIER_CHECKS) {
-      const [found, durationMs] = findings[spec.id]!;
-      const result = resultOf(spec, found, profile, durationMs, {
-        showSecrets: options.showSecrets ?? false,
-        classifier,
-      });
-      results.push(result);
-      for (const reporter of reporters) reporter.onTestEnd?.(result);
-    }
+    return {
+      serviceUrl: service.url,
+      startedAt,
+      durationMs: Date.now() - startedAt.getTime(),
+      observations: all,
+      findings,
+    };
   } finally {
     await service.close();
+  }
+}
+
+/** Judges a recording under a profile: the suite's `SuiteResult`, told to each reporter. */
+export async function judgeCarrier(
+  recording: CarrierRecording,
+  profile: Profile,
+  options: Pick<CarrierRunOptions, 'showSecrets' | 'reporters'> = {},
+): Promise<SuiteResult> {
+  const reporters = options.reporters ?? [];
+  const classifier = createDepartureClassifier(createApiDescription());
+  const results: TestResult[] = [];
+  for (const spec of CARRIER_CHECKS) {
+    const [found, durationMs] = recording.findings[spec.id]!;
+    const result = resultOf(spec, found, profile, durationMs, {
+      showSecrets: options.showSecrets ?? false,
+      classifier,
+    });
+    results.push(result);
+    for (const reporter of reporters) reporter.onTestEnd?.(result);
   }
   const summary = {
     total: results.length,
@@ -511,16 +568,16 @@ export async function runCarrierConformance(options: CarrierRunOptions): Promise
       tests: results.filter((r) => r.decisions.includes(d.pointer)).map((r) => ({ id: r.id, status: r.status })),
     }));
   const result: SuiteResult = {
-    baseUrl: service.url,
-    carrierBaseUrl: `${service.url}/api-delivery`,
+    baseUrl: recording.serviceUrl,
+    carrierBaseUrl: `${recording.serviceUrl}/api-delivery`,
     profile,
     selection: 'carrier',
     seed: 0,
-    startedAt: startedAt.toISOString(),
-    durationMs: Date.now() - startedAt.getTime(),
+    startedAt: recording.startedAt.toISOString(),
+    durationMs: recording.durationMs,
     results,
     summary,
-    operations: operationCoverage(Object.values(observations)),
+    operations: operationCoverage(recording.observations),
     clauses: clauseCoverage(results),
     decisions,
     warningsByDecision: groupWarningsByDecision(results),
@@ -530,6 +587,17 @@ export async function runCarrierConformance(options: CarrierRunOptions): Promise
   };
   for (const reporter of reporters) await reporter.onEnd?.(result);
   return result;
+}
+
+/**
+ * Runs the carrier conformance checks against the carrier service whose callbacks arrive at `callbackUrl`
+ * ({@link recordCarrier}) and judges them under the profile ({@link judgeCarrier}), reporting each check as a
+ * test of the main suite's reports.
+ * @example
+ * const result = await runCarrierConformance({ callbackUrl: 'http://127.0.0.1:4020/callbacks', profile: 'full' });
+ */
+export async function runCarrierConformance(options: CarrierRunOptions): Promise<SuiteResult> {
+  return judgeCarrier(await recordCarrier(options), options.profile ?? 'spec', options);
 }
 
 /** Resolves once a TCP connection to the URL's host and port succeeds; throws naming the URL after `ms`. */
@@ -568,34 +636,44 @@ function resultOf(
   durationMs: number,
   options: { showSecrets: boolean; classifier: DepartureClassifier },
 ): TestResult {
-  const ref = found.decision ? options.classifier.decisionAt(found.decision) : undefined;
-  if (found.decided.length && !ref)
-    throw new Error(`${spec.id}: ${found.decision} is not an x-decision of the document`);
+  // Each decided finding names its decision, which must be one the check lists (and so one the report shows).
+  const refs = new Map<string, DecisionRef>();
+  for (const { decision } of found.decided) {
+    const ref = options.classifier.decisionAt(decision);
+    if (!ref) throw new Error(`${spec.id}: ${decision} is not an x-decision of the document`);
+    if (!spec.decisions.includes(decision)) throw new Error(`${spec.id}: ${decision} is not among its decisions`);
+    refs.set(decision, ref);
+  }
   // Under spec, a break of a decision is a warning; a check made only of decisions is still run, so it warns.
   const failures =
     profile === 'full'
       ? [
           ...found.stated,
-          ...found.decided,
-          ...(found.decided.length ? [`(these break the ${describeDecision(ref!)})`] : []),
+          ...[...refs].flatMap(([pointer, ref]) => [
+            ...found.decided.filter((d) => d.decision === pointer).map((d) => d.message),
+            `(these break the ${describeDecision(ref)})`,
+          ]),
         ]
       : found.stated;
   const calls = [...new Set(found.calls)];
   const [method, route] = ROUTES[spec.operations[0]!] ?? ['', ''];
   const first = calls[0];
   const decisionWarnings: DecisionWarning[] =
-    profile === 'full' || !ref
+    profile === 'full'
       ? []
-      : found.decided.map((message) => ({
-          decision: ref.pointer,
-          entry: ref.entry,
-          summary: ref.summary,
-          operationId: spec.operations[0]!,
-          method: first?.method ?? method,
-          path: first ? new URL(first.url).pathname : route,
-          status: first?.status ?? 0,
-          message,
-        }));
+      : found.decided.map(({ message, decision }) => {
+          const ref = refs.get(decision)!;
+          return {
+            decision: ref.pointer,
+            entry: ref.entry,
+            summary: ref.summary,
+            operationId: spec.operations[0]!,
+            method: first?.method ?? method,
+            path: first ? new URL(first.url).pathname : route,
+            status: first?.status ?? 0,
+            message,
+          };
+        });
   return {
     id: spec.id,
     title: spec.title,
@@ -608,7 +686,7 @@ function resultOf(
     durationMs,
     ...(failures.length ? { failure: failures.join('\n') } : {}),
     ...(found.skip ? { skipReason: found.skip } : {}),
-    warnings: decisionWarnings.map((w) => `${w.message} (departs from the ${describeDecision(ref!)})`),
+    warnings: decisionWarnings.map((w) => `${w.message} (departs from the ${describeDecision(refs.get(w.decision)!)})`),
     ...(decisionWarnings.length ? { decisionWarnings } : {}),
     requests: calls.length,
     ...(failures.length && calls.length

@@ -44,6 +44,13 @@ export interface CallbackLog {
   attempts: CallbackAttemptLog[];
 }
 
+/** The carrier under test as the service side registers it. */
+export interface CarrierRegistration {
+  callbackUrl: string;
+  secret?: string;
+  chaos?: Chaos;
+}
+
 /** Chaos options of a carrier registration (the control API's `CarrierChaos`). */
 export interface Chaos {
   duplicate?: number;
@@ -62,7 +69,9 @@ export interface ServiceSide {
   /** Listeners told of every carrier API call as it is answered. */
   onCall: Set<(call: CarrierCall) => void>;
   /** Removes every carrier and fault and forgets the calls so far, then registers the carrier anew. */
-  reset(carrier: { callbackUrl: string; secret?: string; chaos?: Chaos }): Promise<void>;
+  reset(carrier: CarrierRegistration): Promise<void>;
+  /** Removes every carrier and fault and registers the carrier anew, keeping the calls so far. */
+  register(carrier: CarrierRegistration): Promise<void>;
   /** Places a storefront order that goes to the carrier; answers its id and `secure_id`. */
   placeOrder(): Promise<{ id: number; secureId: string }>;
   /**
@@ -239,13 +248,17 @@ export async function startServiceSide(options: ServiceSideOptions): Promise<Ser
 
     async reset(carrier) {
       // The world stays (order ids never repeat, as on a real service); carriers, faults and the record go.
+      calls.length = 0;
+      await side.register(carrier);
+    },
+
+    async register(carrier) {
       const { carriers } = (await expect(await local('/__mock/carriers'), 'list the carriers')) as {
         carriers: { id: number }[];
       };
       for (const { id } of carriers)
         await expect(await local(`/__mock/carriers/${id}`, { method: 'DELETE' }), `remove carrier ${id}`);
       await expect(await local('/__mock/faults', { method: 'DELETE' }), 'clear the faults');
-      calls.length = 0;
       await expect(
         await local('/__mock/carriers', {
           method: 'POST',

@@ -1,5 +1,5 @@
 import { signWebhook } from '@restoapi/openapi';
-import type { Finding } from './carrier-checks.js';
+import { CARRIER_DECISIONS, type Finding } from './carrier-checks.js';
 
 /**
  * Sends the carrier two callbacks it must refuse when it registered a signing secret: one without the
@@ -11,7 +11,8 @@ export async function checkSignatures(
   secret: string | undefined,
   ackMs: number,
 ): Promise<Finding> {
-  const out: Finding = { stated: [], decided: [], calls: [], decision: '/components/parameters/WebhookSignature' };
+  const out: Finding = { stated: [], decided: [], calls: [] };
+  const decision = CARRIER_DECISIONS.signature;
   if (!secret) {
     out.skip = 'no --secret given: the callbacks were sent unsigned, as the spec allows';
     return out;
@@ -41,13 +42,15 @@ export async function checkSignatures(
       const response = await fetch(url, { method: 'POST', headers, signal: AbortSignal.timeout(ackMs) });
       await response.arrayBuffer();
       if (response.ok)
-        out.decided.push(
-          `${what} (POST ${url.toString()}) was acknowledged with ${response.status}; a carrier with a secret must refuse it`,
-        );
+        out.decided.push({
+          message: `${what} (POST ${url.toString()}) was acknowledged with ${response.status}; a carrier with a secret must refuse it`,
+          decision,
+        });
     } catch (error) {
-      out.decided.push(
-        `${what} (POST ${url.toString()}) got no answer within ${ackMs} ms: ${(error as Error).message}`,
-      );
+      out.decided.push({
+        message: `${what} (POST ${url.toString()}) got no answer within ${ackMs} ms: ${(error as Error).message}`,
+        decision,
+      });
     }
   }
   return out;

@@ -1,23 +1,31 @@
 import { runSimulator, type RunningSimulator } from '@restoapi/carrier-kit/node';
 import { expect, test } from 'vitest';
-import { runCarrierConformance, type CarrierRunOptions } from '../../src/carrier/run-carrier.js';
-import type { Profile, SuiteResult } from '../../src/runner/types.js';
-import { startTestCarrier, type CarrierFault } from './test-carrier.js';
+import { judgeCarrier, recordCarrier, type CarrierRecording } from '../../src/carrier/run-carrier.js';
+import type { SuiteResult } from '../../src/runner/types.js';
+import { startTestCarrier, type CarrierFault, type CarrierStyle } from './test-carrier.js';
 
-// Short, so that the whole file takes seconds; a faulty carrier's late answer is well past `ackMs`.
-const timings = { ackMs: 2000, deliveryMs: 3000, graceMs: 300, quietMs: 300 };
+// The document's decided times, test-sized so that the file takes seconds: a faulty carrier's late answer is well
+// past `ackMs`. Each leaves room for five runs side by side in one event loop on a machine busy with other work (a
+// correct carrier answers at once and delivers in about a second). Only a carrier that fails a time waits it out.
+// The position interval stays the document's 30 s, longer than any delivery here: a missing position is
+// carrier-checks.test.ts's to find, on recorded calls, where a starved event loop cannot fake a gap.
+const timings = { ackMs: 5000, deliveryMs: 10_000, graceMs: 500, quietMs: 300 };
+/**
+ * A carrier that leaves orders undelivered makes each scenario wait out `deliveryMs`: shorter for those, as
+ * their verdict is the same whether or not a slow machine also made them late with an order they delivered.
+ */
+const UNDELIVERED: Partial<Record<CarrierFault, number>> = { 'never-delivers': 4000, 'delivers-only-first': 4000 };
 
 const failedIds = (result: SuiteResult) => result.results.filter((r) => r.status === 'failed').map((r) => r.id);
 const warned = (result: SuiteResult, id: string) => result.results.find((r) => r.id === id)!.warnings;
 
-/** Runs the conformance checks against the simulator of @restoapi/carrier-kit, fast enough for a test. */
-async function againstSimulator(profile: Profile, secret?: string): Promise<SuiteResult> {
+/** Records a conformance run against the simulator of @restoapi/carrier-kit, fast enough for a test. */
+async function againstSimulator(secret: string): Promise<CarrierRecording> {
   let simulator: RunningSimulator | undefined;
   try {
-    return await runCarrierConformance({
-      profile,
+    return await recordCarrier({
       timings,
-      ...(secret ? { secret } : {}),
+      secret,
       async onListening(serviceUrl) {
         simulator = await runSimulator({
           baseUrl: serviceUrl,
@@ -27,7 +35,7 @@ async function againstSimulator(profile: Profile, secret?: string): Promise<Suit
           stopTimeoutMs: 0,
           tty: false,
           output: { write: () => true },
-          ...(secret ? { secret } : {}),
+          secret,
         });
         return simulator.callbackUrl;
       },
@@ -37,106 +45,111 @@ async function againstSimulator(profile: Profile, secret?: string): Promise<Suit
   }
 }
 
-/** Runs the conformance checks against the test carrier, with one fault or none. */
-async function againstTestCarrier(profile: Profile, fault?: CarrierFault): Promise<SuiteResult> {
+/** Records a conformance run against the test carrier, with one fault or none, in one style; judged after. */
+async function againstTestCarrier(fault?: CarrierFault, style?: CarrierStyle): Promise<CarrierRecording> {
   let carrierApi = '';
   const carrier = await startTestCarrier({
     carrierApi: () => carrierApi,
-    lateAckMs: 4000,
+    lateAckMs: 10_000,
     ...(fault ? { fault } : {}),
+    ...(style ? { style } : {}),
   });
   try {
-    const options: CarrierRunOptions = {
-      profile,
-      timings,
+    return await recordCarrier({
+      timings: { ...timings, deliveryMs: (fault && UNDELIVERED[fault]) ?? timings.deliveryMs },
       callbackUrl: carrier.callbackUrl,
       onListening(serviceUrl) {
         carrierApi = `${serviceUrl}/api-delivery`;
       },
-    };
-    return await runCarrierConformance(options);
+    });
   } finally {
     await carrier.close();
   }
 }
 
-test.concurrent(
-  'the simulator of @restoapi/carrier-kit passes the spec profile',
-  async () => {
-    const result = await againstSimulator('spec');
-    expect(failedIds(result)).toEqual([]);
-    expect(result.ok).toBe(true);
-    expect(result.summary.warnings).toBe(0);
-  },
-  60_000,
-);
+/** Both verdicts of one recording. */
+const judged = async (recording: CarrierRecording) => ({
+  spec: await judgeCarrier(recording, 'spec'),
+  full: await judgeCarrier(recording, 'full'),
+});
+const failures = (result: SuiteResult) =>
+  result.results.filter((r) => r.status === 'failed').map((r) => `${r.id}: ${r.failure}`);
 
 test.concurrent(
-  'the simulator with a signing secret passes the full profile, signatures included',
+  'the simulator of @restoapi/carrier-kit, with a signing secret, passes both profiles, signatures included',
   async () => {
-    const result = await againstSimulator(
-      'full',
-      `whsec_${Buffer.from('a secret of the simulator, 32 bytes').toString('base64')}`,
+    const { spec, full } = await judged(
+      await againstSimulator(`whsec_${Buffer.from('a secret of the simulator, 32 bytes').toString('base64')}`),
     );
-    expect(failedIds(result)).toEqual([]);
-    expect(result.results.filter((r) => r.status === 'skipped').map((r) => r.id)).toEqual([]);
-    expect(result.ok).toBe(true);
+    expect(failures(full)).toEqual([]);
+    expect(full.results.filter((r) => r.status === 'skipped').map((r) => r.id)).toEqual([]);
+    expect(full.ok).toBe(true);
+    expect(spec.ok).toBe(true);
+    expect(spec.summary.warnings).toBe(0);
   },
   60_000,
 );
 
-test.concurrent(
-  'the test carrier without a fault passes the full profile',
-  async () => {
-    const result = await againstTestCarrier('full');
-    expect(failedIds(result)).toEqual([]);
-    expect(result.ok).toBe(true);
-  },
-  60_000,
-);
+const STYLES: CarrierStyle[] = ['plain', 'resends-status', 'through-problem'];
 
-const FAULTS: [CarrierFault, string][] = [
-  ['handles-duplicates-twice', 'carrier.duplicates'],
-  ['ignores-retry-after', 'carrier.retry-after'],
-  ['sends-unstated-status', 'carrier.delivery-updates'],
-  ['never-delivers', 'carrier.delivered-last'],
-  ['updates-cancelled-order', 'carrier.cancelled'],
-  ['acknowledges-late', 'carrier.acknowledges'],
-];
-
-for (const [fault, check] of FAULTS)
+for (const style of STYLES)
   test.concurrent(
-    `a carrier that ${fault.replace(/-/g, ' ')} fails ${check} under full`,
+    `a correct test carrier in the ${style} style passes both profiles, with no warning`,
     async () => {
-      const result = await againstTestCarrier('full', fault);
-      const failures = result.results.filter((r) => r.status === 'failed').map((r) => `${r.id}: ${r.failure}`);
-      expect(failedIds(result), failures.join('\n')).toEqual([check]);
-      expect(result.ok).toBe(false);
-      const failure = result.results.find((r) => r.id === check)!;
-      expect(failure.failure).toBeTruthy();
+      const { spec, full } = await judged(await againstTestCarrier(undefined, style));
+      expect(failures(full)).toEqual([]);
+      expect(full.ok).toBe(true);
+      expect(spec.ok).toBe(true);
+      expect(spec.results.flatMap((r) => r.warnings)).toEqual([]);
+      // Every scenario's delivery was judged: the next orders after the cancelled and refused ones too.
+      expect(full.results.find((r) => r.id === 'carrier.delivered-last')!.status).toBe('passed');
     },
     60_000,
   );
 
-test.concurrent(
-  'under spec, ignoring Retry-After (a decision) is a warning, and an unstated status a failure',
-  async () => {
-    const [retry, status] = await Promise.all([
-      againstTestCarrier('spec', 'ignores-retry-after'),
-      againstTestCarrier('spec', 'sends-unstated-status'),
-    ]);
-    expect(failedIds(retry)).toEqual([]);
-    expect(warned(retry, 'carrier.retry-after').join('\n')).toMatch(
-      /Retry-After: 1, and the carrier tried again after \d+ ms/,
-    );
-    expect(failedIds(status)).toEqual(['carrier.delivery-updates']);
-    expect(status.results.find((r) => r.id === 'carrier.delivery-updates')!.failure).toMatch(
-      /"picked_up" is not one the spec lists/,
-    );
-    // The report's reproducer sends the carrier's refused update again.
-    expect(status.results.find((r) => r.id === 'carrier.delivery-updates')!.reproducers?.[0]).toMatch(
-      /^curl -sS -i -X PUT 'http:\/\/127\.0\.0\.1:\d+\/api-delivery\/orders\/[\w-]+\/delivery' -H 'content-type: application\/json' --data-binary '\{"status":"picked_up"\}'$/,
-    );
-  },
-  60_000,
-);
+/** Each fault, the one check it trips, and its verdict under `spec`: a failure (stated) or a warning (decided). */
+const FAULTS: [CarrierFault, string, 'fails' | 'warns'][] = [
+  ['handles-duplicates-twice', 'carrier.duplicates', 'warns'],
+  ['ignores-retry-after', 'carrier.retry-after', 'warns'],
+  ['sends-unstated-status', 'carrier.delivery-updates', 'fails'],
+  ['never-delivers', 'carrier.delivered-last', 'warns'],
+  ['updates-cancelled-order', 'carrier.cancelled', 'warns'],
+  ['acknowledges-late', 'carrier.acknowledges', 'warns'],
+  ['delivers-only-first', 'carrier.delivered-last', 'warns'],
+];
+
+for (const [fault, check, underSpec] of FAULTS)
+  test.concurrent(
+    `a carrier that ${fault.replace(/-/g, ' ')} fails ${check} under full, and ${underSpec === 'fails' ? 'fails it' : 'passes with a warning'} under spec`,
+    async () => {
+      const { spec, full } = await judged(await againstTestCarrier(fault));
+      expect(failedIds(full), failures(full).join('\n')).toEqual([check]);
+      expect(full.ok).toBe(false);
+      if (underSpec === 'fails') {
+        expect(failedIds(spec), failures(spec).join('\n')).toEqual([check]);
+      } else {
+        expect(failures(spec)).toEqual([]);
+        expect(spec.ok).toBe(true);
+        expect(warned(spec, check).length).toBeGreaterThan(0);
+        // Each warning names the decision it departs from.
+        for (const warning of warned(spec, check)) expect(warning).toMatch(/\(departs from the decision \//);
+      }
+      if (fault === 'delivers-only-first') {
+        // Named for each order it left, with the decided time limit.
+        const warnings = warned(spec, check).join('\n');
+        for (const scenario of ['duplicates', 'reordered', 'cancelled', 'retry-after', 'refused'])
+          expect(warnings).toContain(`${scenario}: order `);
+        expect(warnings).toContain('was not reported delivered within 4000 ms');
+        expect(warnings).toContain('/webhooks/order_created/post/x-carrier-timing/delivery');
+      }
+      if (fault === 'sends-unstated-status') {
+        const failed = spec.results.find((r) => r.id === check)!;
+        expect(failed.failure).toMatch(/"picked_up" is not one the spec lists/);
+        // The report's reproducer sends the carrier's refused update again.
+        expect(failed.reproducers?.[0]).toMatch(
+          /^curl -sS -i -X PUT 'http:\/\/127\.0\.0\.1:\d+\/api-delivery\/orders\/[\w-]+\/delivery' -H 'content-type: application\/json' --data-binary '\{"status":"picked_up"\}'$/,
+        );
+      }
+    },
+    60_000,
+  );

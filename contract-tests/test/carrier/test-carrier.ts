@@ -1,6 +1,7 @@
 /**
  * A small carrier service written without the kit, for the carrier conformance tests: it keeps the contract,
  * unless it is given one of the faults below, each of which one check of `restoapi-contract carrier` must catch.
+ * It delivers in one of several styles, each correct: a run must judge them all the same.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -12,13 +13,27 @@ export type CarrierFault =
   | 'sends-unstated-status'
   | 'never-delivers'
   | 'updates-cancelled-order'
-  | 'acknowledges-late';
+  | 'acknowledges-late'
+  | 'delivers-only-first';
+
+/**
+ * How a correct carrier reports a delivery:
+ * - `plain`: each status once, positions in updates of their own;
+ * - `resends-status`: the current status again with every update, positions included (a repeated status is a
+ *   no-op the document allows);
+ * - `through-problem`: the courier gets stuck on the way, `delivering → problem → delivering`, then delivers.
+ */
+export type CarrierStyle = 'plain' | 'resends-status' | 'through-problem';
 
 /** Options of {@link startTestCarrier}. */
 export interface TestCarrierOptions {
   /** Where the carrier API is: the service URL the conformance run prints, plus `/api-delivery`. */
   carrierApi: () => string;
   fault?: CarrierFault;
+  /** How it reports a delivery (`plain` by default). */
+  style?: CarrierStyle;
+  /** Port of its callback receiver on 127.0.0.1 (a free one by default). */
+  port?: number;
   /** Time between two steps of a delivery. */
   stepMs?: number;
   /** How long a late acknowledgement waits. */
@@ -64,13 +79,23 @@ export async function startTestCarrier(options: TestCarrierOptions): Promise<Tes
   };
 
   const deliver = async (secureId: string): Promise<void> => {
-    await update(secureId, { status: 'courier_assigned', courier_name: 'Ada Test', courier_phone: '+49 160 1234567' });
+    const style = options.style ?? 'plain';
+    const courier = { courier_name: 'Ada Test', courier_phone: '+49 160 1234567' };
+    await update(secureId, { status: 'courier_assigned', ...courier });
     await sleep(stepMs);
+    // Waiting at the restaurant: this style says where it stands once more.
+    if (style === 'resends-status') await update(secureId, { status: 'courier_assigned' });
     if (fault === 'sends-unstated-status') await update(secureId, { status: 'picked_up' });
     await update(secureId, { status: 'delivering' });
     for (let step = 1; step <= 3; step++) {
       await sleep(stepMs);
-      await update(secureId, { lat: 52.5 + step / 1000, lon: 13.42 + step / 1000 });
+      const position = { lat: 52.5 + step / 1000, lon: 13.42 + step / 1000 };
+      await update(secureId, style === 'resends-status' ? { status: 'delivering', ...position } : position);
+      if (style === 'through-problem' && step === 1) {
+        await update(secureId, { status: 'problem', message: 'Stuck behind a tram.' });
+        await sleep(stepMs);
+        await update(secureId, { status: 'delivering', message: null });
+      }
     }
     await sleep(stepMs);
     if (fault !== 'never-delivers') await update(secureId, { status: 'delivered', message: 'Handed over.' });
@@ -86,6 +111,8 @@ export async function startTestCarrier(options: TestCarrierOptions): Promise<Tes
     }
     const again = started.has(secureId);
     if (again && !(fault === 'handles-duplicates-twice' && type === 'order_created')) return;
+    // The fault: a flag set by the first delivery and never reset, so every later order is loaded and left.
+    if (fault === 'delivers-only-first' && started.size > 0 && !again) return;
     started.add(secureId);
     // In the background: a later callback of the order (a cancellation) must not wait for the delivery.
     void deliver(secureId).catch(() => undefined);
@@ -110,7 +137,10 @@ export async function startTestCarrier(options: TestCarrierOptions): Promise<Tes
     if (fault === 'acknowledges-late') setTimeout(answer, options.lateAckMs ?? 1000);
     else answer();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  // Longer than any pause between two callbacks of a run: the service side reuses its connection, and one the
+  // server closes as it is reused (Node's 5 s default) ends that callback with ECONNRESET and a retry.
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     callbackUrl: `http://127.0.0.1:${port}/callbacks`,

@@ -5957,6 +5957,20 @@ export const openapiDocument: Record<string, unknown> = {
           "maxAttempts": 12,
           "timeoutMs": 10000
         },
+        "x-carrier-timing": {
+          "delivery": {
+            "limitMs": 60000,
+            "x-decision": "The spec states the carrier flow (load the order, keep the delivery status current up to its end) but no time for any of it. No time is decided for a real delivery, which takes as long as the trip. What is decided is how long the carrier conformance run (`restoapi-contract carrier`) waits for an order handed over with `order_created` to be loaded and reported `delivered`: 60 s (`limitMs`, its `--delivery-timeout`, which a carrier whose test courier is slower sets longer). An order not loaded or not delivered in that time counts as not handled; as the time is this decision and not the spec's, that is a warning under the `spec` profile."
+          },
+          "positions": {
+            "intervalMs": 30000,
+            "x-decision": "The spec says the carrier updates the courier's geographic position when it changes, but not how often. A carrier sends the courier's position (`lat` and `lon`) at least once every 30 s (`intervalMs`) while the delivery is `delivering`, with the status or in an update of its own; a delivery that goes from `delivering` to `delivered` within 30 s may carry no position. Sending more often is the carrier's choice."
+          },
+          "cancellation": {
+            "graceMs": 1000,
+            "x-decision": "The spec does not say how soon a carrier stops working on an order whose status changed to `cancelled`. Once it acknowledged the `order_status_changed` callback with `status=cancelled`, it sends no further update of that order after 1 s (`graceMs`); an update already under way may still arrive within that second (the service refuses it with 409 either way)."
+          }
+        },
         "security": [],
         "parameters": [
           {
@@ -6290,7 +6304,7 @@ export const openapiDocument: Record<string, unknown> = {
       },
       "CallbackAcknowledged": {
         "description": "Any 2xx status acknowledges the callback; the body of the answer is ignored. Answer quickly (within 10 s) and do the work afterwards.",
-        "x-decision": "The answer the carrier must give is not shown. Any 2xx acknowledges, and its body is ignored, so that any web framework's default answer (200, 202 or 204) works."
+        "x-decision": "The answer the carrier must give, and how soon, are not shown. Any 2xx acknowledges, and its body is ignored, so that any web framework's default answer (200, 202 or 204) works. It must come within 10 s (the `timeoutMs` of the webhook's `x-retry-policy`); a later answer counts as none and the callback is retried. A carrier that stores the event and answers at once stays far below it."
       },
       "CallbackNotAcknowledged": {
         "description": "Any other status (or a network error, or no answer within 10 s) is not an acknowledgement: the callback is retried as `x-retry-policy` describes.",
