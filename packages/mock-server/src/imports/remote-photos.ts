@@ -104,8 +104,6 @@ async function fetchPhoto(
 /** Why a fetch failed, in a line: the mock's own refusals as they are, a timeout or a network error named. */
 function reasonOf(error: unknown): string {
   if (error instanceof OutboundRefused || error instanceof PhotoRefused) return error.message;
-  const name = (error as Error)?.name;
-  if (name === 'TimeoutError' || name === 'AbortError') return `no complete answer within ${FETCH_TIMEOUT_MS} ms`;
   const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
   return `unreachable (${cause?.code ?? cause?.message ?? (error as Error)?.message ?? String(error)})`;
 }
@@ -132,13 +130,18 @@ export async function fetchRemotePhotos(runtime: MockRuntime, body: WithRemotePh
         results.refused[url] = `not fetched: the import's photos took more than ${IMPORT_BUDGET_MS} ms`;
         continue;
       }
+      const signal = AbortSignal.any([AbortSignal.timeout(FETCH_TIMEOUT_MS), budget]);
       try {
-        const signal = AbortSignal.any([AbortSignal.timeout(FETCH_TIMEOUT_MS), budget]);
         const { bytes, type } = await fetchPhoto(runtime, url, signal);
         // The owner is set when the import applies and a draft takes the photo.
         results.fetched[url] = storePhoto(runtime, 'draft_dish', 0, { contentType: type, bytes }).id;
       } catch (error) {
-        results.refused[url] = reasonOf(error);
+        // An abort surfaces as whatever the stream says ("aborted"); the signal knows it was the time limit.
+        results.refused[url] = budget.aborted
+          ? `not complete when the import's photos had taken ${IMPORT_BUDGET_MS} ms`
+          : signal.aborted
+            ? `no complete answer within ${FETCH_TIMEOUT_MS} ms`
+            : reasonOf(error);
       }
     }
   };
