@@ -333,7 +333,8 @@ function controlUnauthorized(given: boolean): HttpError {
         'Control token required',
         given
           ? 'The control token is wrong. Send the token the mock was started with (--control-token or RESTOAPI_MOCK_CONTROL_TOKEN).'
-          : 'This mock protects /__mock with a token: send Authorization: Bearer <token> (or X-Mock-Control-Token).',
+          : 'This mock protects /__mock with a control token: send Authorization: Bearer <token> (or X-Mock-Control-Token); ' +
+            'whoever started the mock has it (--control-token or RESTOAPI_MOCK_CONTROL_TOKEN).',
         { header: 'Authorization' },
       ),
     ],
