@@ -632,7 +632,8 @@ async function getJson(path) {
   const token = controlToken();
   if (token) headers.Authorization = `Bearer ${token}`;
   const response = await window.fetch(path, { cache: 'no-store', headers });
-  if (response.status === 401) throw new TokenRequired(token ? 'the control token is wrong' : 'a control token is needed');
+  if (response.status === 401)
+    throw new TokenRequired(token ? 'the control token is wrong' : 'a control token is needed');
   if (!response.ok) throw new Error(`${path} answered ${response.status}`);
   return response.json();
 }
