@@ -3,7 +3,7 @@
  * the Node server adds the check of the address actually connected to (`node-outbound.ts`); this module holds the
  * rule and the checks that need no network.
  */
-import ipaddr from 'ipaddr.js';
+import { addressRange, inCidr, parseAddress } from './address-ranges.js';
 
 /** `public`: public addresses only; `any`: every address; `off`: no request at all. */
 export type OutboundMode = 'public' | 'any' | 'off';
@@ -38,16 +38,9 @@ export class OutboundRefused extends Error {
 /** Names that always mean this machine, whatever a resolver says. */
 const LOCAL_NAMES = /^(localhost|localhost\.localdomain|ip6-localhost|ip6-loopback)$|\.localhost$/i;
 
-/** The ipaddr.js range of an address, when it is not public (`unicast`): `loopback`, `private`, `linkLocal`… */
+/** The special-purpose range of an address when it is not public (`loopback`, `private`, `linkLocal`…). */
 export function nonPublicRange(address: string): string | undefined {
-  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
-  try {
-    parsed = ipaddr.parse(address);
-  } catch {
-    return 'unparsable';
-  }
-  const range = parsed.range();
-  return range === 'unicast' ? undefined : range;
+  return addressRange(address);
 }
 
 /** The host of a URL without the brackets of an IPv6 literal. */
@@ -63,23 +56,7 @@ export function allowedByName(url: URL, rule: OutboundRule): boolean {
 
 /** Whether the allowlist admits this address (an entry that is the address itself or a CIDR range holding it). */
 export function allowedAddress(address: string, rule: OutboundRule): boolean {
-  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
-  try {
-    parsed = ipaddr.process(address);
-  } catch {
-    return false;
-  }
-  return rule.allowHosts.some((entry) => {
-    try {
-      if (entry.includes('/')) {
-        const range = ipaddr.parseCIDR(entry);
-        return parsed.kind() === range[0].kind() && parsed.match(range);
-      }
-      return ipaddr.isValid(entry) && ipaddr.process(entry).toString() === parsed.toString();
-    } catch {
-      return false;
-    }
-  });
+  return rule.allowHosts.some((entry) => inCidr(address, entry));
 }
 
 /**
@@ -100,7 +77,7 @@ export function urlProblem(raw: string | URL, rule: OutboundRule, flag: string):
   if (rule.mode === 'any' || allowedByName(url, rule)) return undefined;
   const host = bareHost(url);
   if (LOCAL_NAMES.test(host)) return `${host} is this machine (${flag} public allows public addresses only)`;
-  if (ipaddr.isValid(host)) {
+  if (parseAddress(host)) {
     const range = nonPublicRange(host);
     if (range && !allowedAddress(host, rule))
       return `address ${host} is not public (${range}; ${flag} public allows public addresses only)`;
