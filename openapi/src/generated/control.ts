@@ -1092,9 +1092,9 @@ export interface components {
             maxPhotoBytes: number;
             /** @description Largest number of records in one import request. */
             maxImportRecords: number;
-            /** @description Most records (rows of every table together) one session may hold; a request that would add one beyond it is refused with 409 `limit_reached`, so one worker cannot fill a shared mock's memory. */
+            /** @description Most records (rows of every table together) one session may hold; a request that would add one beyond it is refused with 429 `record_limit_reached`, so one worker cannot fill a shared mock's memory. `restoapi-mock` sets 250000 (`--max-records`); an instance made in code has 5000000, room for the benchmarks' worlds of 500,000 orders. */
             maxRecords: number;
-            /** @description Most menu and client imports of one session running at once (over every organization); one more is refused with 409 `limit_reached`. */
+            /** @description Most menu and client imports of one session running at once (over every organization); one more is refused with 429 `import_limit_reached`. */
             maxConcurrentImports: number;
             /** @description Most remote photos one menu import fetches; the further `remote_photo_url`s are recorded on the drafts without being fetched. */
             maxRemotePhotos: number;

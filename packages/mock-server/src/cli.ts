@@ -92,6 +92,9 @@ function ruleText(rule: OutboundRule): string {
   return rule.mode === 'public' ? `public addresses only${allowed}` : rule.mode === 'any' ? 'any address' : 'off';
 }
 
+/** Records per session on a mock started from the command line (a shared box); code-made instances allow more. */
+const CLI_MAX_RECORDS = 250_000;
+
 /** The environment variable the control token may come from (a flag shows in the process list). */
 const CONTROL_TOKEN_ENV = 'RESTOAPI_MOCK_CONTROL_TOKEN';
 
@@ -217,7 +220,7 @@ const program = new Command('restoapi-mock')
     'hosts reachable under "public" whatever their address: names, IPs or CIDRs (repeat or comma list)',
     hostList,
   )
-  .option('--max-records <n>', 'records one session may hold (default 250000)', count(1))
+  .option('--max-records <n>', 'records one session may hold', count(1), CLI_MAX_RECORDS)
   .option('--max-import-records <n>', 'records one import may hold (default 10000)', count(1))
   .option('--max-concurrent-imports <n>', 'imports one session may run at once (default 4)', count(1))
   .option('--max-remote-photos <n>', 'remote photos one menu import fetches (default 100)', count(0))
@@ -247,7 +250,7 @@ program.action(
     remotePhotos: OutboundMode;
     callbacks?: OutboundMode;
     allowHost?: string[];
-    maxRecords?: number;
+    maxRecords: number;
     maxImportRecords?: number;
     maxConcurrentImports?: number;
     maxRemotePhotos?: number;
@@ -266,7 +269,7 @@ program.action(
       callbacks: options.callbacks ? rule(options.callbacks) : exposed ? { ...PUBLIC_ONLY, allowHosts } : ANY_ADDRESS,
     };
     const limits = {
-      ...(options.maxRecords !== undefined ? { maxRecords: options.maxRecords } : {}),
+      maxRecords: options.maxRecords,
       ...(options.maxImportRecords !== undefined ? { maxImportRecords: options.maxImportRecords } : {}),
       ...(options.maxConcurrentImports !== undefined ? { maxConcurrentImports: options.maxConcurrentImports } : {}),
       ...(options.maxRemotePhotos !== undefined ? { maxRemotePhotos: options.maxRemotePhotos } : {}),

@@ -1058,7 +1058,7 @@ export const controlDocument: Record<string, unknown> = {
                       "maxBodyBytes": 10485760,
                       "maxPhotoBytes": 10485760,
                       "maxImportRecords": 10000,
-                      "maxRecords": 250000,
+                      "maxRecords": 5000000,
                       "maxConcurrentImports": 4,
                       "maxRemotePhotos": 100,
                       "remotePhotoConcurrency": 4,
@@ -1120,7 +1120,7 @@ export const controlDocument: Record<string, unknown> = {
                       "maxBodyBytes": 10485760,
                       "maxPhotoBytes": 10485760,
                       "maxImportRecords": 10000,
-                      "maxRecords": 250000,
+                      "maxRecords": 5000000,
                       "maxConcurrentImports": 4,
                       "maxRemotePhotos": 100,
                       "remotePhotoConcurrency": 4,
@@ -3252,12 +3252,12 @@ export const controlDocument: Record<string, unknown> = {
           "maxRecords": {
             "type": "integer",
             "minimum": 1,
-            "description": "Most records (rows of every table together) one session may hold; a request that would add one beyond it is refused with 409 `limit_reached`, so one worker cannot fill a shared mock's memory."
+            "description": "Most records (rows of every table together) one session may hold; a request that would add one beyond it is refused with 429 `record_limit_reached`, so one worker cannot fill a shared mock's memory. `restoapi-mock` sets 250000 (`--max-records`); an instance made in code has 5000000, room for the benchmarks' worlds of 500,000 orders."
           },
           "maxConcurrentImports": {
             "type": "integer",
             "minimum": 1,
-            "description": "Most menu and client imports of one session running at once (over every organization); one more is refused with 409 `limit_reached`."
+            "description": "Most menu and client imports of one session running at once (over every organization); one more is refused with 429 `import_limit_reached`."
           },
           "maxRemotePhotos": {
             "type": "integer",

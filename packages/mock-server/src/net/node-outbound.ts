@@ -118,7 +118,8 @@ export function createOutboundFetch(rule: OutboundRule, options: OutboundFetchOp
 
 /** Whether the server listens on loopback only: everyone who can reach it is on this machine. */
 export function isLoopbackHost(host: string): boolean {
-  const bare = host.replace(/^\[(.*)\]$/, '$1');
+  // `::ffff:127.0.0.1` listens on IPv4 loopback through a dual-stack socket: loopback too.
+  const bare = host.replace(/^\[(.*)\]$/, '$1').replace(/^::ffff:(?=\d+\.)/i, '');
   if (/^localhost$/i.test(bare)) return true;
   return nonPublicRange(bare) === 'loopback';
 }
