@@ -16,6 +16,7 @@ import {
   PUBLIC_ONLY,
   allowedByName,
   nonPublicRange,
+  urlCheckedFetch,
   urlProblem,
   type OutboundPolicy,
   type OutboundRule,
@@ -54,6 +55,8 @@ function refusal(error: Error, flag: string): Error {
  * address the rule refuses rejects with {@link OutboundRefused}; nothing is connected to then.
  */
 export function createOutboundFetch(rule: OutboundRule, options: OutboundFetchOptions): typeof fetch {
+  // Nothing to check on a connection: the global fetch, with its pooled keep-alive connections, as before the rule.
+  if (rule.mode === 'any' && !options.lookup) return urlCheckedFetch(rule, options.flag);
   const filtered = addressEntries(rule);
   return (input, init) =>
     new Promise<Response>((resolve, reject) => {
