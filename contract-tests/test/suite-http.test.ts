@@ -5,7 +5,8 @@ import { MOCK_CONFIG, unexpectedFailures } from './helpers.js';
 
 let server: MockServer;
 beforeAll(async () => {
-  server = await createMockServer({ port: 0 });
+  // The suite serves the remote photos of its import test on loopback: this mock is told to fetch them.
+  server = await createMockServer({ port: 0, outboundPolicy: { photos: { mode: 'any', allowHosts: [] } } });
 });
 afterAll(() => server.close());
 

@@ -12,6 +12,8 @@ export interface ControlClientOptions {
   fetch?: (input: Request) => Promise<Response>;
   /** The mock session every call works on (sent as `X-Mock-Session`); the default session when absent. */
   session?: string;
+  /** The mock's control token (`--control-token`), sent as `Authorization: Bearer` (the `ControlToken` scheme). */
+  token?: string;
 }
 
 /**
@@ -22,11 +24,16 @@ export interface ControlClientOptions {
  * await control.POST('/__mock/reset', { body: { seed: 'demo' } });
  * await control.POST('/__mock/clock/advance', { body: { ms: 60_000 } });
  * const worker = createControlClient({ baseUrl: 'http://localhost:4010', session: 'worker-1' });
+ * const shared = createControlClient({ baseUrl: 'http://mock.team:4010', token: process.env.RESTOAPI_MOCK_CONTROL_TOKEN });
  */
 export function createControlClient(options: ControlClientOptions): ControlClient {
+  const headers: Record<string, string> = {
+    ...(options.session !== undefined ? { 'X-Mock-Session': options.session } : {}),
+    ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}),
+  };
   return createClient<paths>({
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     ...(options.fetch ? { fetch: options.fetch } : {}),
-    ...(options.session !== undefined ? { headers: { 'X-Mock-Session': options.session } } : {}),
+    ...(Object.keys(headers).length > 0 ? { headers } : {}),
   });
 }

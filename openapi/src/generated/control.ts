@@ -908,6 +908,10 @@ export interface components {
                 remote_photos?: {
                     [key: string]: components["schemas"]["Id"];
                 };
+                /** @description The menu import's `remote_photo_url`s that were not fetched, with the reason: refused by the mock's outbound rule (`--remote-photos`), over a limit, not an image, or unreachable. */
+                remote_photos_refused?: {
+                    [key: string]: string;
+                };
             };
         };
         /** @description A carrier registered through the control API, with its secret. */
@@ -1088,6 +1092,14 @@ export interface components {
             maxPhotoBytes: number;
             /** @description Largest number of records in one import request. */
             maxImportRecords: number;
+            /** @description Most records (rows of every table together) one session may hold; a request that would add one beyond it is refused with 429 `record_limit_reached`, so one worker cannot fill a shared mock's memory. `restoapi-mock` sets 250000 (`--max-records`); an instance made in code has 5000000, room for the benchmarks' worlds of 500,000 orders. */
+            maxRecords: number;
+            /** @description Most menu and client imports of one session running at once (over every organization); one more is refused with 429 `import_limit_reached`. */
+            maxConcurrentImports: number;
+            /** @description Most remote photos one menu import fetches; the further `remote_photo_url`s are recorded on the drafts without being fetched. */
+            maxRemotePhotos: number;
+            /** @description Most remote photos of one menu import fetched at the same time. */
+            remotePhotoConcurrency: number;
             /** @description How long the mock waits for a carrier to answer a callback, in real milliseconds. */
             callbackTimeoutMs: number;
             /** @description Check every answer against the document and answer 500 on drift. */
@@ -1100,6 +1112,10 @@ export interface components {
             maxBodyBytes?: number;
             maxPhotoBytes?: number;
             maxImportRecords?: number;
+            maxRecords?: number;
+            maxConcurrentImports?: number;
+            maxRemotePhotos?: number;
+            remotePhotoConcurrency?: number;
             callbackTimeoutMs?: number;
             validateResponses?: boolean;
         };

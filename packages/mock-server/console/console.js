@@ -611,8 +611,29 @@ function setConnection(state, text) {
   el.textContent = text;
 }
 
+// A mock started with --control-token asks for it on /__mock: the page takes it from `#token=…` (a fragment is
+// never sent to the server) or from the form, and keeps it for this tab only.
+const TOKEN_KEY = 'restoapi-mock-control-token';
+
+function controlToken() {
+  const fromHash = new URLSearchParams(window.location.hash.slice(1)).get('token');
+  if (fromHash) {
+    window.sessionStorage.setItem(TOKEN_KEY, fromHash);
+    // Out of the address bar, so that it is not shared with a copied link.
+    window.history.replaceState(null, '', window.location.pathname + window.location.search);
+  }
+  return window.sessionStorage.getItem(TOKEN_KEY);
+}
+
+class TokenRequired extends Error {}
+
 async function getJson(path) {
-  const response = await window.fetch(path, { cache: 'no-store', headers: { Accept: 'application/json' } });
+  const headers = { Accept: 'application/json' };
+  const token = controlToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await window.fetch(path, { cache: 'no-store', headers });
+  if (response.status === 401)
+    throw new TokenRequired(token ? 'the control token is wrong' : 'a control token is needed');
   if (!response.ok) throw new Error(`${path} answered ${response.status}`);
   return response.json();
 }
@@ -653,7 +674,12 @@ async function poll() {
     setConnection('live', `Live: ${m.orders.length} orders, updated every second`);
   } catch (error) {
     failures += 1;
-    setConnection('error', `Cannot reach the mock (${error instanceof Error ? error.message : error}); retrying…`);
+    if (error instanceof TokenRequired) {
+      $('token-form').hidden = false;
+      setConnection('error', `This mock protects its control API: ${error.message}. Enter the mock's control token.`);
+    } else {
+      setConnection('error', `Cannot reach the mock (${error instanceof Error ? error.message : error}); retrying…`);
+    }
   }
   schedule();
 }
@@ -680,6 +706,15 @@ function setPaused(value) {
 
 function start() {
   $('pause').addEventListener('click', () => setPaused(!paused));
+  $('token-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    window.sessionStorage.setItem(TOKEN_KEY, $('token-input').value.trim());
+    $('token-form').hidden = true;
+    failures = 0;
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    void poll();
+  });
   void poll();
 }
 

@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import {
   DEFAULT_MAX_SESSIONS,
   DEFAULT_SESSION_TTL_MS,
@@ -16,7 +16,9 @@ import {
   type MockEngine,
 } from './index.js';
 import { normalizeOrigin } from './cors/cors-policy.js';
-import { createMockServer } from './node.js';
+import { OpenControlError, createMockServer } from './node.js';
+import { isLoopbackHost } from './net/node-outbound.js';
+import { ANY_ADDRESS, PUBLIC_ONLY, type OutboundMode, type OutboundRule } from './net/outbound-policy.js';
 import { addProxyCommand } from './proxy/proxy-command.js';
 import { consoleRoute } from './static/console-route.js';
 import { loadDocsRoute, type DocsRouteResult } from './static/docs-route.js';
@@ -63,6 +65,38 @@ function sessionCount(value: string): number {
     throw new InvalidArgumentError('a number of sessions is a whole number, 0 or more (0: named sessions are refused)');
   return n;
 }
+
+/** A whole number of at least `min`, for the limits of a shared mock. */
+function count(min: number): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min)
+      throw new InvalidArgumentError(`expected a whole number, ${min} or more`);
+    return n;
+  };
+}
+
+/** `--allow-host` may repeat and may hold a comma list: host names, IP addresses or CIDR ranges. */
+function hostList(value: string, previous: string[] = []): string[] {
+  const hosts = value
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  if (hosts.length === 0) throw new InvalidArgumentError('give a host name, an IP address or a CIDR range');
+  return [...previous, ...hosts];
+}
+
+/** How a rule reads in the start-up lines. */
+function ruleText(rule: OutboundRule): string {
+  const allowed = rule.allowHosts.length > 0 ? ` (+ ${rule.allowHosts.join(', ')})` : '';
+  return rule.mode === 'public' ? `public addresses only${allowed}` : rule.mode === 'any' ? 'any address' : 'off';
+}
+
+/** Records per session on a mock started from the command line (a shared box); code-made instances allow more. */
+const CLI_MAX_RECORDS = 250_000;
+
+/** The environment variable the control token may come from (a flag shows in the process list). */
+const CONTROL_TOKEN_ENV = 'RESTOAPI_MOCK_CONTROL_TOKEN';
 
 function instant(value: string): Date {
   // An offset is required: a bare date-time would mean a different instant on every machine.
@@ -157,6 +191,39 @@ const program = new Command('restoapi-mock')
     `drop a named session unused for this many milliseconds, 0 never (default ${DEFAULT_SESSION_TTL_MS}: 30 minutes)`,
     milliseconds,
   )
+  .addOption(
+    new Option('--control-token <token>', 'require this token (Authorization: Bearer) on every /__mock request')
+      .env(CONTROL_TOKEN_ENV)
+      .argParser((value: string) => {
+        if (value.trim().length < 16) throw new InvalidArgumentError('a control token has at least 16 characters');
+        return value.trim();
+      }),
+  )
+  .option(
+    '--insecure-control',
+    'listen on a non-loopback interface without a control token: anyone reaching the port controls the mock',
+    false,
+  )
+  .addOption(
+    new Option('--remote-photos <mode>', 'which addresses menu imports may fetch remote_photo_url from')
+      .choices(['public', 'any', 'off'])
+      .default('public'),
+  )
+  .addOption(
+    new Option(
+      '--callbacks <mode>',
+      'which addresses carrier callbacks may go to (default: public on a non-loopback --host, any on loopback)',
+    ).choices(['public', 'any', 'off']),
+  )
+  .option(
+    '--allow-host <hosts>',
+    'hosts reachable under "public" whatever their address: names, IPs or CIDRs (repeat or comma list)',
+    hostList,
+  )
+  .option('--max-records <n>', 'records one session may hold', count(1), CLI_MAX_RECORDS)
+  .option('--max-import-records <n>', 'records one import may hold (default 10000)', count(1))
+  .option('--max-concurrent-imports <n>', 'imports one session may run at once (default 4)', count(1))
+  .option('--max-remote-photos <n>', 'remote photos one menu import fetches (default 100)', count(0))
   .showHelpAfterError()
   .exitOverride()
   // The serve options come before a subcommand; `proxy` parses its own (its --port is not the serve --port).
@@ -178,11 +245,35 @@ program.action(
     corsOrigin?: string[];
     maxSessions?: number;
     sessionTtl?: number;
+    controlToken?: string;
+    insecureControl: boolean;
+    remotePhotos: OutboundMode;
+    callbacks?: OutboundMode;
+    allowHost?: string[];
+    maxRecords: number;
+    maxImportRecords?: number;
+    maxConcurrentImports?: number;
+    maxRemotePhotos?: number;
   }) => {
     if (!options.cors && options.corsOrigin)
       throw new UsageError('--cors-origin and --no-cors contradict each other: give one of them');
     // Nothing is read, built or served before the port is known to be free.
     await assertCanListen(options.host, options.port);
+    const exposed = !isLoopbackHost(options.host);
+    if (exposed && !options.controlToken && !options.insecureControl)
+      throw new UsageError(new OpenControlError(options.host).message);
+    const allowHosts = options.allowHost ?? [];
+    const rule = (mode: OutboundMode): OutboundRule => ({ mode, allowHosts });
+    const outboundPolicy = {
+      photos: rule(options.remotePhotos),
+      callbacks: options.callbacks ? rule(options.callbacks) : exposed ? { ...PUBLIC_ONLY, allowHosts } : ANY_ADDRESS,
+    };
+    const limits = {
+      maxRecords: options.maxRecords,
+      ...(options.maxImportRecords !== undefined ? { maxImportRecords: options.maxImportRecords } : {}),
+      ...(options.maxConcurrentImports !== undefined ? { maxConcurrentImports: options.maxConcurrentImports } : {}),
+      ...(options.maxRemotePhotos !== undefined ? { maxRemotePhotos: options.maxRemotePhotos } : {}),
+    };
     const saved = options.state
       ? await readJsonFile(options.state).catch((error: Error) => {
           throw new UsageError(`--state ${options.state}: ${error.message}`);
@@ -201,7 +292,13 @@ program.action(
       state,
       validateResponses: options.validateResponses,
       cors: options.cors && (options.corsOrigin ? { origins: options.corsOrigin } : true),
-      ...(options.importDuration !== undefined ? { config: { importDurationMs: options.importDuration } } : {}),
+      config: {
+        ...limits,
+        ...(options.importDuration !== undefined ? { importDurationMs: options.importDuration } : {}),
+      },
+      outboundPolicy,
+      ...(options.controlToken ? { controlToken: options.controlToken } : {}),
+      insecureControl: options.insecureControl,
       ...(options.state ? { onChange: debouncedSaver(options.state) } : {}),
       // Named sessions start from the seed, also when the default session was restored from --state.
       sessionSeed: () => JSON.parse(seedText) as MockStateJson,
@@ -217,10 +314,13 @@ program.action(
       `RestoAPI mock listening on ${server.url}`,
       `  main API      ${server.url}/api`,
       `  carrier API   ${server.url}/api-delivery`,
-      `  control API   ${server.url}/__mock`,
+      `  control API   ${server.url}/__mock ${options.controlToken ? '(token required)' : exposed ? '(OPEN: --insecure-control)' : '(open, loopback only)'}`,
       `  console       ${server.url}/console/`,
       docs.route ? `  docs          ${server.url}/docs/` : `  docs          ${docs.note}`,
       `  sessions      X-Mock-Session: up to ${server.mock.sessions.max}, ${server.mock.sessions.ttlMs === 0 ? 'kept until dropped' : `dropped after ${server.mock.sessions.ttlMs} ms unused`}`,
+      `  remote photos ${ruleText(outboundPolicy.photos)}`,
+      `  callbacks     ${ruleText(outboundPolicy.callbacks)}`,
+      `  limits        ${server.mock.runtime.config.maxRecords} records and ${server.mock.runtime.config.maxConcurrentImports} running imports per session, ${server.mock.runtime.config.maxImportRecords} records per import`,
       `  CORS          ${!options.cors ? 'off (--no-cors)' : options.corsOrigin ? options.corsOrigin.join(', ') : 'any origin'}`,
       restored
         ? `  state         restored from ${options.state}`
@@ -230,6 +330,18 @@ program.action(
       ...DEMO_LOGINS.map((l) => `  ${l.login.padEnd(22)} ${l.role}`),
     ];
     console.log(lines.join('\n'));
+    if (exposed && !options.controlToken) {
+      const bar = '!'.repeat(78);
+      console.warn(
+        [
+          bar,
+          `WARNING: --insecure-control: the control API at ${server.url}/__mock is OPEN to everyone who can reach`,
+          `${options.host}:${new URL(server.url).port}. Anyone can reset or replace the state, move the clock, inject faults and`,
+          'register carriers the mock then calls. Give a token with --control-token or RESTOAPI_MOCK_CONTROL_TOKEN.',
+          bar,
+        ].join('\n'),
+      );
+    }
     const stop = (): void => {
       void server.close().then(() => process.exit(0));
     };

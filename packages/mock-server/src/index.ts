@@ -8,6 +8,7 @@ import { createControlApi, type ControlServices } from './control/control-api.js
 import { createFaultInjector } from './control/faults.js';
 import { createMockEngine, type EngineRoute, type MockEngine } from './engine/engine.js';
 import type { MockConfig } from './engine/runtime.js';
+import { urlCheckedOutbound, type OutboundPolicy, type OutboundServices } from './net/outbound-policy.js';
 import { handlers } from './handlers.js';
 import { photoRoute } from './menu/photo-route.js';
 import { demoSeed } from './seeds/demo-seed.js';
@@ -29,6 +30,16 @@ export {
 } from './engine/engine.js';
 export { DEFAULT_CONFIG, type MockConfig, type MockRuntime } from './engine/runtime.js';
 export { HttpError } from './engine/http-error.js';
+export { CONTROL_TOKEN_HEADER } from './control/control-api.js';
+export {
+  DEFAULT_OUTBOUND_POLICY,
+  OutboundRefused,
+  urlCheckedOutbound,
+  type OutboundMode,
+  type OutboundPolicy,
+  type OutboundRule,
+  type OutboundServices,
+} from './net/outbound-policy.js';
 export type { MockStateJson } from './state/mock-state.js';
 export {
   FixtureError,
@@ -71,6 +82,18 @@ export interface MockOptions {
   routes?: EngineRoute[];
   /** The `fetch` carrier callbacks are sent with (default: the global one). */
   callbackFetch?: typeof fetch;
+  /**
+   * Protects the control API (`/__mock/*`): every control request must send `Authorization: Bearer <token>`
+   * (or `X-Mock-Control-Token`), else 401. Open when absent (a mock on loopback for one developer).
+   */
+  controlToken?: string;
+  /**
+   * Where the mock may send requests of its own (default: remote photos from public addresses only, callbacks
+   * anywhere). A test that serves photos on loopback says so: `{ photos: { mode: 'any', allowHosts: [] } }`.
+   */
+  outboundPolicy?: Partial<OutboundPolicy>;
+  /** The outbound requests' rules and fetches, whole (the Node server passes its own, which checks sockets). */
+  outbound?: OutboundServices;
   /** Limits of the named sessions (`X-Mock-Session`): how many at once, and when an idle one expires. */
   sessions?: SessionOptions;
   /**
@@ -140,7 +163,8 @@ function createInstance(
     // Only the default session is persisted (`--state`): named sessions are scratch worlds of a test run.
     ...(options.onChange && session === undefined ? { onChange: options.onChange } : {}),
     // The control API owns /__mock; uploaded photos are served at the URLs of the `photo` objects.
-    operationSets: [createControlApi(control)],
+    operationSets: [createControlApi(control, options.controlToken)],
+    outbound: options.outbound ?? urlCheckedOutbound(options.outboundPolicy),
     routes: [...(options.routes ?? []), photoRoute],
     // The light hook: faults need only the method and URL, and cost nothing while none is armed.
     preflight: faults.intercept,

@@ -2,7 +2,7 @@
  * @restoapi/mock-server/node: serves a mock instance over node:http.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
 import { fetchResponseOf, requestId } from './engine/engine.js';
 import { badRequest } from './engine/http-error.js';
@@ -16,7 +16,9 @@ import {
 import { createCorsPolicy, type CorsOption } from './cors/cors-policy.js';
 import { createMock, type Mock, type MockOptions } from './index.js';
 import { SESSION_HEADER } from './sessions/session-registry.js';
+import { isLoopbackHost, nodeOutbound } from './net/node-outbound.js';
 
+export { createOutboundFetch, isLoopbackHost, nodeOutbound, type OutboundFetchOptions } from './net/node-outbound.js';
 export { CORS_ALLOWED_METHODS, CORS_EXPOSED_HEADERS, type CorsOption, type CorsOptions } from './cors/cors-policy.js';
 
 /** Options of {@link createMockServer}. */
@@ -30,6 +32,25 @@ export interface MockServerOptions extends MockOptions {
    * `{ origins: ['http://localhost:5173'] }` limits it, `false` switches it off.
    */
   cors?: CorsOption;
+  /**
+   * Start on an interface other than loopback without a `controlToken`, leaving the control API open to
+   * everyone who can reach the port. Refused otherwise (`restoapi-mock --insecure-control`).
+   */
+  insecureControl?: boolean;
+  /** The resolver outbound connections use (`dns.lookup` by default); tests simulate DNS rebinding with one. */
+  outboundLookup?: LookupFunction;
+}
+
+/** A server on a non-loopback interface without a control token, not allowed by `insecureControl`. */
+export class OpenControlError extends Error {
+  constructor(host: string) {
+    super(
+      `the mock would listen on ${host}, reachable from the network, with its control API (/__mock) open to everyone: ` +
+        'give a token with --control-token (or RESTOAPI_MOCK_CONTROL_TOKEN), listen on 127.0.0.1, ' +
+        'or pass --insecure-control to accept it',
+    );
+    this.name = 'OpenControlError';
+  }
 }
 
 /** A running mock server. */
@@ -375,9 +396,12 @@ function answerRequest(
  */
 export async function createMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const host = options.host ?? '127.0.0.1';
+  if (!isLoopbackHost(host) && !options.controlToken && !options.insecureControl) throw new OpenControlError(host);
   let origin = `http://${host}`;
   const cors = createCorsPolicy(options.cors);
-  const mock = createMock(options);
+  // Every request of the server's own goes through sockets whose address is checked (node-outbound.ts).
+  const outbound = options.outbound ?? nodeOutbound(options.outboundPolicy ?? {}, host, options.outboundLookup);
+  const mock = createMock({ ...options, outbound });
   const server = createServer((req, res) => {
     // The CORS headers of the answer: written first in its header block, error answers included.
     let decorate: Readonly<Record<string, string>> | undefined;

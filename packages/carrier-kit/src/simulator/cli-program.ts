@@ -91,6 +91,11 @@ export function createProgram(): Command {
     )
     .option('--control-url <url>', 'base address of the mock control API (default: --base-url)', url)
     .addOption(
+      new Option('--control-token <token>', "the mock's control token (restoapi-mock --control-token)").env(
+        'RESTOAPI_MOCK_CONTROL_TOKEN',
+      ),
+    )
+    .addOption(
       new Option('--port <port>', 'port of the callback receiver (0: any free port)')
         .default(4020)
         .argParser(number(0, 65535)),
@@ -193,6 +198,7 @@ export function createProgram(): Command {
       const simulator = await runSimulator({
         baseUrl: opts.baseUrl as string,
         ...(opts.controlUrl ? { controlUrl: opts.controlUrl as string } : {}),
+        ...(opts.controlToken ? { controlToken: opts.controlToken as string } : {}),
         port: opts.port as number,
         host: opts.host as string,
         ...(publicUrl ? { publicUrl } : {}),

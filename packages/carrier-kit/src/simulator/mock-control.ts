@@ -48,11 +48,14 @@ export function createMockControl(
   fetchImpl: typeof fetch = (input, init) => fetch(input, init),
   /** The mock session to register in (`X-Mock-Session`); the default session when absent. */
   session?: string,
+  /** The mock's control token (`restoapi-mock --control-token`); none when the control API is open. */
+  token?: string,
 ): MockControl {
   const base = controlUrl.replace(/\/+$/, '');
   const client = createControlClient({
     baseUrl: base,
     ...(session !== undefined ? { session } : {}),
+    ...(token ? { token } : {}),
     // fetch says only "fetch failed" when nothing answers; the address is what a user needs to see.
     fetch: (request) =>
       fetchImpl(request).catch((error: unknown) => {

@@ -15,6 +15,8 @@ export interface SimulatorOptions {
   baseUrl: string;
   /** Base address of the mock's control API (default: `baseUrl`). */
   controlUrl?: string;
+  /** The mock's control token, when it was started with one (`restoapi-mock --control-token`). */
+  controlToken?: string;
   /** Port of the callback receiver (default 0: a free one). */
   port?: number;
   /** Interface the receiver listens on (default `127.0.0.1`). */
@@ -247,7 +249,12 @@ export async function runSimulator(options: SimulatorOptions): Promise<RunningSi
   await agent.start();
   const served = await serve(agent.handle, { port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
   const callbackUrl = options.publicUrl ?? served.url.replace('//0.0.0.0:', '//127.0.0.1:');
-  const control: MockControl = createMockControl(options.controlUrl ?? options.baseUrl, undefined, options.mockSession);
+  const control: MockControl = createMockControl(
+    options.controlUrl ?? options.baseUrl,
+    undefined,
+    options.mockSession,
+    options.controlToken,
+  );
   const chaos: CarrierChaos | undefined =
     options.chaos === true
       ? { duplicate: 0.3, delayMs: 1500, reorder: true, seed }

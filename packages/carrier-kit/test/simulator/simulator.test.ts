@@ -1,3 +1,4 @@
+import { createMockServer } from '@restoapi/mock-server/node';
 import { afterEach, expect, test } from 'vitest';
 import { BIN_SOURCES, startCli } from '../../../../scripts/testing/run-cli.js';
 import { createProgram } from '../../src/simulator/cli-program.js';
@@ -176,4 +177,21 @@ test('the simulator warns when an earlier carrier serves the same restaurants an
     tty: false,
   });
   expect(lines.some((line) => line.startsWith('warning'))).toBe(false);
+});
+
+test('against a mock with a control token, the simulator registers with --control-token and is refused without it', async () => {
+  const token = 'simulator-test-token-0123456789';
+  const mock = await createMockServer({ port: 0, controlToken: token });
+  const quiet = { output: { write: () => true }, tty: false };
+  try {
+    await expect(runSimulator({ baseUrl: mock.url, port: 0, ...quiet })).rejects.toThrow(
+      /registering the carrier .* failed with 401: .*control token/,
+    );
+    simulator = await runSimulator({ baseUrl: mock.url, port: 0, controlToken: token, ...quiet });
+    expect(mock.mock.runtime.state.carriers.get(simulator.carrierId)?.name).toBe('Simulated carrier');
+  } finally {
+    await simulator?.stop();
+    simulator = undefined;
+    await mock.close();
+  }
 });

@@ -12,6 +12,7 @@ import type {
 } from '../state/mock-state.js';
 import { retryPolicy, seededRandom, type CallbackType } from './retry-policy.js';
 import { signWebhook } from './webhook-signature.js';
+import { OutboundRefused, urlProblem } from '../net/outbound-policy.js';
 
 /** Longest answer body kept in an attempt's log. */
 export const RESPONSE_BODY_LIMIT = 2048;
@@ -65,7 +66,8 @@ export function attachCallbackDispatcher(
 ): CallbackDispatcher {
   const runtime = engine.runtime;
   const { clock } = runtime;
-  const send: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  // The operator's rule (`--callbacks`) is kept by the instance's outbound fetch; an injected one is the caller's.
+  const send: typeof fetch = options.fetch ?? ((input, init) => runtime.outbound.callbacks.fetch(input, init));
   /** Clock task of each callback waiting for an attempt, with its due time (for {@link CallbackDispatcher.advance}). */
   const timers = new Map<number, { task: number; at: number }>();
   /** A reorder-chaos carrier's callbacks held back until the next event for it: carrier id → batch and release task. */
@@ -121,6 +123,9 @@ export function attachCallbackDispatcher(
     const timeoutMs = runtime.config.callbackTimeoutMs;
     try {
       const url = new URL(carrier.callback_url);
+      // Checked at every attempt too: the rule may be stricter than when the carrier was registered (a state import).
+      const problem = urlProblem(url, runtime.outbound.callbacks.rule, '--callbacks');
+      if (problem) throw new OutboundRefused(problem);
       for (const [name, value] of Object.entries(callback.query)) url.searchParams.set(name, value);
       const headers: Record<string, string> = { ...options.headers };
       if (carrier.secret) {

@@ -1,7 +1,7 @@
 import { createApiDescription, openapiDocument, type ApiDescription } from '@restoapi/openapi';
 import type { CallbackDispatcher } from '../callbacks/callback-dispatcher.js';
 import { webhookSecretKey } from '../callbacks/webhook-signature.js';
-import type { MockEngine } from '../engine/engine.js';
+import type { EngineRequest, MockEngine } from '../engine/engine.js';
 import { created, noContent, ok, type HandlerResult } from '../engine/handler.js';
 import { HttpError, conflict, errorObject, notFound, unprocessable, type FieldProblem } from '../engine/http-error.js';
 import type { OperationSet } from '../engine/pipeline.js';
@@ -14,6 +14,7 @@ import { demoSeed } from '../seeds/demo-seed.js';
 import { TABLE_NAMES, type CallbackRecord, type CarrierRecord, type MockStateJson } from '../state/mock-state.js';
 import { DEFAULT_SESSION, type SessionRegistry } from '../sessions/session-registry.js';
 import type { FaultInjector } from './faults.js';
+import { urlProblem } from '../net/outbound-policy.js';
 import { placeStorefrontOrder, publishedMenuOf } from './storefront-order.js';
 
 type C = components['schemas'];
@@ -130,6 +131,9 @@ const handlers: ControlHandlers = {
         detail: 'secret must be whsec_ followed by a base64 key of at least one byte.',
       });
     }
+    const unreachable = urlProblem(input.callback_url, runtime.outbound.callbacks.rule, '--callbacks');
+    if (unreachable)
+      problems.push({ pointer: '/callback_url', detail: `The mock may not call this callback_url: ${unreachable}.` });
     (input.restaurant_ids ?? []).forEach((id, index) => {
       if (!runtime.state.restaurants.has(id))
         problems.push({ pointer: `/restaurant_ids/${index}`, detail: `Restaurant ${id} does not exist.` });
@@ -299,12 +303,51 @@ const handlers: ControlHandlers = {
 
 /** Bodies that may be larger than any request of the service itself: a whole state export. */
 const UNLIMITED_BODY = new Set<string>(['replaceMockState', 'resetMock']);
+/** The control operations that add records (`maxRecords`); the other POSTs reset the state or move the clock. */
+const GROWING = new Set<string>(['placeStorefrontOrder', 'registerCarrier', 'addFault']);
+
+/** The header a client without `Authorization` may send the control token in. */
+export const CONTROL_TOKEN_HEADER = 'X-Mock-Control-Token';
+
+/** Compares two strings in a time that does not depend on where they differ (the token must not leak by timing). */
+function sameSecret(given: string, expected: string): boolean {
+  let differ = given.length ^ expected.length;
+  for (let i = 0; i < expected.length; i++) differ |= (given.charCodeAt(i) || 0) ^ expected.charCodeAt(i);
+  return differ === 0;
+}
+
+/** The token a control request carries: `Authorization: Bearer <token>` or `X-Mock-Control-Token: <token>`. */
+function tokenOf(request: EngineRequest): string | undefined {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1];
+  return bearer ?? request.headers.get(CONTROL_TOKEN_HEADER)?.trim() ?? undefined;
+}
+
+/** 401 for a control request without the right token (the control document's `ControlToken` scheme). */
+function controlUnauthorized(given: boolean): HttpError {
+  return new HttpError(
+    401,
+    [
+      errorObject(
+        401,
+        'control_token_required',
+        'Control token required',
+        given
+          ? 'The control token is wrong. Send the token the mock was started with (--control-token or RESTOAPI_MOCK_CONTROL_TOKEN).'
+          : 'This mock protects /__mock with a control token: send Authorization: Bearer <token> (or X-Mock-Control-Token); ' +
+            'whoever started the mock has it (--control-token or RESTOAPI_MOCK_CONTROL_TOKEN).',
+        { header: 'Authorization' },
+      ),
+    ],
+    { 'WWW-Authenticate': 'Bearer realm="restoapi-mock control"' },
+  );
+}
 
 /**
  * The control API under `/__mock`: its own document (`openapi/control/control.yaml`) and handler map,
  * answered by the engine's one pipeline like the service API. Errors are thrown as {@link HttpError}s.
+ * With a `token`, every control operation requires it (401 otherwise); without one the API is open.
  */
-export function createControlApi(services: ControlServices): OperationSet<ControlServices> {
+export function createControlApi(services: ControlServices, token?: string): OperationSet<ControlServices> {
   return {
     description: controlApiDescription(),
     handlers,
@@ -312,5 +355,14 @@ export function createControlApi(services: ControlServices): OperationSet<Contro
     services,
     bodyLimit: (operationId, config) =>
       UNLIMITED_BODY.has(operationId) ? Number.MAX_SAFE_INTEGER : config.maxBodyBytes,
+    growsState: (operationId) => GROWING.has(operationId),
+    ...(token
+      ? {
+          authorize(request: EngineRequest) {
+            const given = tokenOf(request);
+            if (given === undefined || !sameSecret(given, token)) throw controlUnauthorized(given !== undefined);
+          },
+        }
+      : {}),
   };
 }

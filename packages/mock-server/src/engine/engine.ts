@@ -9,6 +9,7 @@ import {
   type EngineAnswer,
   type EngineRequest,
 } from './engine-request.js';
+import { urlCheckedOutbound, type OutboundServices } from '../net/outbound-policy.js';
 import type { HandlerMap } from './handler.js';
 import type { EngineRoute, MockEngine } from './mock-engine.js';
 import { HttpError, badRequest } from './http-error.js';
@@ -38,6 +39,8 @@ export interface MockEngineOptions {
   operationSets?: readonly OperationSet<unknown>[];
   /** Share a validator between instances (compiled schemas are cached in it). */
   api?: ApiDescription;
+  /** The outbound requests' rules and fetches (default: {@link urlCheckedOutbound} of the default policy). */
+  outbound?: OutboundServices;
   /** Called after each state change (the Node adapter persists the state file here). */
   onChange?: (engine: MockEngine) => void;
   /**
@@ -105,6 +108,7 @@ export function createMockEngine(options: MockEngineOptions): MockEngine {
     changed: () => options.onChange?.(engine),
     notify: (notification) => state.notifications.insert({ ...notification, created_at: clock.now().toISOString() }),
     events: new OrderEvents(),
+    outbound: options.outbound ?? urlCheckedOutbound(),
   };
 
   const prefixedSets = options.operationSets ?? [];

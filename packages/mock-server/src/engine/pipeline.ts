@@ -6,6 +6,7 @@ import { HttpError, assertDocumentedResponse, errorObject, fromIssues, methodNot
 import { formToObject, readBody, type ParsedBody } from './request-body.js';
 import type { MockConfig, MockRuntime } from './runtime.js';
 import type { EngineRoute, MockEngine } from './mock-engine.js';
+import { assertRoomFor } from '../state/session-limits.js';
 
 /**
  * One OpenAPI document the engine answers, with its handlers: the service API (main and carrier
@@ -23,6 +24,10 @@ export interface OperationSet<Services = undefined> {
   readonly services?: Services;
   /** The largest body an operation accepts (default: `config.maxBodyBytes`). */
   bodyLimit?(operationId: string, config: MockConfig): number;
+  /** Whether a POST of the operation adds records, so that `maxRecords` applies to it (default: every POST). */
+  growsState?(operationId: string): boolean;
+  /** Refuses a request the set's own access rule does not admit (the control API's token), by throwing. */
+  authorize?(request: EngineRequest): void;
 }
 
 /** A handler of any operation set, as the pipeline calls it. */
@@ -120,6 +125,7 @@ export class RequestPipeline {
     url: URL,
     id: string,
   ): EngineAnswer | Promise<EngineAnswer> {
+    routed.set.authorize?.(request);
     // Authentication comes before validation: an anonymous caller learns nothing about the body rules.
     const actor = this.authenticate(routed, request, url);
     const read = this.readBody(routed, request);
@@ -277,6 +283,9 @@ export class RequestPipeline {
       this.parts.engine,
       set.services,
     );
+    // A session at its record limit takes no request that adds one (the state is checked, not the body).
+    if (request.method === 'POST' && (set.growsState?.(operation.operationId) ?? true))
+      assertRoomFor(this.parts.runtime);
     const due = this.parts.runtime.clock.runDueIfAny();
     if (due) return due.then(() => this.call(handler, ctx, request.method));
     return this.call(handler, ctx, request.method);

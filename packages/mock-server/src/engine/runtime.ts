@@ -1,5 +1,6 @@
 import type { ApiDescription, controlComponents } from '@restoapi/openapi';
 import type { MockStateTables, NotificationRecord, OrderRecord } from '../state/mock-state.js';
+import type { OutboundServices } from '../net/outbound-policy.js';
 import type { VirtualClock } from './clock.js';
 
 /** Settings of a mock instance that tests and the control API may change (the control API's `Config`). */
@@ -12,6 +13,11 @@ export const DEFAULT_CONFIG: MockConfig = {
   maxBodyBytes: 10 * 1024 * 1024,
   maxPhotoBytes: 10 * 1024 * 1024,
   maxImportRecords: 10_000,
+  // In code, room for the benchmarks' 500,000-order worlds; the CLI, run on shared boxes, sets 250,000.
+  maxRecords: 5_000_000,
+  maxConcurrentImports: 4,
+  maxRemotePhotos: 100,
+  remotePhotoConcurrency: 4,
   callbackTimeoutMs: 10_000,
   validateResponses: false,
 };
@@ -34,6 +40,8 @@ export interface MockRuntime {
   notify(notification: Omit<NotificationRecord, 'id' | 'created_at'>): NotificationRecord;
   /** Order lifecycle events; the callbacks module listens to send carrier callbacks. */
   events: OrderEvents;
+  /** Where the instance may send requests of its own (remote photos, carrier callbacks), and how. */
+  outbound: OutboundServices;
 }
 
 /** Something that happened to an order that a carrier may need to hear about. */

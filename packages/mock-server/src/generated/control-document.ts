@@ -8,7 +8,7 @@ export const controlDocument: Record<string, unknown> = {
     "title": "RestoAPI mock server control API",
     "version": "1.0.0",
     "summary": "Test hooks of the RestoAPI mock server, under `/__mock`.",
-    "description": "The control API of `@restoapi/mock-server`: what a test or a demo needs\nbeside the service's own API to drive the mock.\n\n* **World state**: reset to the demo world or an empty one, export and\n  import the whole state as JSON.\n* **Carriers**: register external carriers (the specification's \"registered\n  beforehand through the service's support\") with the `callback_url` the\n  mock calls, optional Standard Webhooks signing and chaos options.\n* **Storefront**: place an order the way the public storefront would, with\n  the checks the storefront makes (published menu, delivery zone, opening\n  hours, configurator, minimal order price).\n* **Outbox**: the SMS and e-mail notifications the service would have sent\n  and every callback to a carrier with its delivery attempts.\n* **Virtual clock**: set, freeze and advance the time that import jobs,\n  callback retries, opening hours and token expiry read.\n* **Settings** of the instance, and **faults**: latency or error answers\n  injected into the next matching requests of the service's API.\n* **Sessions**: a request with `X-Mock-Session: NAME` works on that\n  session's own world, for the service's API and this one alike, so\n  parallel test workers against one mock never see each other's data.\n\nThis API is not part of the service. It needs no session token. Errors use\nthe service's error body (`ErrorBody`). Only the service's API is subject\nto faults, never `/__mock` itself, so a test can always clean up.\n",
+    "description": "The control API of `@restoapi/mock-server`: what a test or a demo needs\nbeside the service's own API to drive the mock.\n\n* **World state**: reset to the demo world or an empty one, export and\n  import the whole state as JSON.\n* **Carriers**: register external carriers (the specification's \"registered\n  beforehand through the service's support\") with the `callback_url` the\n  mock calls, optional Standard Webhooks signing and chaos options.\n* **Storefront**: place an order the way the public storefront would, with\n  the checks the storefront makes (published menu, delivery zone, opening\n  hours, configurator, minimal order price).\n* **Outbox**: the SMS and e-mail notifications the service would have sent\n  and every callback to a carrier with its delivery attempts.\n* **Virtual clock**: set, freeze and advance the time that import jobs,\n  callback retries, opening hours and token expiry read.\n* **Settings** of the instance, and **faults**: latency or error answers\n  injected into the next matching requests of the service's API.\n* **Sessions**: a request with `X-Mock-Session: NAME` works on that\n  session's own world, for the service's API and this one alike, so\n  parallel test workers against one mock never see each other's data.\n\nThis API is not part of the service. It needs no session token of the\nservice; a mock started with a control token (`--control-token` or\n`RESTOAPI_MOCK_CONTROL_TOKEN`) requires that token on every request here\n(`ControlToken`), and answers 401 without it. Errors use\nthe service's error body (`ErrorBody`). Only the service's API is subject\nto faults, never `/__mock` itself, so a test can always clean up.\n",
     "contact": {
       "name": "RestoAPI toolkit maintainers"
     },
@@ -29,7 +29,12 @@ export const controlDocument: Record<string, unknown> = {
       }
     }
   ],
-  "security": [],
+  "security": [
+    {
+      "ControlToken": []
+    },
+    {}
+  ],
   "tags": [
     {
       "name": "State",
@@ -1053,6 +1058,10 @@ export const controlDocument: Record<string, unknown> = {
                       "maxBodyBytes": 10485760,
                       "maxPhotoBytes": 10485760,
                       "maxImportRecords": 10000,
+                      "maxRecords": 5000000,
+                      "maxConcurrentImports": 4,
+                      "maxRemotePhotos": 100,
+                      "remotePhotoConcurrency": 4,
                       "callbackTimeoutMs": 10000,
                       "validateResponses": false
                     }
@@ -1111,6 +1120,10 @@ export const controlDocument: Record<string, unknown> = {
                       "maxBodyBytes": 10485760,
                       "maxPhotoBytes": 10485760,
                       "maxImportRecords": 10000,
+                      "maxRecords": 5000000,
+                      "maxConcurrentImports": 4,
+                      "maxRemotePhotos": 100,
+                      "remotePhotoConcurrency": 4,
                       "callbackTimeoutMs": 2000,
                       "validateResponses": false
                     }
@@ -1407,6 +1420,13 @@ export const controlDocument: Record<string, unknown> = {
     }
   },
   "components": {
+    "securitySchemes": {
+      "ControlToken": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "The control token the mock was started with (`restoapi-mock --control-token <token>` or the\n`RESTOAPI_MOCK_CONTROL_TOKEN` environment variable), as `Authorization: Bearer <token>`. A client\nthat cannot set `Authorization` may send it as `X-Mock-Control-Token: <token>` instead. Without a\ntoken configured the control API is open.\n"
+      }
+    },
     "parameters": {
       "MockSession": {
         "name": "X-Mock-Session",
@@ -2652,6 +2672,13 @@ export const controlDocument: Record<string, unknown> = {
                 "additionalProperties": {
                   "$ref": "#/components/schemas/Id"
                 }
+              },
+              "remote_photos_refused": {
+                "type": "object",
+                "description": "The menu import's `remote_photo_url`s that were not fetched, with the reason: refused by the mock's outbound rule (`--remote-photos`), over a limit, not an image, or unreachable.",
+                "additionalProperties": {
+                  "type": "string"
+                }
               }
             },
             "additionalProperties": false
@@ -3189,6 +3216,10 @@ export const controlDocument: Record<string, unknown> = {
           "maxBodyBytes",
           "maxPhotoBytes",
           "maxImportRecords",
+          "maxRecords",
+          "maxConcurrentImports",
+          "maxRemotePhotos",
+          "remotePhotoConcurrency",
           "callbackTimeoutMs",
           "validateResponses"
         ],
@@ -3217,6 +3248,26 @@ export const controlDocument: Record<string, unknown> = {
             "type": "integer",
             "minimum": 1,
             "description": "Largest number of records in one import request."
+          },
+          "maxRecords": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Most records (rows of every table together) one session may hold; a request that would add one beyond it is refused with 429 `record_limit_reached`, so one worker cannot fill a shared mock's memory. `restoapi-mock` sets 250000 (`--max-records`); an instance made in code has 5000000, room for the benchmarks' worlds of 500,000 orders."
+          },
+          "maxConcurrentImports": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Most menu and client imports of one session running at once (over every organization); one more is refused with 429 `import_limit_reached`."
+          },
+          "maxRemotePhotos": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Most remote photos one menu import fetches; the further `remote_photo_url`s are recorded on the drafts without being fetched."
+          },
+          "remotePhotoConcurrency": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "Most remote photos of one menu import fetched at the same time."
           },
           "callbackTimeoutMs": {
             "type": "integer",
@@ -3251,6 +3302,22 @@ export const controlDocument: Record<string, unknown> = {
             "minimum": 1
           },
           "maxImportRecords": {
+            "type": "integer",
+            "minimum": 1
+          },
+          "maxRecords": {
+            "type": "integer",
+            "minimum": 1
+          },
+          "maxConcurrentImports": {
+            "type": "integer",
+            "minimum": 1
+          },
+          "maxRemotePhotos": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "remotePhotoConcurrency": {
             "type": "integer",
             "minimum": 1
           },
@@ -5453,5 +5520,6 @@ export const controlDocument: Record<string, unknown> = {
         }
       }
     }
-  }
+  },
+  "x-decision": "The control token is optional, as the empty alternative of `security` says: a mock on loopback for one developer runs without one, and a mock on any other interface refuses to start without one unless its operator passes `--insecure-control`. With a token, every operation here answers 401 `control_token_required` to a request without it or with a wrong one; the photo files under `/__mock/photos` stay public, as the `photo` URLs of the service's answers point there."
 };

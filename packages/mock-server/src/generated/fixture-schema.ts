@@ -1838,6 +1838,13 @@ export const fixtureSchema: Record<string, unknown> = {
               "additionalProperties": {
                 "$ref": "#/$defs/Id"
               }
+            },
+            "remote_photos_refused": {
+              "type": "object",
+              "description": "The menu import's `remote_photo_url`s that were not fetched, with the reason: refused by the mock's outbound rule (`--remote-photos`), over a limit, not an image, or unreachable.",
+              "additionalProperties": {
+                "type": "string"
+              }
             }
           },
           "additionalProperties": false

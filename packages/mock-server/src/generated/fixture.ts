@@ -1158,6 +1158,12 @@ export interface ImportJobRecord {
     remote_photos?: {
       [k: string]: Id;
     };
+    /**
+     * The menu import's `remote_photo_url`s that were not fetched, with the reason: refused by the mock's outbound rule (`--remote-photos`), over a limit, not an image, or unreachable.
+     */
+    remote_photos_refused?: {
+      [k: string]: string;
+    };
   };
 }
 /**

@@ -5,6 +5,7 @@ import { unprocessable } from '../engine/http-error.js';
 import { organizationForStaff } from '../organizations/organization-handlers.js';
 import { assertClientImportSize, clientImportProblems } from './client-import.js';
 import { assertNotBusy, jobIdOf, jobState, lastJob, settleDueJobs, startJob } from './import-jobs.js';
+import { assertImportSlot, assertRoomFor, withImportSlot } from '../state/session-limits.js';
 import { assertMenuImportSize, menuImportProblems, type MenuImportBody } from './menu-import.js';
 
 type S = components['schemas'];
@@ -24,17 +25,26 @@ export const importHandlers: HandlerMap = {
     if (problems.length > 0) throw unprocessable(problems);
     settleDueJobs(runtime, params.id, 'menu');
     assertNotBusy(runtime, params.id, 'menu');
-    const remotePhotos = await fetchRemotePhotos(runtime, payload);
+    // The import replaces the organization's drafts: only what it adds beyond them needs room.
+    const drafts =
+      runtime.state.draftDishes.filter((d) => d.organization_id === params.id).length +
+      runtime.state.draftCategories.filter((c) => c.organization_id === params.id).length;
+    assertRoomFor(runtime, Math.max(0, payload.dishes.length + (payload.categories?.length ?? 0) - drafts));
+    const photos = await withImportSlot(runtime, () => fetchRemotePhotos(runtime, payload));
     // Another import may have started while the photos were fetched: check again, and leave nothing behind.
     settleDueJobs(runtime, params.id, 'menu');
     try {
       assertNotBusy(runtime, params.id, 'menu');
+      assertImportSlot(runtime);
     } catch (busy) {
-      for (const id of Object.values(remotePhotos)) runtime.state.photos.delete(id);
+      for (const id of Object.values(photos.fetched)) runtime.state.photos.delete(id);
       throw busy;
     }
     // A copy: the job must not see later changes to the request's object.
-    const job = startJob(runtime, params.id, 'menu', structuredClone(payload), { remote_photos: remotePhotos });
+    const job = startJob(runtime, params.id, 'menu', structuredClone(payload), {
+      remote_photos: photos.fetched,
+      ...(Object.keys(photos.refused).length > 0 ? { remote_photos_refused: photos.refused } : {}),
+    });
     return accepted({ status: 'queued', job_id: jobIdOf(job) });
   },
 
@@ -53,6 +63,8 @@ export const importHandlers: HandlerMap = {
     settleDueJobs(runtime, params.id, 'clients');
     // Independent of a running menu import (decided): the two touch different data.
     assertNotBusy(runtime, params.id, 'clients');
+    assertImportSlot(runtime);
+    assertRoomFor(runtime, payload.clients.length);
     const job = startJob(runtime, params.id, 'clients', structuredClone(payload), {
       from_scratch: query.from_scratch === true,
     });

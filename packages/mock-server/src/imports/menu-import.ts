@@ -302,7 +302,7 @@ export function applyMenuImport(runtime: MockRuntime, job: ImportJobRecord): str
   const fetched = Object.keys(remotePhotos).length;
   const photos =
     remote > 0
-      ? ` ${fetched} of ${remote} remote photo(s) fetched; ${remote - fetched === 0 ? 'every URL is' : 'the URLs that could not be fetched are'} recorded on the drafts.`
+      ? ` ${fetched} of ${remote} remote photo(s) fetched; ${remote - fetched === 0 ? 'every URL is' : 'the URLs that could not be fetched are'} recorded on the drafts.${refusedText(job.options.remote_photos_refused)}`
       : '';
   return `Imported ${planned.length} categories and ${body.dishes.length} dishes (${keptText}); ${publish ? 'menu published.' : 'publish the menu to put it on sale.'}${photos}`;
 }
@@ -313,6 +313,18 @@ registerImportKind('menu', {
   noun: 'dishes',
   title: 'menu import',
 });
+
+/** How many reasons the job message lists; the rest are counted (the message must stay readable). */
+const LISTED_REASONS = 5;
+
+/** The reasons why remote photos were not fetched, for the job message: the first few, then a count. */
+function refusedText(refused: Record<string, string> | undefined): string {
+  const entries = Object.entries(refused ?? {});
+  if (entries.length === 0) return '';
+  const listed = entries.slice(0, LISTED_REASONS).map(([url, reason]) => `${url}: ${reason}`);
+  const more = entries.length > LISTED_REASONS ? `; and ${entries.length - LISTED_REASONS} more` : '';
+  return ` Not fetched: ${listed.join('; ')}${more}.`;
+}
 
 /** Gives a fetched remote photo to the draft that now shows it (the photo route serves it by owner). */
 function adoptPhoto(

@@ -43,6 +43,20 @@ const badInvocations: [string[], RegExp][] = [
     ['--session-ttl', 'later'],
     /--session-ttl <ms>' argument 'later' is invalid\. a duration is a number of milliseconds/,
   ],
+  // Port 0: refused before anything listens, on any interface.
+  [
+    ['--host', '0.0.0.0', '--port', '0'],
+    /listen on 0\.0\.0\.0, reachable from the network, with its control API \(\/__mock\) open to everyone: give a token with --control-token/,
+  ],
+  [
+    ['--control-token', 'short'],
+    /--control-token <token>' argument 'short' is invalid\. a control token has at least 16/,
+  ],
+  [
+    ['--remote-photos', 'private'],
+    /--remote-photos <mode>' argument 'private' is invalid\. Allowed choices are public, any, off/,
+  ],
+  [['--max-records', '0'], /--max-records <n>' argument '0' is invalid\. expected a whole number, 1 or more/],
 ];
 
 sampledEach(
@@ -186,4 +200,23 @@ test('restoapi-mock --clock without an offset is refused with exit code 2', asyn
     /--clock <date-time>' argument '2026-11-20T18:30:00' is invalid\. expected an ISO 8601 date-time with an offset/,
   );
   expect(result.status).toBe(2);
+});
+
+test('restoapi-mock --control-token protects /__mock: 401 without it, 200 with it', async () => {
+  const token = 'cli-test-control-token-0123456789';
+  const running = startCli([BIN_SOURCES['restoapi-mock']!, '--port', '0', '--no-docs', '--control-token', token]);
+  try {
+    const [, url] = await running.waitFor(/^RestoAPI mock listening on (\S+)$/);
+    await running.waitFor(/control API +\S+ \(token required\)/);
+    const refused = await fetch(`${url}/__mock/state`);
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    expect(((await refused.json()) as { errors: { code: string }[] }).errors[0]!.code).toBe('control_token_required');
+    expect((await fetch(`${url}/__mock/clock`, { headers: { Authorization: `Bearer ${token}` } })).status).toBe(200);
+    expect((await fetch(`${url}/__mock/clock`, { headers: { 'X-Mock-Control-Token': token } })).status).toBe(200);
+    // The service API and the console page need no control token.
+    expect((await fetch(`${url}/console/`)).status).toBe(200);
+  } finally {
+    expect((await running.stop()).status).toBe(0);
+  }
 });

@@ -3,6 +3,7 @@ import { expect, test } from 'vitest';
 import { sampledRuns } from '../../../../scripts/testing/test-mode.js';
 import { DEFAULT_CONFIG } from '../../src/index.js';
 import { createMockServer } from '../../src/node.js';
+import { sampledRuns } from '../../../../scripts/testing/test-mode.js';
 import { changedParts, changedRows, freezeClock, stateOf } from '../support/frozen-state.js';
 import {
   curlLine,
@@ -153,6 +154,100 @@ test(
       expect(failures.slice(0, 10).join('\n'), `seed ${SEED}`).toBe('');
       expect(alive.status).toBe(200);
       expect(byOperation.size).toBe(targets.length);
+    } finally {
+      agent.destroy();
+      await server.close();
+    }
+  },
+);
+
+const CONTROL_TOKEN = 'fuzz-control-token-0123456789abcdef';
+/** How a control request carries the token: not at all, a wrong one, or the right one in either header. */
+const TOKEN_WAYS = ['none', 'wrong', 'bearer', 'header'] as const;
+
+test(
+  `control API behind a token: ${sampledRuns(300, 3000)} hostile control requests and every valid change without the token: 401 unless the token is right, no 5xx, state unchanged`,
+  { timeout: 120_000 },
+  async () => {
+    const server = await createMockServer({ port: 0, controlToken: CONTROL_TOKEN });
+    const port = Number(new URL(server.url).port);
+    const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+    const authorized = { Authorization: `Bearer ${CONTROL_TOKEN}` };
+    try {
+      const { now } = (await (await fetch(`${server.url}/__mock/clock`, { headers: authorized })).json()) as {
+        now: string;
+      };
+      await fetch(`${server.url}/__mock/clock`, {
+        method: 'PUT',
+        headers: { ...authorized, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ now, frozen: true }),
+      });
+      const state = async () =>
+        (await (await fetch(`${server.url}/__mock/state`, { headers: authorized })).json()) as Record<string, unknown>;
+      const initial = await state();
+      // Valid requests that would change everything, sent without the token or with a wrong one.
+      const changes: HostileRequest[] = [
+        ['POST', '/__mock/reset', { seed: 'empty' }],
+        ['PUT', '/__mock/state', { version: 1 }],
+        ['POST', '/__mock/clock/advance', { ms: 60_000 }],
+        ['PUT', '/__mock/config', { maxBodyBytes: 1 }],
+        ['POST', '/__mock/faults', { path: '/api/session', status: 500 }],
+        ['POST', '/__mock/carriers', { callback_url: 'http://127.0.0.1:9/cb' }],
+        ['DELETE', '/__mock/sessions/x', undefined],
+      ].flatMap(([method, target, body]) =>
+        (['none', 'wrong'] as const).map((way) => ({
+          method: method as string,
+          target: target as string,
+          headers: {
+            ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+            ...(way === 'wrong' ? { Authorization: 'Bearer not-the-token' } : {}),
+          },
+          ...(body !== undefined ? { body: Buffer.from(JSON.stringify(body)) } : {}),
+          operationId: `${method} ${target}`,
+          defect: 'token' as const,
+          role: 'anonymous' as const,
+          detail: `a valid change, token ${way}`,
+        })),
+      );
+      const rng = seededRandom(SEED);
+      const targets = fuzzTargets().filter(
+        (t) => t.op.path.startsWith('/__mock') || t.op.routes[0]!.startsWith('/__mock'),
+      );
+      const tokens: Tokens = { dispatcher: 'x', staff: 'x', courier: 'x', ended: 'x' };
+      const hostile = Array.from({ length: sampledRuns(300, 3000) }, () => {
+        const r = hostileRequest(rng, targets, tokens, DEFAULT_CONFIG.maxBodyBytes);
+        const way = TOKEN_WAYS[Math.floor(rng() * TOKEN_WAYS.length)]!;
+        const headers = { ...r.headers };
+        if (way === 'wrong') headers.Authorization = `Bearer ${CONTROL_TOKEN.slice(0, -1)}x`;
+        if (way === 'bearer') headers.Authorization = `Bearer ${CONTROL_TOKEN}`;
+        if (way === 'header') headers['X-Mock-Control-Token'] = CONTROL_TOKEN;
+        return { ...r, headers, detail: `${r.detail}; token ${way}` };
+      });
+      const statuses: Record<string, number> = {};
+      const failures: string[] = [];
+      const all = [...changes, ...hostile];
+      for (let from = 0; from < all.length; from += BATCH) {
+        const batch = all.slice(from, from + BATCH);
+        const outcomes = await Promise.all(batch.map((r) => send(agent, port, r)));
+        outcomes.forEach((outcome, i) => {
+          const r = batch[i]!;
+          statuses[String(outcome.status)] = (statuses[String(outcome.status)] ?? 0) + 1;
+          const tokenGiven = /token (bearer|header)$/.test(r.detail);
+          const bad =
+            typeof outcome.status !== 'number' ||
+            outcome.status >= 500 ||
+            (!tokenGiven && outcome.status !== 401) ||
+            (r.method !== 'GET' && outcome.status < 400);
+          if (bad)
+            failures.push(`${r.operationId} (${r.detail}) answered ${outcome.status}\n  ${curlLine(server.url, r)}`);
+        });
+      }
+      const changed = changedParts(initial, await state());
+      console.log(
+        `control fuzz (token set) seed ${SEED}: ${all.length} requests (${changes.length} valid changes without the token); by status ${JSON.stringify(statuses)}`,
+      );
+      expect(failures.slice(0, 10).join('\n')).toBe('');
+      expect(changed).toEqual([]);
     } finally {
       agent.destroy();
       await server.close();

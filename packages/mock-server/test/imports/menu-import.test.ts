@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from 'vitest';
-import type { MockEngine } from '@restoapi/mock-server';
+import { createMock, type MockEngine } from '@restoapi/mock-server';
 import { ANNA, DORA, KENJI, MAX, as, demoMock } from '../support/catalog-client.js';
 
 /** Stops real time, so job progress moves only with `clock.advance`. */
@@ -369,7 +369,12 @@ test('reachable remote photos are fetched, stored and served at the drafts’ ph
   await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
   try {
-    const mock = demoMock({ importDurationMs: 0 });
+    // Photos on loopback: this test says so (the default rule fetches from public addresses only).
+    const mock = createMock({
+      validateResponses: true,
+      config: { importDurationMs: 0 },
+      outboundPolicy: { photos: { mode: 'any', allowHosts: [] } },
+    });
     const anna = await as(mock, ANNA);
     const queued = await anna('POST', '/api/organizations/1/import/menu', {
       json: {
@@ -380,6 +385,8 @@ test('reachable remote photos are fetched, stored and served at the drafts’ ph
     expect(queued.status).toBe(202);
     const state = (await anna('GET', '/api/organizations/1/import/menu')).body;
     expect(state.job_message).toContain('1 of 2 remote photo(s) fetched');
+    // The reason of the one not fetched is recorded with its URL.
+    expect(state.job_message).toContain(`Not fetched: ${origin}/missing.jpg: answered 404.`);
     const dish = (await anna('GET', '/api/draft_dishes/10001')).body.draft_dish;
     expect(dish.photo).not.toBeNull();
     const served = await mock.fetch(dish.photo.original);
