@@ -14,6 +14,7 @@ import { createOutbox, type Outbox, type PositionPolicy } from '../outbox/outbox
 import { isSharedOutboxStore, type OutboxStore, type SharedOutboxStore } from '../outbox/outbox-store.js';
 import { createSharedOutbox } from '../outbox/shared-outbox.js';
 import type { CallbackEvent } from '../receiver/callback-event.js';
+import type { CallbackInbox } from '../receiver/callback-inbox.js';
 import {
   createCallbackReceiver,
   type CallbackReceiver,
@@ -76,7 +77,10 @@ export interface CarrierAgentOptions {
   positions?: PositionPolicy;
   /** Backoff of delivery update retries. */
   retry?: BackoffPolicy;
-  /** Receiver settings: dedupe store and TTL, optional signing, validator. */
+  /**
+   * Receiver settings: dedupe store and TTL, optional signing, validator, ack mode and inbox (default: the
+   * outbox store's `callbackInbox` when it has one, as the file store does, else memory).
+   */
   receiver?: Omit<CallbackReceiverOptions, 'handlers' | 'logger' | 'audit' | 'scheduler'>;
   /**
    * Attempts to load an order after a callback before giving up (default: no limit for connection
@@ -182,8 +186,11 @@ export class CarrierAgent {
       // A refused update (409: the order was cancelled or completed meanwhile) means our view is behind.
       void this.refresh(entry.secureId).catch(() => undefined);
     });
+    // A store that offers an inbox (the file store) records callbacks before they are acknowledged.
+    const inbox = options.receiver?.inbox ?? (store as { callbackInbox?: CallbackInbox } | undefined)?.callbackInbox;
     this.receiver = createCallbackReceiver({
       ...options.receiver,
+      ...(inbox ? { inbox } : {}),
       logger: this.logger,
       audit: this.audit,
       scheduler: this.scheduler,
@@ -200,7 +207,10 @@ export class CarrierAgent {
     return this.emitter.on(name, listener);
   }
 
-  /** Loads the outbox (resuming updates left from a previous run) and reloads the orders they belong to. */
+  /**
+   * Loads the outbox (resuming updates left from a previous run), reloads the orders they belong to, and
+   * processes the callbacks recorded but not processed before a crash.
+   */
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
@@ -212,13 +222,18 @@ export class CarrierAgent {
         this.logger.warn('could not reload an order of the outbox', { secure_id: secureId, error: String(error) }),
       );
     }
+    // In the background too (the loads retry while the service is down); agent.idle() waits for them.
+    void this.receiver
+      .resume()
+      .catch((error: unknown) => this.logger.error('could not read the recorded callbacks', { error: String(error) }));
   }
 
   /** Stops sending; waits for callbacks being processed. Pending updates stay in the outbox store. */
   async stop(): Promise<void> {
     // Loads still retrying give up; their callbacks' dedupe claims are released.
     this.lifetime.abort(new Error('the carrier agent stopped'));
-    await this.receiver.idle();
+    // Callbacks interrupted here stay recorded in the inbox for the next start.
+    await this.receiver.stop();
     await Promise.allSettled([...this.chains.values()]);
     await this.outbox.stop();
     this.started = false;

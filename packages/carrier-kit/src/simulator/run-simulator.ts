@@ -6,6 +6,7 @@ import { callbackKey } from '../receiver/callback-event.js';
 import { serve, type ServedReceiver } from '../receiver/node-adapter.js';
 import type { CourierInfo, DeliveryTracker } from '../tracker/delivery-tracker.js';
 import { simulateCourier, type CourierProgress } from './courier-simulator.js';
+import { createDeliveryJournal, type DeliveryJournal } from './delivery-journal.js';
 import { createMockControl, type CarrierChaos, type MockControl, type RegisteredCarrier } from './mock-control.js';
 import { ProgressView, formatProgress, type ProgressOutput } from './progress-view.js';
 
@@ -180,6 +181,11 @@ export async function runSimulator(options: SimulatorOptions): Promise<RunningSi
         }),
     ...(options.logger ? { logger: options.logger } : {}),
   });
+  // On the file outbox, the deliveries under way are kept beside it, so a restart drives them on.
+  const journal: DeliveryJournal | undefined =
+    !shared && options.outboxFile
+      ? createDeliveryJournal(`${options.outboxFile.replace(/\.json$/, '')}.deliveries.json`)
+      : undefined;
   const runs = new Map<
     number,
     {
@@ -200,6 +206,9 @@ export async function runSimulator(options: SimulatorOptions): Promise<RunningSi
       if (!(await shared.coordinator.claimDelivery(order.secure_id, order.id, transaction))) return;
       if (runs.has(order.id)) return;
     }
+    // Recorded before the courier starts, and before the callback that brought the order counts as processed.
+    await journal?.add({ secureId: order.secure_id, orderId: order.id });
+    if (runs.has(order.id)) return;
     startRun(order, tracker);
   });
   const startRun = (order: CourierProgress['order'], tracker: DeliveryTracker): void => {
@@ -224,7 +233,10 @@ export async function runSimulator(options: SimulatorOptions): Promise<RunningSi
         if (progress.phase === 'problem') stats.problems += 1;
         view.set(String(order.id), formatProgress(progress), progress.phase);
       },
-    }).then((phase) => {
+    }).then(async (phase) => {
+      await journal
+        ?.remove(order.secure_id)
+        .catch((error: unknown) => view.log(`could not record ${order.number} finished: ${String(error)}`));
       if (phase === 'delivered') stats.delivered += 1;
       // Aborted by stop(): counted as abandoned there, once the service knows.
       else if (phase === 'cancelled' && stopping && !tracker.lockedByOrderStatus) return phase;
@@ -245,6 +257,16 @@ export async function runSimulator(options: SimulatorOptions): Promise<RunningSi
   });
 
   await agent.start();
+  for (const { secureId } of (await journal?.load()) ?? []) {
+    // A delivery under way when the last run died: reloading the order brings it back as a new order.
+    void agent
+      .refresh(secureId)
+      .then(() => (agent.tracker(secureId).finished ? journal!.remove(secureId) : undefined))
+      .catch(async (error: unknown) => {
+        view.log(`could not resume the delivery of ${secureId}: ${String(error)}`);
+        await journal!.remove(secureId);
+      });
+  }
   const served = await serve(agent.handle, { port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
   const callbackUrl = options.publicUrl ?? served.url.replace('//0.0.0.0:', '//127.0.0.1:');
   const control: MockControl = createMockControl(options.controlUrl ?? options.baseUrl, undefined, options.mockSession);
