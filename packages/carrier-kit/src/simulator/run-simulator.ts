@@ -20,7 +20,10 @@ export interface SimulatorOptions {
   port?: number;
   /** Interface the receiver listens on (default `127.0.0.1`). */
   host?: string;
-  /** The callback URL to register when the mock reaches the receiver under another address (e.g. in Docker). */
+  /**
+   * The callback URL to register when the mock reaches the receiver under another address (e.g. in Docker,
+   * or a balancer's); the receiver serves its path (default: the receiver's own URL, path `/callbacks`).
+   */
   publicUrl?: string;
   /** Courier speed in km/h (default 25). */
   speedKmh?: number;
@@ -267,7 +270,13 @@ export async function runSimulator(options: SimulatorOptions): Promise<RunningSi
         await journal!.remove(secureId);
       });
   }
-  const served = await serve(agent.handle, { port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
+  // The receiver serves the path of the URL it registers, whatever it is (a balancer's root `/` included):
+  // the service posts there, and a balancer passes the path on as it came.
+  const served = await serve(agent.handle, {
+    port: options.port ?? 0,
+    host: options.host ?? '127.0.0.1',
+    path: options.publicUrl ? new URL(options.publicUrl).pathname : '/callbacks',
+  });
   const callbackUrl = options.publicUrl ?? served.url.replace('//0.0.0.0:', '//127.0.0.1:');
   const control: MockControl = createMockControl(options.controlUrl ?? options.baseUrl, undefined, options.mockSession);
   const chaos: CarrierChaos | undefined =
