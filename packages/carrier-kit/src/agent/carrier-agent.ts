@@ -7,7 +7,9 @@ import {
   type CarrierOrderStatus,
 } from '../carrier-api/carrier-api.js';
 import { TypedEmitter } from '../events/typed-emitter.js';
+import type { MeterProvider } from '@opentelemetry/api';
 import { createAuditTrail, type AuditTrail } from '../observability/audit-trail.js';
+import { instrumentCarrierApi, observeOutbox } from '../observability/metrics.js';
 import { silentLogger, type Logger } from '../observability/logger.js';
 import { backoffDelay, type BackoffPolicy } from '../outbox/backoff.js';
 import { createOutbox, type Outbox, type PositionPolicy } from '../outbox/outbox.js';
@@ -81,7 +83,7 @@ export interface CarrierAgentOptions {
    * Receiver settings: dedupe store and TTL, optional signing, validator, ack mode and inbox (default: the
    * outbox store's `callbackInbox` when it has one, as the file store does, else memory).
    */
-  receiver?: Omit<CallbackReceiverOptions, 'handlers' | 'logger' | 'audit' | 'scheduler'>;
+  receiver?: Omit<CallbackReceiverOptions, 'handlers' | 'logger' | 'audit' | 'scheduler' | 'meterProvider'>;
   /**
    * Attempts to load an order after a callback before giving up (default: no limit for connection
    * errors, 429 and 5xx, as the callback was already acknowledged; other errors give up at once).
@@ -96,6 +98,11 @@ export interface CarrierAgentOptions {
   audit?: AuditTrail;
   /** Source of randomness of the jitter (default `Math.random`). */
   random?: () => number;
+  /**
+   * Where the OpenTelemetry metrics of the agent, its receiver and its outbox go (default: the global one of
+   * `@opentelemetry/api`, which records nothing until the application installs an SDK).
+   */
+  meterProvider?: MeterProvider;
 }
 
 /**
@@ -146,13 +153,15 @@ export class CarrierAgent {
     this.statusMap = orderStatusMap();
     this.random = options.random ?? Math.random;
     if (!options.api && !options.baseUrl) throw new TypeError('createCarrierAgent needs baseUrl (or an api client)');
-    this.api =
+    this.api = instrumentCarrierApi(
       options.api ??
-      createCarrierApi({
-        baseUrl: options.baseUrl!,
-        ...(options.fetch ? { fetch: options.fetch } : {}),
-        ...(options.mockSession !== undefined ? { mockSession: options.mockSession } : {}),
-      });
+        createCarrierApi({
+          baseUrl: options.baseUrl!,
+          ...(options.fetch ? { fetch: options.fetch } : {}),
+          ...(options.mockSession !== undefined ? { mockSession: options.mockSession } : {}),
+        }),
+      options.meterProvider,
+    );
     const outboxOptions = {
       api: this.api,
       scheduler: this.scheduler,
@@ -167,6 +176,7 @@ export class CarrierAgent {
     this.outbox = isSharedOutboxStore(store)
       ? createSharedOutbox({ ...outboxOptions, store })
       : createOutbox({ ...outboxOptions, ...(store ? { store } : {}) });
+    observeOutbox(this.outbox, this.scheduler, options.meterProvider);
     // An answer that holds the order is a fresh read too. Without one (a 204: the spec shows no answer body), the
     // agent reads the order back after a status update, the one that moves the order; positions change nothing
     // the agent keeps, and the callbacks announce the rest.
@@ -194,6 +204,7 @@ export class CarrierAgent {
       logger: this.logger,
       audit: this.audit,
       scheduler: this.scheduler,
+      ...(options.meterProvider ? { meterProvider: options.meterProvider } : {}),
       handlers: {
         order_created: (event) => this.onCallback(event),
         order_status_changed: (event) => this.onCallback(event),

@@ -1,7 +1,9 @@
+import type { MeterProvider } from '@opentelemetry/api';
 import type { ApiDescription, ValidationIssue } from '@restoapi/openapi';
 import { createMemoryDedupeStore, type DedupeStore } from '../dedupe/dedupe-store.js';
 import { discardAudit, type AuditSink } from '../observability/audit-trail.js';
 import { silentLogger, type Logger } from '../observability/logger.js';
+import { receiverMetrics } from '../observability/metrics.js';
 import { verifyWebhookSignature } from '../signing/webhook-signature.js';
 import { systemScheduler, type Scheduler } from '../time/scheduler.js';
 import { createMemoryCallbackInbox, type CallbackInbox, type RecordedCallback } from './callback-inbox.js';
@@ -85,6 +87,8 @@ export interface CallbackReceiverOptions {
    * agent takes the file store's inbox on its own (`createFileOutboxStore(…).callbackInbox`).
    */
   inbox?: CallbackInbox;
+  /** Where the receiver's OpenTelemetry metrics go (default: the global provider of `@opentelemetry/api`). */
+  meterProvider?: MeterProvider;
 }
 
 /** Counters of a receiver, for dashboards and tests. */
@@ -181,6 +185,7 @@ export function createCallbackReceiver(options: CallbackReceiverOptions = {}): C
   const keyOf = dedupe?.key ?? callbackKey;
   const ackMode = options.ack ?? 'recorded';
   const inbox = options.inbox ?? createMemoryCallbackInbox();
+  const meters = receiverMetrics(options.meterProvider);
   let stopping = false;
   let sequence = 0;
   const recordId = (at: number): string =>
@@ -209,17 +214,24 @@ export function createCallbackReceiver(options: CallbackReceiverOptions = {}): C
     if (handler) on(type as CallbackType, handler as CallbackHandler<CallbackType>);
   }
 
-  const runHandlers = async (event: CallbackEvent, context: CallbackContext, recordedAs?: string): Promise<boolean> => {
+  const runHandlers = async (
+    event: CallbackEvent,
+    context: CallbackContext,
+    recordedAs?: string,
+    resumed = false,
+  ): Promise<boolean> => {
     try {
       for (const handler of handlers.get(event.type) ?? []) {
         await handler(event, context);
       }
       stats.processed += 1;
+      meters.processed('processed', event.type, resumed);
       if (store) await store.complete(context.key, ttlMs);
       if (recordedAs !== undefined) await finishRecord(recordedAs);
       return true;
     } catch (error) {
       stats.failed += 1;
+      meters.processed('failed', event.type, resumed);
       logger.error('callback handler failed', { type: event.type, order_id: event.order_id, error: String(error) });
       audit.record({
         at: scheduler.now(),
@@ -254,6 +266,7 @@ export function createCallbackReceiver(options: CallbackReceiverOptions = {}): C
   const handle: FetchHandler = async (request) => {
     stats.received += 1;
     if (request.method !== 'POST') {
+      meters.received('method_not_allowed');
       return new Response(
         JSON.stringify({
           errors: [
@@ -271,6 +284,7 @@ export function createCallbackReceiver(options: CallbackReceiverOptions = {}): C
       url = new URL(request.url);
     } catch {
       stats.invalid += 1;
+      meters.received('invalid');
       return errorResponse(400, 'invalid_url', 'Invalid callback', [{ detail: 'The request URL cannot be parsed.' }]);
     }
     // The body is empty by the document; drain it so keep-alive connections stay usable.
@@ -286,6 +300,7 @@ export function createCallbackReceiver(options: CallbackReceiverOptions = {}): C
       });
       if (!check.valid) {
         stats.unauthorized += 1;
+        meters.received('unauthorized');
         logger.warn('callback refused: bad signature', { reason: check.reason, query: url.search });
         return errorResponse(401, 'invalid_signature', 'Invalid signature', [
           { detail: check.message, header: 'webhook-signature' },
@@ -296,6 +311,7 @@ export function createCallbackReceiver(options: CallbackReceiverOptions = {}): C
     const parsed = parseCallback(url.searchParams, validator);
     if (parsed.kind === 'invalid') {
       stats.invalid += 1;
+      meters.received('invalid');
       logger.warn('callback refused: invalid parameters', {
         query: url.search,
         issues: parsed.issues.map((i) => i.message),
@@ -304,6 +320,7 @@ export function createCallbackReceiver(options: CallbackReceiverOptions = {}): C
     }
     if (parsed.kind === 'unknown_type') {
       stats.ignored += 1;
+      meters.received('ignored', parsed.type);
       logger.info('callback of an unknown type acknowledged without acting', { type: parsed.type });
       const secureId = url.searchParams.get('order_secure_id');
       if (secureId)
@@ -325,6 +342,8 @@ export function createCallbackReceiver(options: CallbackReceiverOptions = {}): C
       const claim = await store.claim(key, leaseMs);
       if (claim !== 'claimed') {
         stats.duplicates += 1;
+        meters.received('duplicate', event.type);
+        meters.duplicated(event.type);
         logger.debug('duplicate callback acknowledged', { key, claim });
         audit.record({
           ...base,
@@ -358,6 +377,7 @@ export function createCallbackReceiver(options: CallbackReceiverOptions = {}): C
       } catch (error) {
         // Not recorded, not acknowledged: the service sends it again.
         logger.error('could not record a callback; answered 503', { key, error: String(error) });
+        meters.received('not_recorded', event.type);
         if (store) await Promise.resolve(store.release(key)).catch(() => undefined);
         return errorResponse(503, 'not_recorded', 'Callback not recorded', [
           { detail: 'The callback could not be stored; send it again.' },
@@ -365,6 +385,7 @@ export function createCallbackReceiver(options: CallbackReceiverOptions = {}): C
       }
       recordedAs = recorded.id;
     }
+    meters.received('accepted', event.type);
     const work = track(runHandlers(event, context, recordedAs));
     if (ackMode === 'after-processing') {
       return (await work)
@@ -403,7 +424,7 @@ export function createCallbackReceiver(options: CallbackReceiverOptions = {}): C
         receivedAt: recorded.receivedAt,
         key,
       };
-      void track(runHandlers(event, context, recorded.id));
+      void track(runHandlers(event, context, recorded.id, true));
     }
     return left.length;
   };

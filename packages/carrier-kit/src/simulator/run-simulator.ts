@@ -1,3 +1,4 @@
+import type { MeterProvider } from '@opentelemetry/api';
 import { createCarrierAgent, type CarrierAgent } from '../agent/carrier-agent.js';
 import type { Logger } from '../observability/logger.js';
 import { createFileOutboxStore } from '../outbox/file-outbox-store.js';
@@ -62,6 +63,8 @@ export interface SimulatorOptions {
   name?: string;
   /** How long {@link RunningSimulator.stop} waits for the service to take the abandoned orders' problems (default 5 s). */
   stopTimeoutMs?: number;
+  /** Where the agent's OpenTelemetry metrics go (default: the global provider; see `startPrometheus`). */
+  meterProvider?: MeterProvider;
   /** Where live progress goes (default `process.stdout`). */
   output?: ProgressOutput;
   /** Redraw progress in place (default: whether the output is a terminal). */
@@ -183,6 +186,7 @@ export async function runSimulator(options: SimulatorOptions): Promise<RunningSi
           ...(options.secret ? { receiver: signing } : {}),
         }),
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.meterProvider ? { meterProvider: options.meterProvider } : {}),
   });
   // On the file outbox, the deliveries under way are kept beside it, so a restart drives them on.
   const journal: DeliveryJournal | undefined =
