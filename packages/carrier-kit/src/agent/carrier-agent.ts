@@ -233,6 +233,11 @@ export class CarrierAgent {
         this.logger.warn('could not reload an order of the outbox', { secure_id: secureId, error: String(error) }),
       );
     }
+    if (!this.receiver.inbox.durable && this.options.receiver?.ack !== 'after-processing')
+      this.logger.warn(
+        'callbacks are recorded in memory before they are acknowledged: a crash loses those not yet processed ' +
+          '(use the file store, or PostgreSQL with ack: after-processing)',
+      );
     // In the background too (the loads retry while the service is down); agent.idle() waits for them.
     void this.receiver
       .resume()
