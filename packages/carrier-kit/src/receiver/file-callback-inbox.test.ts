@@ -79,20 +79,23 @@ test('a callback interrupted by a stop stays recorded, and resume() at the next 
   dir = await mkdtemp(path.join(tmpdir(), 'inbox-'));
   const file = path.join(dir, 'callbacks.jsonl');
   const seen: CallbackEvent[] = [];
-  let stopped = false;
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
   const first = createCallbackReceiver({
     inbox: createFileCallbackInbox(file),
     handlers: {
+      // Still working when the agent stops: its load is aborted.
       order_created: async () => {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        if (stopped) throw new Error('the carrier agent stopped');
+        await gate;
+        throw new Error('the carrier agent stopped');
       },
     },
   });
   expect((await first.handle(post(5001))).status).toBe(202);
   expect((await first.handle(post(5002))).status).toBe(202);
-  stopped = true;
-  await first.stop();
+  const stopping = first.stop();
+  release();
+  await stopping;
   await first.inbox.close!();
 
   const second = createCallbackReceiver({
