@@ -233,7 +233,7 @@ export class CarrierAgent {
         this.logger.warn('could not reload an order of the outbox', { secure_id: secureId, error: String(error) }),
       );
     }
-    if (!this.receiver.inbox.durable && this.options.receiver?.ack !== 'after-processing')
+    if (this.receiver.ack === 'immediate' || (this.receiver.ack === 'recorded' && !this.receiver.inbox.durable))
       this.logger.warn(
         'callbacks are recorded in memory before they are acknowledged: a crash loses those not yet processed ' +
           '(use the file store, or PostgreSQL with ack: after-processing)',

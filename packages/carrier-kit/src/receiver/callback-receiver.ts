@@ -73,7 +73,8 @@ export interface CallbackReceiverOptions {
   /** Called when a handler fails (after logging); the dedupe claim is released so a redelivery is processed. */
   onError?: (error: unknown, event: CallbackEvent) => void;
   /**
-   * When to acknowledge. `recorded` (default): once the callback is recorded in the `inbox` (an fsync'd
+   * When to acknowledge. `recorded` (default; `after-processing` on a transactional dedupe store such as
+   * PostgreSQL's): once the callback is recorded in the `inbox` (an fsync'd
    * append with the file store), then the handlers run in the background; a recorded callback not
    * processed when the process died is processed at the next `resume()`. With the memory inbox (the
    * default) that record lives in memory only, so a crash between the answer and the work loses the hint.
@@ -128,6 +129,8 @@ export interface CallbackReceiver {
   stop(): Promise<void>;
   /** Where callbacks are recorded before they are acknowledged. */
   readonly inbox: CallbackInbox;
+  /** When it acknowledges (the `ack` option, or its default for the dedupe store). */
+  readonly ack: 'recorded' | 'after-processing' | 'immediate';
   /** Counters since creation. */
   readonly stats: Readonly<ReceiverStats>;
 }
@@ -183,7 +186,8 @@ export function createCallbackReceiver(options: CallbackReceiverOptions = {}): C
   const ttlMs = dedupe?.ttlMs ?? 24 * 60 * 60 * 1000;
   const leaseMs = dedupe?.leaseMs ?? 5 * 60 * 1000;
   const keyOf = dedupe?.key ?? callbackKey;
-  const ackMode = options.ack ?? 'recorded';
+  // On a store whose claims commit with the work (PostgreSQL), the commit is the durable record: answer after it.
+  const ackMode = options.ack ?? (store?.transactional ? 'after-processing' : 'recorded');
   const inbox = options.inbox ?? createMemoryCallbackInbox();
   const meters = receiverMetrics(options.meterProvider);
   let stopping = false;
@@ -433,6 +437,7 @@ export function createCallbackReceiver(options: CallbackReceiverOptions = {}): C
     handle,
     on,
     inbox,
+    ack: ackMode,
     async idle() {
       while (inflight.size > 0) await Promise.allSettled([...inflight]);
     },
