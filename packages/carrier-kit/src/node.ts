@@ -21,6 +21,7 @@ export {
   type FileOutboxStoreOptions,
 } from './outbox/file-outbox-store.js';
 export { createFileCallbackInbox, type FileCallbackInboxOptions } from './receiver/file-callback-inbox.js';
+export { startPrometheus, type PrometheusEndpoint } from './simulator/prometheus.js';
 export {
   runSimulator,
   type RunningSimulator,
