@@ -91,6 +91,7 @@ export {
   type ReceiverStats,
   type SigningOptions,
 } from './receiver/callback-receiver.js';
+export { createMemoryCallbackInbox, type CallbackInbox, type RecordedCallback } from './receiver/callback-inbox.js';
 export {
   simulateCourier,
   type CourierProgress,

@@ -14,7 +14,14 @@ export {
   type ServeOptions,
   type ServedReceiver,
 } from './receiver/node-adapter.js';
-export { createFileOutboxStore, writeFileAtomic, type FileOutboxStoreOptions } from './outbox/file-outbox-store.js';
+export {
+  callbacksFileOf,
+  createFileOutboxStore,
+  writeFileAtomic,
+  type FileOutboxStoreOptions,
+} from './outbox/file-outbox-store.js';
+export { createFileCallbackInbox, type FileCallbackInboxOptions } from './receiver/file-callback-inbox.js';
+export { startPrometheus, type PrometheusEndpoint } from './simulator/prometheus.js';
 export {
   runSimulator,
   type RunningSimulator,

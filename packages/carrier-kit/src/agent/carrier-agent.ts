@@ -7,13 +7,16 @@ import {
   type CarrierOrderStatus,
 } from '../carrier-api/carrier-api.js';
 import { TypedEmitter } from '../events/typed-emitter.js';
+import type { MeterProvider } from '@opentelemetry/api';
 import { createAuditTrail, type AuditTrail } from '../observability/audit-trail.js';
+import { instrumentCarrierApi, observeOutbox } from '../observability/metrics.js';
 import { silentLogger, type Logger } from '../observability/logger.js';
 import { backoffDelay, type BackoffPolicy } from '../outbox/backoff.js';
 import { createOutbox, type Outbox, type PositionPolicy } from '../outbox/outbox.js';
 import { isSharedOutboxStore, type OutboxStore, type SharedOutboxStore } from '../outbox/outbox-store.js';
 import { createSharedOutbox } from '../outbox/shared-outbox.js';
 import type { CallbackEvent } from '../receiver/callback-event.js';
+import type { CallbackInbox } from '../receiver/callback-inbox.js';
 import {
   createCallbackReceiver,
   type CallbackReceiver,
@@ -76,8 +79,11 @@ export interface CarrierAgentOptions {
   positions?: PositionPolicy;
   /** Backoff of delivery update retries. */
   retry?: BackoffPolicy;
-  /** Receiver settings: dedupe store and TTL, optional signing, validator. */
-  receiver?: Omit<CallbackReceiverOptions, 'handlers' | 'logger' | 'audit' | 'scheduler'>;
+  /**
+   * Receiver settings: dedupe store and TTL, optional signing, validator, ack mode and inbox (default: the
+   * outbox store's `callbackInbox` when it has one, as the file store does, else memory).
+   */
+  receiver?: Omit<CallbackReceiverOptions, 'handlers' | 'logger' | 'audit' | 'scheduler' | 'meterProvider'>;
   /**
    * Attempts to load an order after a callback before giving up (default: no limit for connection
    * errors, 429 and 5xx, as the callback was already acknowledged; other errors give up at once).
@@ -92,6 +98,11 @@ export interface CarrierAgentOptions {
   audit?: AuditTrail;
   /** Source of randomness of the jitter (default `Math.random`). */
   random?: () => number;
+  /**
+   * Where the OpenTelemetry metrics of the agent, its receiver and its outbox go (default: the global one of
+   * `@opentelemetry/api`, which records nothing until the application installs an SDK).
+   */
+  meterProvider?: MeterProvider;
 }
 
 /**
@@ -142,13 +153,15 @@ export class CarrierAgent {
     this.statusMap = orderStatusMap();
     this.random = options.random ?? Math.random;
     if (!options.api && !options.baseUrl) throw new TypeError('createCarrierAgent needs baseUrl (or an api client)');
-    this.api =
+    this.api = instrumentCarrierApi(
       options.api ??
-      createCarrierApi({
-        baseUrl: options.baseUrl!,
-        ...(options.fetch ? { fetch: options.fetch } : {}),
-        ...(options.mockSession !== undefined ? { mockSession: options.mockSession } : {}),
-      });
+        createCarrierApi({
+          baseUrl: options.baseUrl!,
+          ...(options.fetch ? { fetch: options.fetch } : {}),
+          ...(options.mockSession !== undefined ? { mockSession: options.mockSession } : {}),
+        }),
+      options.meterProvider,
+    );
     const outboxOptions = {
       api: this.api,
       scheduler: this.scheduler,
@@ -163,6 +176,7 @@ export class CarrierAgent {
     this.outbox = isSharedOutboxStore(store)
       ? createSharedOutbox({ ...outboxOptions, store })
       : createOutbox({ ...outboxOptions, ...(store ? { store } : {}) });
+    observeOutbox(this.outbox, this.scheduler, options.meterProvider);
     // An answer that holds the order is a fresh read too. Without one (a 204: the spec shows no answer body), the
     // agent reads the order back after a status update, the one that moves the order; positions change nothing
     // the agent keeps, and the callbacks announce the rest.
@@ -182,11 +196,15 @@ export class CarrierAgent {
       // A refused update (409: the order was cancelled or completed meanwhile) means our view is behind.
       void this.refresh(entry.secureId).catch(() => undefined);
     });
+    // A store that offers an inbox (the file store) records callbacks before they are acknowledged.
+    const inbox = options.receiver?.inbox ?? (store as { callbackInbox?: CallbackInbox } | undefined)?.callbackInbox;
     this.receiver = createCallbackReceiver({
       ...options.receiver,
+      ...(inbox ? { inbox } : {}),
       logger: this.logger,
       audit: this.audit,
       scheduler: this.scheduler,
+      ...(options.meterProvider ? { meterProvider: options.meterProvider } : {}),
       handlers: {
         order_created: (event) => this.onCallback(event),
         order_status_changed: (event) => this.onCallback(event),
@@ -200,7 +218,10 @@ export class CarrierAgent {
     return this.emitter.on(name, listener);
   }
 
-  /** Loads the outbox (resuming updates left from a previous run) and reloads the orders they belong to. */
+  /**
+   * Loads the outbox (resuming updates left from a previous run), reloads the orders they belong to, and
+   * processes the callbacks recorded but not processed before a crash.
+   */
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
@@ -212,13 +233,23 @@ export class CarrierAgent {
         this.logger.warn('could not reload an order of the outbox', { secure_id: secureId, error: String(error) }),
       );
     }
+    if (this.receiver.ack === 'immediate' || (this.receiver.ack === 'recorded' && !this.receiver.inbox.durable))
+      this.logger.warn(
+        'callbacks are recorded in memory before they are acknowledged: a crash loses those not yet processed ' +
+          '(use the file store, or PostgreSQL with ack: after-processing)',
+      );
+    // In the background too (the loads retry while the service is down); agent.idle() waits for them.
+    void this.receiver
+      .resume()
+      .catch((error: unknown) => this.logger.error('could not read the recorded callbacks', { error: String(error) }));
   }
 
   /** Stops sending; waits for callbacks being processed. Pending updates stay in the outbox store. */
   async stop(): Promise<void> {
     // Loads still retrying give up; their callbacks' dedupe claims are released.
     this.lifetime.abort(new Error('the carrier agent stopped'));
-    await this.receiver.idle();
+    // Callbacks interrupted here stay recorded in the inbox for the next start.
+    await this.receiver.stop();
     await Promise.allSettled([...this.chains.values()]);
     await this.outbox.stop();
     this.started = false;

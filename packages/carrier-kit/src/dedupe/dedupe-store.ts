@@ -19,6 +19,11 @@ export interface DedupeStore {
   complete(key: string, ttlMs: number): void | Promise<void>;
   /** Gives a claim up after a failure, so a redelivery is processed. */
   release(key: string): void | Promise<void>;
+  /**
+   * Claims are transactions that commit together with the work they start (the PostgreSQL store): a receiver
+   * on such a store answers after that commit by default (`ack: 'after-processing'`).
+   */
+  readonly transactional?: boolean;
 }
 
 /** Options of {@link createMemoryDedupeStore}. */

@@ -1,67 +1,45 @@
-import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { writeFileAtomic } from './atomic-file.js';
+import type { CallbackInbox } from '../receiver/callback-inbox.js';
+import { createFileCallbackInbox } from '../receiver/file-callback-inbox.js';
 import { assertSnapshot, type OutboxSnapshot, type OutboxStore } from './outbox-store.js';
+
+export { writeFileAtomic } from './atomic-file.js';
 
 /** Options of {@link createFileOutboxStore}. */
 export interface FileOutboxStoreOptions {
   /** Skip the fsync calls (faster, but a power cut may lose the last save). Default false. */
   unsafeNoSync?: boolean;
+  /** The journal of the callback inbox (default: beside the file, `outbox.json` → `outbox.callbacks.jsonl`). */
+  callbacksFile?: string;
 }
 
-let tempCounter = 0;
-
-/**
- * Writes a file atomically: a temporary file beside it is written and fsynced, renamed over the
- * target, and the directory is fsynced so the rename itself survives a crash. Readers see the old
- * content or the new one, never a mix.
- */
-export async function writeFileAtomic(
-  file: string,
-  content: string,
-  options: FileOutboxStoreOptions = {},
-): Promise<void> {
-  const directory = path.dirname(file);
-  await mkdir(directory, { recursive: true });
-  const temp = path.join(
-    directory,
-    `.${path.basename(file)}.${process.pid}.${Date.now().toString(36)}${(tempCounter++).toString(36)}.tmp`,
-  );
-  const handle = await open(temp, 'w');
-  try {
-    await handle.writeFile(content, 'utf8');
-    if (!options.unsafeNoSync) await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(temp, file);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
-  if (!options.unsafeNoSync) {
-    // Directory fsync makes the rename durable; some platforms (Windows) cannot open a directory.
-    const dir = await open(directory, 'r').catch(() => undefined);
-    if (dir) {
-      await dir.sync().catch(() => undefined);
-      await dir.close();
-    }
-  }
+/** The inbox journal beside an outbox file: `outbox.json` → `outbox.callbacks.jsonl`. */
+export function callbacksFileOf(outboxFile: string): string {
+  return `${outboxFile.replace(/\.json$/, '')}.callbacks.jsonl`;
 }
 
 /**
  * Creates the file outbox store: one JSON file, replaced atomically on every save (temp + fsync + rename),
- * so pending delivery updates survive a crash or a kill of the carrier process.
+ * so pending delivery updates survive a crash or a kill of the carrier process. It carries a callback inbox
+ * (an append-only journal beside it, fsynced per record) that the agent uses to acknowledge a callback
+ * only once it is on disk.
  * @example
  * const agent = createCarrierAgent({ baseUrl, outboxStore: createFileOutboxStore('./var/outbox.json') });
  */
 export function createFileOutboxStore(
   file: string,
   options: FileOutboxStoreOptions = {},
-): OutboxStore & { readonly file: string } {
+): OutboxStore & { readonly file: string; readonly callbackInbox: CallbackInbox & { readonly file: string } } {
   const target = path.resolve(file);
+  const callbackInbox = createFileCallbackInbox(
+    options.callbacksFile ?? callbacksFileOf(target),
+    options.unsafeNoSync ? { unsafeNoSync: true } : {},
+  );
   return {
     file: target,
+    callbackInbox,
     async load() {
       let text: string;
       try {

@@ -51,6 +51,7 @@ export function createPostgresDedupeStore(options: PostgresDedupeStoreOptions): 
     }
   };
   return {
+    transactional: true,
     async claim(key, leaseMs): Promise<ClaimResult> {
       if (open.has(key)) return 'in_flight';
       // Keys past their TTL are forgotten in batches, about once a minute per replica.

@@ -3,6 +3,7 @@ import { Command, CommanderError, InvalidArgumentError, Option } from 'commander
 import { consoleLogger } from '../observability/logger.js';
 import { ServiceUnreachableError } from './mock-control.js';
 import { replicaArgs, startReplicaGroup } from './replica-group.js';
+import { startPrometheus } from './prometheus.js';
 import { runSimulator } from './run-simulator.js';
 
 /** Exit codes of `restoapi-carrier` (listed in the package README). */
@@ -164,6 +165,12 @@ export function createProgram(): Command {
       'work in this session of the mock (X-Mock-Session): register there, get its callbacks, send its updates',
       sessionName,
     )
+    .addOption(
+      new Option(
+        '--metrics <port>',
+        'serve OpenTelemetry metrics for Prometheus at http://127.0.0.1:<port>/metrics (0: a free port) and print a scrape on exit',
+      ).argParser(number(0, 65535)),
+    )
     .option('--verbose', 'log what the kit does', false)
     .action(async (opts: Record<string, unknown>) => {
       const publicUrl = (opts.callbackUrl ?? opts.publicUrl) as string | undefined;
@@ -195,7 +202,13 @@ export function createProgram(): Command {
         process.once('SIGTERM', stopGroup);
         return;
       }
+      const prometheus =
+        opts.metrics === undefined
+          ? undefined
+          : await startPrometheus({ port: opts.metrics as number, host: opts.host as string });
+      if (prometheus) console.log(`metrics at ${prometheus.url}`);
       const simulator = await runSimulator({
+        ...(prometheus ? { meterProvider: prometheus.provider } : {}),
         baseUrl: opts.baseUrl as string,
         ...(opts.controlUrl ? { controlUrl: opts.controlUrl as string } : {}),
         ...(opts.controlToken ? { controlToken: opts.controlToken as string } : {}),
@@ -224,7 +237,14 @@ export function createProgram(): Command {
         throw error;
       });
       const shutdown = (): void => {
-        void simulator.stop().then(() => process.exit(0));
+        void simulator
+          .stop()
+          .then(async () => {
+            if (!prometheus) return;
+            console.log(`metrics at exit (${prometheus.url}):\n${(await prometheus.scrape()).trimEnd()}`);
+            await prometheus.close();
+          })
+          .then(() => process.exit(0));
       };
       process.once('SIGINT', shutdown);
       process.once('SIGTERM', shutdown);

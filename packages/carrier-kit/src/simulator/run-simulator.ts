@@ -1,3 +1,4 @@
+import type { MeterProvider } from '@opentelemetry/api';
 import { createCarrierAgent, type CarrierAgent } from '../agent/carrier-agent.js';
 import type { Logger } from '../observability/logger.js';
 import { createFileOutboxStore } from '../outbox/file-outbox-store.js';
@@ -6,6 +7,7 @@ import { callbackKey } from '../receiver/callback-event.js';
 import { serve, type ServedReceiver } from '../receiver/node-adapter.js';
 import type { CourierInfo, DeliveryTracker } from '../tracker/delivery-tracker.js';
 import { simulateCourier, type CourierProgress } from './courier-simulator.js';
+import { createDeliveryJournal, type DeliveryJournal } from './delivery-journal.js';
 import { createMockControl, type CarrierChaos, type MockControl, type RegisteredCarrier } from './mock-control.js';
 import { ProgressView, formatProgress, type ProgressOutput } from './progress-view.js';
 
@@ -21,7 +23,10 @@ export interface SimulatorOptions {
   port?: number;
   /** Interface the receiver listens on (default `127.0.0.1`). */
   host?: string;
-  /** The callback URL to register when the mock reaches the receiver under another address (e.g. in Docker). */
+  /**
+   * The callback URL to register when the mock reaches the receiver under another address (e.g. in Docker,
+   * or a balancer's); the receiver serves its path (default: the receiver's own URL, path `/callbacks`).
+   */
   publicUrl?: string;
   /** Courier speed in km/h (default 25). */
   speedKmh?: number;
@@ -60,6 +65,8 @@ export interface SimulatorOptions {
   name?: string;
   /** How long {@link RunningSimulator.stop} waits for the service to take the abandoned orders' problems (default 5 s). */
   stopTimeoutMs?: number;
+  /** Where the agent's OpenTelemetry metrics go (default: the global provider; see `startPrometheus`). */
+  meterProvider?: MeterProvider;
   /** Where live progress goes (default `process.stdout`). */
   output?: ProgressOutput;
   /** Redraw progress in place (default: whether the output is a terminal). */
@@ -181,7 +188,13 @@ export async function runSimulator(options: SimulatorOptions): Promise<RunningSi
           ...(options.secret ? { receiver: signing } : {}),
         }),
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.meterProvider ? { meterProvider: options.meterProvider } : {}),
   });
+  // On the file outbox, the deliveries under way are kept beside it, so a restart drives them on.
+  const journal: DeliveryJournal | undefined =
+    !shared && options.outboxFile
+      ? createDeliveryJournal(`${options.outboxFile.replace(/\.json$/, '')}.deliveries.json`)
+      : undefined;
   const runs = new Map<
     number,
     {
@@ -202,6 +215,9 @@ export async function runSimulator(options: SimulatorOptions): Promise<RunningSi
       if (!(await shared.coordinator.claimDelivery(order.secure_id, order.id, transaction))) return;
       if (runs.has(order.id)) return;
     }
+    // Recorded before the courier starts, and before the callback that brought the order counts as processed.
+    await journal?.add({ secureId: order.secure_id, orderId: order.id });
+    if (runs.has(order.id)) return;
     startRun(order, tracker);
   });
   const startRun = (order: CourierProgress['order'], tracker: DeliveryTracker): void => {
@@ -226,7 +242,10 @@ export async function runSimulator(options: SimulatorOptions): Promise<RunningSi
         if (progress.phase === 'problem') stats.problems += 1;
         view.set(String(order.id), formatProgress(progress), progress.phase);
       },
-    }).then((phase) => {
+    }).then(async (phase) => {
+      await journal
+        ?.remove(order.secure_id)
+        .catch((error: unknown) => view.log(`could not record ${order.number} finished: ${String(error)}`));
       if (phase === 'delivered') stats.delivered += 1;
       // Aborted by stop(): counted as abandoned there, once the service knows.
       else if (phase === 'cancelled' && stopping && !tracker.lockedByOrderStatus) return phase;
@@ -247,7 +266,23 @@ export async function runSimulator(options: SimulatorOptions): Promise<RunningSi
   });
 
   await agent.start();
-  const served = await serve(agent.handle, { port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
+  for (const { secureId } of (await journal?.load()) ?? []) {
+    // A delivery under way when the last run died: reloading the order brings it back as a new order.
+    void agent
+      .refresh(secureId)
+      .then(() => (agent.tracker(secureId).finished ? journal!.remove(secureId) : undefined))
+      .catch(async (error: unknown) => {
+        view.log(`could not resume the delivery of ${secureId}: ${String(error)}`);
+        await journal!.remove(secureId);
+      });
+  }
+  // The receiver serves the path of the URL it registers, whatever it is (a balancer's root `/` included):
+  // the service posts there, and a balancer passes the path on as it came.
+  const served = await serve(agent.handle, {
+    port: options.port ?? 0,
+    host: options.host ?? '127.0.0.1',
+    path: options.publicUrl ? new URL(options.publicUrl).pathname : '/callbacks',
+  });
   const callbackUrl = options.publicUrl ?? served.url.replace('//0.0.0.0:', '//127.0.0.1:');
   const control: MockControl = createMockControl(
     options.controlUrl ?? options.baseUrl,
