@@ -201,6 +201,7 @@ export function createSharedOutbox(options: SharedOutboxOptions): Outbox {
     async start() {
       started = true;
       stopped = false;
+      await store.listen?.(kick);
       kick();
     },
 
@@ -209,6 +210,8 @@ export function createSharedOutbox(options: SharedOutboxOptions): Outbox {
       if (timer !== undefined) scheduler.clearTimer(timer);
       timer = undefined;
       await polling?.catch(() => undefined);
+      // Before waiting for the sends: a send that hangs must not keep the claimed updates from the others.
+      await store.release?.().catch((error: unknown) => logger.warn('outbox release failed', { error: String(error) }));
       await Promise.allSettled([...sends]);
     },
 

@@ -12,6 +12,16 @@ export interface PostgresOutboxStoreOptions extends PostgresConnectionOptions {
   leaseMs?: number;
   /** How long settled updates (sent, refused, dropped) stay in the table, for audits (default 24 h). */
   keepMs?: number;
+  /** Most claimed updates waiting in this replica's local queue (default 500): one claim fills it. */
+  prefetch?: number;
+  /** The local queue is filled again when it holds fewer than this (default 32). */
+  refillBelow?: number;
+  /** After a claim that found nothing, the next waits this long unless a NOTIFY comes (default 100 ms). */
+  idleMs?: number;
+  /** How often a replica prunes the settled updates older than `keepMs` (default 60 s). */
+  pruneEveryMs?: number;
+  /** Wake the other replicas with NOTIFY when an idle order gets an update (default true). */
+  notify?: boolean;
 }
 
 interface EntryRow {
@@ -40,11 +50,30 @@ function toEntry(row: EntryRow): OutboxEntry {
   };
 }
 
+type Outcome = 'sent' | 'rejected' | 'retry';
+
+interface Settle {
+  id: number;
+  outcome: Outcome;
+  delayMs: number;
+  error: string | null;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/** Most settles written in one statement. */
+const SETTLE_BATCH = 1000;
+/** Most settled rows one prune statement deletes; a prune repeats it while it deletes full batches. */
+const PRUNE_BATCH = 5000;
+
 /**
  * Creates the PostgreSQL outbox store, shared by every replica of a carrier service: one row per
- * delivery update, claimed with `FOR UPDATE SKIP LOCKED` under a lease, so each update is sent by one
- * replica at a time, an order's updates go out in order, and a dead replica's updates are taken over
- * when its lease runs out. Apply the schema first with `migrate`.
+ * delivery update and one per order; the order's row carries its lease and due time, so each update is
+ * sent by one replica at a time, an order's updates go out in order, and a dead replica's updates are
+ * taken over when its lease runs out. Each replica claims due orders in batches into a local queue
+ * (the longest waiting first), writes the answers of its sends in batches, and moves an order straight
+ * on to its next update in the statement that settles the previous one. Apply the schema first with
+ * `migrate`.
  * @example
  * const agent = createCarrierAgent({ baseUrl, outboxStore: createPostgresOutboxStore({ pool }) });
  */
@@ -53,93 +82,237 @@ export function createPostgresOutboxStore(options: PostgresOutboxStoreOptions): 
   const owner = options.owner ?? replicaName();
   const leaseMs = options.leaseMs ?? 30_000;
   const keepMs = options.keepMs ?? 24 * 60 * 60 * 1000;
-  let prunedAt = 0;
-  const query = async <R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<R[]> =>
-    (await pool.query<R>(text, values)).rows;
+  const prefetch = options.prefetch ?? 500;
+  const refillBelow = Math.min(options.refillBelow ?? 32, prefetch);
+  const idleMs = options.idleMs ?? 100;
+  const pruneEveryMs = options.pruneEveryMs ?? 60_000;
+  const notify = options.notify ?? true;
+  // Named statements are parsed and planned once per connection, not on every call.
+  const named = (key: keyof typeof OUTBOX_SQL, values: unknown[]): pg.QueryConfig => ({
+    name: `carrier_kit_outbox_${key}`,
+    text: OUTBOX_SQL[key],
+    values,
+  });
+  const query = async <R extends pg.QueryResultRow>(key: keyof typeof OUTBOX_SQL, values: unknown[]): Promise<R[]> =>
+    (await pool.query<R>(named(key, values))).rows;
+
+  /** Claimed updates not handed out yet, the longest waiting first, with when they were leased. */
+  let queue: { entry: OutboxEntry; leasedAt: number }[] = [];
+  let refilling: Promise<void> | undefined;
+  /** When the last claim found nothing (a NOTIFY or `idleMs` later, the next one asks again). */
+  let idleSince: number | undefined;
+  let prunedAt = Number.NEGATIVE_INFINITY;
+  let pruning: Promise<void> | undefined;
+  const settles: Settle[] = [];
+  let flushing: Promise<void> | undefined;
+  let flushQueued = false;
+  let listener: pg.PoolClient | undefined;
+  const wakes = new Set<() => void>();
+
+  const queueEntries = (rows: EntryRow[]): void => {
+    const now = Date.now();
+    for (const row of rows) queue.push({ entry: toEntry(row), leasedAt: now });
+  };
+
+  const refill = async (): Promise<void> => {
+    const room = prefetch - queue.length;
+    if (room <= 0) return;
+    const rows = await inTransaction(pool, async (client) => {
+      const locked = (await client.query<{ secure_id: string }>(named('claimLock', [room]))).rows;
+      if (locked.length === 0) return [];
+      const ids = locked.map((row) => row.secure_id);
+      return (await client.query<EntryRow>(named('claimTake', [owner, leaseMs, ids]))).rows;
+    });
+    idleSince = rows.length === 0 ? Date.now() : undefined;
+    queueEntries(rows);
+  };
+
+  const prune = async (): Promise<void> => {
+    // A few batches per round, so a long history is worked off over several rounds, not in one long burst.
+    for (let round = 0; round < 20; round += 1) {
+      const [result] = await query<{ updates: number }>('prune', [keepMs, PRUNE_BATCH]);
+      if ((result?.updates ?? 0) < PRUNE_BATCH) return;
+    }
+  };
+
+  const flush = async (): Promise<void> => {
+    const batch = settles.splice(0, SETTLE_BATCH);
+    try {
+      const ids = batch.map((s) => s.id);
+      const rows = await inTransaction(pool, async (client) => {
+        await client.query(named('settleLock', [ids]));
+        return (
+          await client.query<EntryRow>(
+            named('settle', [
+              ids,
+              batch.map((s) => s.outcome),
+              batch.map((s) => s.delayMs),
+              batch.map((s) => s.error),
+              owner,
+              leaseMs,
+              queue.length < prefetch,
+            ]),
+          )
+        ).rows;
+      });
+      queueEntries(rows);
+      for (const s of batch) s.resolve();
+    } catch (error) {
+      for (const s of batch) s.reject(error);
+    }
+  };
+
+  /** Writes the settles gathered so far in one transaction; those that come meanwhile wait for the next. */
+  const scheduleFlush = (): void => {
+    if (flushing || flushQueued) return;
+    flushQueued = true;
+    setImmediate(() => {
+      flushQueued = false;
+      flushing = flush().finally(() => {
+        flushing = undefined;
+        if (settles.length > 0) scheduleFlush();
+      });
+    });
+  };
+
+  const settle = (id: number, outcome: Outcome, delayMs: number, error: string | null): Promise<void> =>
+    new Promise((resolve, reject) => {
+      settles.push({ id, outcome, delayMs, error, resolve, reject });
+      scheduleFlush();
+    });
+
   return {
     shared: true,
     owner,
     leaseMs,
     async enqueue(update) {
+      idleSince = undefined;
       if (update.kind === 'status' && !update.terminal) {
-        const [row] = await query<EntryRow>(OUTBOX_SQL.insertStatus, [
+        const [row] = await query<EntryRow>('insertStatus', [
           update.secureId,
           update.orderId ?? null,
           update.patch,
           owner,
+          notify,
         ]);
         return { outcome: 'queued', entry: toEntry(row!) };
       }
       return inTransaction(pool, async (client): Promise<SharedEnqueueResult> => {
         const orderId = update.orderId ?? null;
-        const [order] = (await client.query<{ closed: boolean }>(OUTBOX_SQL.lockOrder, [update.secureId, orderId]))
-          .rows;
+        const [order] = (
+          await client.query<{ closed: boolean; idle: boolean }>(named('lockOrder', [update.secureId, orderId]))
+        ).rows;
         const patch = { ...update.patch };
         if (update.kind === 'position' && order?.closed) return { outcome: 'dropped_terminal' };
         // Only a position or the final status deals with the waiting position.
         const [waiting] =
           update.kind === 'position' || update.terminal
-            ? (await client.query<{ id: string; patch: DeliveryUpdate }>(OUTBOX_SQL.waitingPosition, [update.secureId]))
-                .rows
+            ? (
+                await client.query<{ id: string; patch: DeliveryUpdate }>(
+                  named('waitingPosition', [update.secureId]),
+                )
+              ).rows
             : [];
         let foldedPosition = false;
         if (update.kind === 'position' && waiting) {
-          await client.query(OUTBOX_SQL.replacePatch, [waiting.id, patch]);
+          await client.query(named('replacePatch', [waiting.id, patch]));
           return { outcome: 'coalesced' };
         }
         if (update.terminal) {
-          await client.query(OUTBOX_SQL.close, [update.secureId]);
+          await client.query(named('closeOnly', [update.secureId]));
           // The last position reported before the end rides along with the final status, in one call.
           if (waiting && patch.lat === undefined && patch.lon === undefined) {
             patch.lat = waiting.patch.lat;
             patch.lon = waiting.patch.lon;
-            await client.query(OUTBOX_SQL.markCoalesced, [waiting.id]);
+            await client.query(named('markCoalesced', [waiting.id]));
             foldedPosition = true;
           }
         }
         const [row] = (
-          await client.query<EntryRow>(OUTBOX_SQL.insert, [
-            update.secureId,
-            orderId,
-            update.kind,
-            patch,
-            owner,
-            update.minIntervalMs,
-          ])
+          await client.query<EntryRow>(
+            named('insert', [
+              update.secureId,
+              orderId,
+              update.kind,
+              patch,
+              owner,
+              update.minIntervalMs,
+              notify && (order?.idle ?? true),
+            ]),
+          )
         ).rows;
         return { outcome: 'queued', entry: toEntry(row!), foldedPosition };
       });
     },
     async claim(limit) {
-      // Each replica trims the settled rows about once a minute, a batch at a time.
-      if (Date.now() - prunedAt > 60_000) {
+      // Each replica trims the settled rows about once a minute, in the background.
+      if (!pruning && Date.now() - prunedAt > pruneEveryMs) {
         prunedAt = Date.now();
-        await query(OUTBOX_SQL.prune, [keepMs]);
+        pruning = prune()
+          .catch(() => undefined) // tried again next round
+          .finally(() => (pruning = undefined));
       }
-      return (await query<EntryRow>(OUTBOX_SQL.claim, [owner, leaseMs, limit])).map(toEntry);
+      // An update that waited in the local queue for half its lease is left to whoever claims its order
+      // next: sent this late, it could go out after another replica already sent the update following it.
+      const fresh = Date.now() - leaseMs / 2;
+      if (queue.some((item) => item.leasedAt < fresh)) queue = queue.filter((item) => item.leasedAt >= fresh);
+      const idle = idleSince !== undefined && Date.now() - idleSince < idleMs;
+      if (queue.length < refillBelow && !refilling && !idle) {
+        refilling = refill().finally(() => (refilling = undefined));
+        refilling.catch(() => undefined); // a claim that waits for it sees the error
+      }
+      if (queue.length === 0 && refilling) await refilling;
+      return queue.splice(0, limit).map((item) => item.entry);
     },
-    async markSent(id) {
-      await query(OUTBOX_SQL.sent, [id, owner]);
+    markSent(id) {
+      return settle(id, 'sent', 0, null);
     },
-    async markRetry(id, delayMs, error) {
-      await query(OUTBOX_SQL.retry, [id, owner, delayMs, error]);
+    markRetry(id, delayMs, error) {
+      return settle(id, 'retry', delayMs, error);
     },
-    async markRejected(id, error) {
-      await query(OUTBOX_SQL.rejected, [id, error]);
+    markRejected(id, error) {
+      return settle(id, 'rejected', 0, error);
     },
     discard(secureId) {
       return inTransaction(pool, async (client) => {
-        await client.query(OUTBOX_SQL.lockOrder, [secureId, null]);
-        await client.query(OUTBOX_SQL.close, [secureId]);
-        return (await client.query<EntryRow>(OUTBOX_SQL.discard, [secureId])).rows.map(toEntry);
+        await client.query(named('lockOrder', [secureId, null]));
+        const dropped = (await client.query<EntryRow>(named('discard', [secureId]))).rows.map(toEntry);
+        await client.query(named('close', [secureId]));
+        return dropped;
       });
     },
     async stillPending(ids) {
       if (ids.length === 0) return new Set();
-      return new Set((await query<{ id: string }>(OUTBOX_SQL.stillPending, [ids])).map((row) => Number(row.id)));
+      return new Set((await query<{ id: string }>('stillPending', [ids])).map((row) => Number(row.id)));
     },
     async pending(secureId) {
-      return (await query<EntryRow>(OUTBOX_SQL.pending, [secureId ?? null])).map(toEntry);
+      return (await query<EntryRow>('pending', [secureId ?? null])).map(toEntry);
+    },
+    async listen(wake) {
+      wakes.add(wake);
+      if (listener || !notify) return;
+      const client = await pool.connect();
+      listener = client;
+      client.on('notification', () => {
+        idleSince = undefined;
+        for (const w of wakes) w();
+      });
+      await client.query(OUTBOX_SQL.listen);
+    },
+    async release() {
+      wakes.clear();
+      const client = listener;
+      listener = undefined;
+      if (client) {
+        client.removeAllListeners('notification');
+        await client.query(OUTBOX_SQL.unlisten).catch(() => undefined);
+        client.release();
+      }
+      await refilling?.catch(() => undefined);
+      const unsent = queue.splice(0).map((item) => item.entry.id);
+      if (unsent.length > 0) await query('release', [owner, unsent]);
+      await flushing;
+      await pruning;
     },
     async close() {
       if (owned) await pool.end();
