@@ -45,6 +45,8 @@ export function createSharedOutbox(options: SharedOutboxOptions): Outbox {
   const closed = new Set<string>();
   const lastPosition = new Map<string, LatLon>();
   const sends = new Set<Promise<void>>();
+  /** Calls to the service under way: the room for more is `batch` minus these (a settle being written takes none). */
+  let calling = 0;
   /** Ids of the updates whose answer this replica is writing to the store (see the reconciliation in `poll`). */
   const settling = new Set<number>();
   let started = false;
@@ -108,7 +110,7 @@ export function createSharedOutbox(options: SharedOutboxOptions): Outbox {
       // update whose call hangs is not, so one another replica sent still leaves pending() here.
       for (const id of asked) if (!still.has(id) && !settling.has(id)) local.delete(id);
     }
-    const room = batch - sends.size;
+    const room = batch - calling;
     if (room <= 0) return;
     for (const entry of await store.claim(room)) send(entry);
   };
@@ -125,12 +127,17 @@ export function createSharedOutbox(options: SharedOutboxOptions): Outbox {
       // The call alone is guarded, as in createOutbox: what we do with a 2xx can never pass for a failed exchange.
       let answered: { order: CarrierOrder | undefined } | undefined;
       let failure: unknown;
+      calling += 1;
       try {
         answered = { order: await api.updateDelivery(entry.secureId, { ...entry.patch }) };
       } catch (error) {
         failure = error;
+      } finally {
+        calling -= 1;
       }
       settling.add(entry.id);
+      // The store writes answers in batches: the next update goes out while this one's answer is written.
+      kick();
       if (answered) {
         const { order } = answered;
         await store.markSent(entry.id);

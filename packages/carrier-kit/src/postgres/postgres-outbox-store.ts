@@ -117,12 +117,7 @@ export function createPostgresOutboxStore(options: PostgresOutboxStoreOptions): 
   const refill = async (): Promise<void> => {
     const room = prefetch - queue.length;
     if (room <= 0) return;
-    const rows = await inTransaction(pool, async (client) => {
-      const locked = (await client.query<{ secure_id: string }>(named('claimLock', [room]))).rows;
-      if (locked.length === 0) return [];
-      const ids = locked.map((row) => row.secure_id);
-      return (await client.query<EntryRow>(named('claimTake', [owner, leaseMs, ids]))).rows;
-    });
+    const rows = await query<EntryRow>('claim', [owner, leaseMs, room]);
     idleSince = rows.length === 0 ? Date.now() : undefined;
     queueEntries(rows);
   };
@@ -139,22 +134,15 @@ export function createPostgresOutboxStore(options: PostgresOutboxStoreOptions): 
     const batch = settles.splice(0, SETTLE_BATCH);
     try {
       const ids = batch.map((s) => s.id);
-      const rows = await inTransaction(pool, async (client) => {
-        await client.query(named('settleLock', [ids]));
-        return (
-          await client.query<EntryRow>(
-            named('settle', [
-              ids,
-              batch.map((s) => s.outcome),
-              batch.map((s) => s.delayMs),
-              batch.map((s) => s.error),
-              owner,
-              leaseMs,
-              queue.length < prefetch,
-            ]),
-          )
-        ).rows;
-      });
+      const rows = await query<EntryRow>('settle', [
+        ids,
+        batch.map((s) => s.outcome),
+        batch.map((s) => s.delayMs),
+        batch.map((s) => s.error),
+        owner,
+        leaseMs,
+        queue.length < prefetch,
+      ]);
       queueEntries(rows);
       for (const s of batch) s.resolve();
     } catch (error) {
@@ -187,46 +175,27 @@ export function createPostgresOutboxStore(options: PostgresOutboxStoreOptions): 
     leaseMs,
     async enqueue(update) {
       idleSince = undefined;
-      if (update.kind === 'status' && !update.terminal) {
-        const [row] = await query<EntryRow>('insertStatus', [
+      if (update.kind === 'status') {
+        const [row] = await query<EntryRow & { folded?: boolean }>(update.terminal ? 'insertFinal' : 'insertStatus', [
           update.secureId,
           update.orderId ?? null,
           update.patch,
           owner,
           notify,
         ]);
-        return { outcome: 'queued', entry: toEntry(row!) };
+        return { outcome: 'queued', entry: toEntry(row!), ...(row!.folded ? { foldedPosition: true } : {}) };
       }
+      // A position: folded into the order's waiting one, or queued after the interval since the last one sent.
       return inTransaction(pool, async (client): Promise<SharedEnqueueResult> => {
         const orderId = update.orderId ?? null;
         const [order] = (
           await client.query<{ closed: boolean; idle: boolean }>(named('lockOrder', [update.secureId, orderId]))
         ).rows;
-        const patch = { ...update.patch };
-        if (update.kind === 'position' && order?.closed) return { outcome: 'dropped_terminal' };
-        // Only a position or the final status deals with the waiting position.
-        const [waiting] =
-          update.kind === 'position' || update.terminal
-            ? (
-                await client.query<{ id: string; patch: DeliveryUpdate }>(
-                  named('waitingPosition', [update.secureId]),
-                )
-              ).rows
-            : [];
-        let foldedPosition = false;
-        if (update.kind === 'position' && waiting) {
-          await client.query(named('replacePatch', [waiting.id, patch]));
+        if (order?.closed) return { outcome: 'dropped_terminal' };
+        const [waiting] = (await client.query<{ id: string }>(named('waitingPosition', [update.secureId]))).rows;
+        if (waiting) {
+          await client.query(named('replacePatch', [waiting.id, update.patch]));
           return { outcome: 'coalesced' };
-        }
-        if (update.terminal) {
-          await client.query(named('closeOnly', [update.secureId]));
-          // The last position reported before the end rides along with the final status, in one call.
-          if (waiting && patch.lat === undefined && patch.lon === undefined) {
-            patch.lat = waiting.patch.lat;
-            patch.lon = waiting.patch.lon;
-            await client.query(named('markCoalesced', [waiting.id]));
-            foldedPosition = true;
-          }
         }
         const [row] = (
           await client.query<EntryRow>(
@@ -234,14 +203,14 @@ export function createPostgresOutboxStore(options: PostgresOutboxStoreOptions): 
               update.secureId,
               orderId,
               update.kind,
-              patch,
+              update.patch,
               owner,
               update.minIntervalMs,
               notify && (order?.idle ?? true),
             ]),
           )
         ).rows;
-        return { outcome: 'queued', entry: toEntry(row!), foldedPosition };
+        return { outcome: 'queued', entry: toEntry(row!) };
       });
     },
     async claim(limit) {
