@@ -16,8 +16,10 @@ export interface PostgresOutboxStoreOptions extends PostgresConnectionOptions {
   prefetch?: number;
   /** The local queue is filled again when it holds fewer than this (default 32). */
   refillBelow?: number;
-  /** After a claim that found nothing, the next waits this long unless a NOTIFY comes (default 100 ms). */
+  /** After a claim that found fewer due orders than it asked for, the next waits this long unless woken (default 100 ms). */
   idleMs?: number;
+  /** A wake-up (a NOTIFY, an update queued here) claims after this delay, so one claim takes what came meanwhile (default 5 ms). */
+  wakeDelayMs?: number;
   /** How often a replica prunes the settled updates older than `keepMs` (default 60 s). */
   pruneEveryMs?: number;
   /** Wake the other replicas with NOTIFY when an idle order gets an update (default true). */
@@ -85,6 +87,7 @@ export function createPostgresOutboxStore(options: PostgresOutboxStoreOptions): 
   const prefetch = options.prefetch ?? 500;
   const refillBelow = Math.min(options.refillBelow ?? 32, prefetch);
   const idleMs = options.idleMs ?? 100;
+  const wakeDelayMs = options.wakeDelayMs ?? 5;
   const pruneEveryMs = options.pruneEveryMs ?? 60_000;
   const notify = options.notify ?? true;
   // Named statements are parsed and planned once per connection, not on every call.
@@ -99,8 +102,9 @@ export function createPostgresOutboxStore(options: PostgresOutboxStoreOptions): 
   /** Claimed updates not handed out yet, the longest waiting first, with when they were leased. */
   let queue: { entry: OutboxEntry; leasedAt: number }[] = [];
   let refilling: Promise<void> | undefined;
-  /** When the last claim found nothing (a NOTIFY or `idleMs` later, the next one asks again). */
-  let idleSince: number | undefined;
+  /** No claim before this time: the last one took every due order (a wake-up or `idleMs` later, the next one asks). */
+  let idleUntil = 0;
+  let wakeTimer: ReturnType<typeof setTimeout> | undefined;
   let prunedAt = Number.NEGATIVE_INFINITY;
   let pruning: Promise<void> | undefined;
   const settles: Settle[] = [];
@@ -118,7 +122,7 @@ export function createPostgresOutboxStore(options: PostgresOutboxStoreOptions): 
     const room = prefetch - queue.length;
     if (room <= 0) return;
     const rows = await query<EntryRow>('claim', [owner, leaseMs, room]);
-    idleSince = rows.length === 0 ? Date.now() : undefined;
+    if (rows.length < room) idleUntil = Date.now() + idleMs;
     queueEntries(rows);
   };
 
@@ -163,6 +167,16 @@ export function createPostgresOutboxStore(options: PostgresOutboxStoreOptions): 
     });
   };
 
+  /** Something may be due: the next claim goes to the database, after `wakeDelayMs`, and the outbox is told. */
+  const nudge = (): void => {
+    if (wakeTimer) return;
+    wakeTimer = setTimeout(() => {
+      wakeTimer = undefined;
+      idleUntil = 0;
+      for (const wake of wakes) wake();
+    }, wakeDelayMs);
+  };
+
   const settle = (id: number, outcome: Outcome, delayMs: number, error: string | null): Promise<void> =>
     new Promise((resolve, reject) => {
       settles.push({ id, outcome, delayMs, error, resolve, reject });
@@ -174,7 +188,7 @@ export function createPostgresOutboxStore(options: PostgresOutboxStoreOptions): 
     owner,
     leaseMs,
     async enqueue(update) {
-      idleSince = undefined;
+      nudge();
       if (update.kind === 'status') {
         const [row] = await query<EntryRow & { folded?: boolean }>(update.terminal ? 'insertFinal' : 'insertStatus', [
           update.secureId,
@@ -225,8 +239,7 @@ export function createPostgresOutboxStore(options: PostgresOutboxStoreOptions): 
       // next: sent this late, it could go out after another replica already sent the update following it.
       const fresh = Date.now() - leaseMs / 2;
       if (queue.some((item) => item.leasedAt < fresh)) queue = queue.filter((item) => item.leasedAt >= fresh);
-      const idle = idleSince !== undefined && Date.now() - idleSince < idleMs;
-      if (queue.length < refillBelow && !refilling && !idle) {
+      if (queue.length < refillBelow && !refilling && Date.now() >= idleUntil) {
         refilling = refill().finally(() => (refilling = undefined));
         refilling.catch(() => undefined); // a claim that waits for it sees the error
       }
@@ -262,14 +275,13 @@ export function createPostgresOutboxStore(options: PostgresOutboxStoreOptions): 
       if (listener || !notify) return;
       const client = await pool.connect();
       listener = client;
-      client.on('notification', () => {
-        idleSince = undefined;
-        for (const w of wakes) w();
-      });
+      client.on('notification', nudge);
       await client.query(OUTBOX_SQL.listen);
     },
     async release() {
       wakes.clear();
+      clearTimeout(wakeTimer);
+      wakeTimer = undefined;
       const client = listener;
       listener = undefined;
       if (client) {

@@ -85,6 +85,8 @@ SET due_at = greatest(now(), (SELECT max(e.lease_until) FROM carrier_outbox e
                               WHERE e.secure_id = o.secure_id AND e.state = 'pending'))
 WHERE EXISTS (SELECT 1 FROM carrier_outbox e WHERE e.secure_id = o.secure_id AND e.state = 'pending');
 CREATE INDEX carrier_outbox_orders_due ON carrier_outbox_orders (due_at) WHERE due_at IS NOT NULL;
+-- Room on each page for the next version of an order's row (a HOT update: no new index entries).
+ALTER TABLE carrier_outbox_orders SET (fillfactor = 70);
 CREATE INDEX carrier_outbox_order ON carrier_outbox (secure_id);
 -- A claim in one call, in two statements: the first locks up to $3 due orders, the longest waiting first,
 -- skipping those another replica is claiming or settling; the second (a fresh snapshot: it sees every update
@@ -122,7 +124,8 @@ BEGIN
   )
   SELECT e.id, e.secure_id, e.order_id, e.kind, e.patch, e.attempts, e.last_error,
     (extract(epoch FROM e.created_at) * 1000)::float8 AS created_ms,
-    (extract(epoch FROM e.not_before) * 1000)::float8 AS not_before_ms FROM carrier_outbox e JOIN n ON e.id = n.head_id
+    (extract(epoch FROM e.not_before) * 1000)::float8 AS not_before_ms
+  FROM n CROSS JOIN LATERAL (SELECT * FROM carrier_outbox e WHERE e.id = n.head_id) e
   WHERE NOT n.held AND n.head_due <= now()
   ORDER BY e.not_before, e.id;
 END $fn$;
@@ -137,7 +140,7 @@ RETURNS TABLE (id bigint, secure_id text, order_id integer, kind text, patch jso
 #variable_conflict use_column
 BEGIN
   PERFORM o.secure_id FROM carrier_outbox_orders o
-  WHERE o.secure_id IN (SELECT e.secure_id FROM carrier_outbox e WHERE e.id = ANY($1::bigint[]))
+  WHERE o.secure_id = ANY(ARRAY(SELECT e.secure_id FROM carrier_outbox e WHERE e.id = ANY($1::bigint[])))
   ORDER BY o.secure_id FOR NO KEY UPDATE OF o;
   RETURN QUERY WITH s AS (
     SELECT * FROM unnest($1::bigint[], $2::text[], $3::float8[], $4::text[]) AS s(id, outcome, delay_ms, error)
@@ -151,13 +154,18 @@ BEGIN
       sent_by = CASE WHEN s.outcome = 'sent' THEN $5 ELSE e.sent_by END,
       sent_seq = CASE WHEN s.outcome = 'sent' THEN nextval('carrier_outbox_sent_seq') ELSE e.sent_seq END
     FROM s
-    WHERE e.id = s.id AND e.state = 'pending'
+    WHERE e.id = ANY($1::bigint[]) AND e.id = s.id AND e.state = 'pending'
       AND (s.outcome <> 'retry' OR EXISTS (SELECT 1 FROM carrier_outbox_orders o
                                            WHERE o.secure_id = e.secure_id AND o.lease_owner = $5 AND o.lease_id = e.id))
     RETURNING e.id, e.secure_id, e.kind, e.attempts, e.not_before, e.state
   ), rest AS (
-    SELECT e.secure_id, e.id, e.kind, e.attempts, e.not_before FROM carrier_outbox e
-    WHERE e.secure_id IN (SELECT secure_id FROM done) AND e.state = 'pending' AND e.id NOT IN (SELECT id FROM done)
+    -- Per order, through the index of pending updates: the cost follows the batch, not the table.
+    SELECT e.secure_id, e.id, e.kind, e.attempts, e.not_before
+    FROM (SELECT DISTINCT secure_id FROM done) d
+    CROSS JOIN LATERAL (
+      SELECT e.secure_id, e.id, e.kind, e.attempts, e.not_before FROM carrier_outbox e
+      WHERE e.secure_id = d.secure_id AND e.state = 'pending' AND e.id NOT IN (SELECT id FROM done)
+    ) e
     UNION ALL
     SELECT secure_id, id, kind, attempts, not_before FROM done WHERE state = 'pending'
   ), heads AS (
@@ -178,12 +186,17 @@ BEGIN
       lease_owner = CASE WHEN n.take THEN $5 END,
       lease_until = CASE WHEN n.take THEN now() + $6 * interval '1 millisecond' END,
       lease_id = CASE WHEN n.take THEN n.head_id END,
-      due_at = CASE WHEN n.take THEN now() + $6 * interval '1 millisecond' ELSE coalesce(n.head_due, n.first_due) END
+      -- While the order stays leased, its due time stays (early: a claim then finds the lease live and moves it
+      -- to the lease's end), so the row's indexed columns do not change and the update can be HOT.
+      due_at = CASE WHEN n.take AND o.due_at > now() THEN o.due_at
+                    WHEN n.take THEN now() + $6 * interval '1 millisecond'
+                    ELSE coalesce(n.head_due, n.first_due) END
     FROM n WHERE o.secure_id = n.secure_id
   )
   SELECT e.id, e.secure_id, e.order_id, e.kind, e.patch, e.attempts, e.last_error,
     (extract(epoch FROM e.created_at) * 1000)::float8 AS created_ms,
-    (extract(epoch FROM e.not_before) * 1000)::float8 AS not_before_ms FROM carrier_outbox e JOIN n ON e.id = n.head_id
+    (extract(epoch FROM e.not_before) * 1000)::float8 AS not_before_ms
+  FROM n CROSS JOIN LATERAL (SELECT * FROM carrier_outbox e WHERE e.id = n.head_id) e
   WHERE n.take
   ORDER BY e.not_before, e.id;
 END $fn$;`,
