@@ -177,6 +177,19 @@ export function createPostgresOutboxStore(options: PostgresOutboxStoreOptions): 
     }, wakeDelayMs);
   };
 
+  /** Listens for wake-ups on a connection of its own; a lost one is replaced at the next claim (polls cover the gap). */
+  const subscribe = async (): Promise<void> => {
+    if (listener || !notify || wakes.size === 0) return;
+    const client = await pool.connect();
+    listener = client;
+    client.on('notification', nudge);
+    client.on('error', (error) => {
+      if (listener === client) listener = undefined;
+      client.release(error);
+    });
+    await client.query(OUTBOX_SQL.listen);
+  };
+
   const settle = (id: number, outcome: Outcome, delayMs: number, error: string | null): Promise<void> =>
     new Promise((resolve, reject) => {
       settles.push({ id, outcome, delayMs, error, resolve, reject });
@@ -239,6 +252,7 @@ export function createPostgresOutboxStore(options: PostgresOutboxStoreOptions): 
       // next: sent this late, it could go out after another replica already sent the update following it.
       const fresh = Date.now() - leaseMs / 2;
       if (queue.some((item) => item.leasedAt < fresh)) queue = queue.filter((item) => item.leasedAt >= fresh);
+      if (!listener && wakes.size > 0) void subscribe().catch(() => undefined);
       if (queue.length < refillBelow && !refilling && Date.now() >= idleUntil) {
         refilling = refill().finally(() => (refilling = undefined));
         refilling.catch(() => undefined); // a claim that waits for it sees the error
@@ -272,11 +286,7 @@ export function createPostgresOutboxStore(options: PostgresOutboxStoreOptions): 
     },
     async listen(wake) {
       wakes.add(wake);
-      if (listener || !notify) return;
-      const client = await pool.connect();
-      listener = client;
-      client.on('notification', nudge);
-      await client.query(OUTBOX_SQL.listen);
+      await subscribe();
     },
     async release() {
       wakes.clear();

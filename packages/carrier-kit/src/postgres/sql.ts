@@ -227,9 +227,6 @@ const ENTRY_COLUMNS = entryColumns();
 
 /** Whether outbox row `e` is in flight: its order `o` is leased for it, and the lease is live. */
 const IN_FLIGHT = `coalesce(o.lease_id = e.id AND o.lease_until >= now(), false)`;
-/** Whether pending row `e` may be an order's head: a fresh position waiting for its interval holds nothing back. */
-const HEAD_CANDIDATE = (e: string): string =>
-  `NOT (${e}.kind = 'position' AND ${e}.attempts = 0 AND ${e}.not_before > now())`;
 /** The NOTIFY channel that wakes the replicas when an idle order gets an update. */
 export const OUTBOX_CHANNEL = 'carrier_outbox';
 

@@ -226,3 +226,22 @@ test.runIf(run)('settled updates and finished orders are pruned on their own onc
   // o2 is done and forgotten; o1 still has its update in flight.
   expect((await db.query('SELECT secure_id FROM carrier_outbox_orders')).rows).toEqual([{ secure_id: 'o1' }]);
 });
+
+test.runIf(run)('migration 2 takes over the updates a deployment at version 1 left pending', async () => {
+  const url = await server.createDatabase();
+  const db = poolOf(url);
+  // A database the previous version made and used: schema 1, one order with an update pending, one sent.
+  await db.query(MIGRATIONS[0]!.sql);
+  await db.query(`CREATE TABLE carrier_kit_migrations (version integer PRIMARY KEY, name text NOT NULL,
+    applied_at timestamptz NOT NULL DEFAULT now())`);
+  await db.query(`INSERT INTO carrier_kit_migrations (version, name) VALUES (1, 'old')`);
+  await db.query(`INSERT INTO carrier_outbox_orders (secure_id) VALUES ('o1'), ('o2')`);
+  await db.query(`INSERT INTO carrier_outbox (secure_id, kind, patch, state) VALUES
+    ('o1', 'status', '{"status":"courier_assigned"}', 'sent'),
+    ('o1', 'status', '{"status":"delivering"}', 'pending'),
+    ('o2', 'status', '{"status":"courier_assigned"}', 'sent')`);
+  expect(await migrate({ pool: db })).toEqual({ applied: [2], version: 2 });
+  const store = createPostgresOutboxStore({ pool: db, owner: 'new' });
+  expect((await store.claim(5)).map((e) => [e.secureId, e.patch])).toEqual([['o1', { status: 'delivering' }]]);
+  await store.release!();
+});
