@@ -16,6 +16,9 @@ import {
 } from './outbox.js';
 import type { OutboxEntry, SharedOutboxStore } from './outbox-store.js';
 
+/** Most of this replica's pending updates one poll asks the store about. */
+const RECONCILE_BATCH = 256;
+
 /** Options of {@link createSharedOutbox}. */
 export interface SharedOutboxOptions extends Omit<OutboxOptions, 'store'> {
   store: SharedOutboxStore;
@@ -98,12 +101,18 @@ export function createSharedOutbox(options: SharedOutboxOptions): Outbox {
   };
 
   let reconciledAt = Number.NEGATIVE_INFINITY;
+  let reconciledThrough = Number.NEGATIVE_INFINITY;
   const poll = async (): Promise<void> => {
     // Updates of this replica that another one sent: looked up once per poll interval, not per send.
     if (local.size > 0 && scheduler.now() - reconciledAt >= pollMs) {
       reconciledAt = scheduler.now();
-      // Only the ids asked about: an update queued while the store answers is not in its answer.
-      const asked = [...local.keys()];
+      // Only the ids asked about: an update queued while the store answers is not in its answer. At most
+      // RECONCILE_BATCH a poll, going round from where the last one stopped, so the cost stays flat however
+      // many updates this replica queued.
+      const ids = [...local.keys()];
+      const from = ids.findIndex((id) => id > reconciledThrough);
+      const asked = (from < 0 ? ids : [...ids.slice(from), ...ids.slice(0, from)]).slice(0, RECONCILE_BATCH);
+      reconciledThrough = asked.at(-1)!;
       const still = await store.stillPending(asked);
       // An update whose answer this replica is writing is left to its send, which takes it off once its event
       // fires: the store may already say it is done (the write committed) while the event is still to come. An
