@@ -149,6 +149,10 @@ export interface SharedOutboxStore {
   stillPending(ids: number[]): Promise<Set<number>>;
   /** Pending updates of every replica, oldest first (of one order when given). */
   pending(secureId?: string): Promise<OutboxEntry[]>;
+  /** Calls `wake` when another replica queued an update that may be due now (e.g. PostgreSQL's NOTIFY). */
+  listen?(wake: () => void): Promise<void>;
+  /** Stops the wake-ups and gives back the updates claimed but not handed out, for another replica. */
+  release?(): Promise<void>;
   /** Releases the store's connections when it made them. */
   close?(): Promise<void>;
 }

@@ -16,6 +16,9 @@ import {
 } from './outbox.js';
 import type { OutboxEntry, SharedOutboxStore } from './outbox-store.js';
 
+/** Most of this replica's pending updates one poll asks the store about. */
+const RECONCILE_BATCH = 256;
+
 /** Options of {@link createSharedOutbox}. */
 export interface SharedOutboxOptions extends Omit<OutboxOptions, 'store'> {
   store: SharedOutboxStore;
@@ -45,6 +48,8 @@ export function createSharedOutbox(options: SharedOutboxOptions): Outbox {
   const closed = new Set<string>();
   const lastPosition = new Map<string, LatLon>();
   const sends = new Set<Promise<void>>();
+  /** Calls to the service under way: the room for more is `batch` minus these (a settle being written takes none). */
+  let calling = 0;
   /** Ids of the updates whose answer this replica is writing to the store (see the reconciliation in `poll`). */
   const settling = new Set<number>();
   let started = false;
@@ -96,19 +101,25 @@ export function createSharedOutbox(options: SharedOutboxOptions): Outbox {
   };
 
   let reconciledAt = Number.NEGATIVE_INFINITY;
+  let reconciledThrough = Number.NEGATIVE_INFINITY;
   const poll = async (): Promise<void> => {
     // Updates of this replica that another one sent: looked up once per poll interval, not per send.
     if (local.size > 0 && scheduler.now() - reconciledAt >= pollMs) {
       reconciledAt = scheduler.now();
-      // Only the ids asked about: an update queued while the store answers is not in its answer.
-      const asked = [...local.keys()];
+      // Only the ids asked about: an update queued while the store answers is not in its answer. At most
+      // RECONCILE_BATCH a poll, going round from where the last one stopped, so the cost stays flat however
+      // many updates this replica queued.
+      const ids = [...local.keys()];
+      const from = ids.findIndex((id) => id > reconciledThrough);
+      const asked = (from < 0 ? ids : [...ids.slice(from), ...ids.slice(0, from)]).slice(0, RECONCILE_BATCH);
+      reconciledThrough = asked.at(-1)!;
       const still = await store.stillPending(asked);
       // An update whose answer this replica is writing is left to its send, which takes it off once its event
       // fires: the store may already say it is done (the write committed) while the event is still to come. An
       // update whose call hangs is not, so one another replica sent still leaves pending() here.
       for (const id of asked) if (!still.has(id) && !settling.has(id)) local.delete(id);
     }
-    const room = batch - sends.size;
+    const room = batch - calling;
     if (room <= 0) return;
     for (const entry of await store.claim(room)) send(entry);
   };
@@ -125,12 +136,17 @@ export function createSharedOutbox(options: SharedOutboxOptions): Outbox {
       // The call alone is guarded, as in createOutbox: what we do with a 2xx can never pass for a failed exchange.
       let answered: { order: CarrierOrder | undefined } | undefined;
       let failure: unknown;
+      calling += 1;
       try {
         answered = { order: await api.updateDelivery(entry.secureId, { ...entry.patch }) };
       } catch (error) {
         failure = error;
+      } finally {
+        calling -= 1;
       }
       settling.add(entry.id);
+      // The store writes answers in batches: the next update goes out while this one's answer is written.
+      kick();
       if (answered) {
         const { order } = answered;
         await store.markSent(entry.id);
@@ -201,6 +217,7 @@ export function createSharedOutbox(options: SharedOutboxOptions): Outbox {
     async start() {
       started = true;
       stopped = false;
+      await store.listen?.(kick);
       kick();
     },
 
@@ -209,6 +226,8 @@ export function createSharedOutbox(options: SharedOutboxOptions): Outbox {
       if (timer !== undefined) scheduler.clearTimer(timer);
       timer = undefined;
       await polling?.catch(() => undefined);
+      // Before waiting for the sends: a send that hangs must not keep the claimed updates from the others.
+      await store.release?.().catch((error: unknown) => logger.warn('outbox release failed', { error: String(error) }));
       await Promise.allSettled([...sends]);
     },
 

@@ -67,6 +67,140 @@ CREATE TABLE carrier_registrations (
   registered_at timestamptz NOT NULL DEFAULT now()
 );`,
   },
+  {
+    version: 2,
+    name: 'outbox: due time and lease on the order row, claim and settle functions, index for pruning',
+    // Additive, for a database in use: new nullable columns (no rewrite), orders with pending updates made
+    // due (after any lease the old claim still holds), two indexes and two functions (one round trip each
+    // for a claim and a settle; a change to them is a new migration with CREATE OR REPLACE). Stop the replicas of the previous
+    // version first: they lease rows, not orders, and would not see the new leases.
+    sql: `
+ALTER TABLE carrier_outbox_orders
+  ADD COLUMN due_at timestamptz,
+  ADD COLUMN lease_owner text,
+  ADD COLUMN lease_until timestamptz,
+  ADD COLUMN lease_id bigint;
+UPDATE carrier_outbox_orders o
+SET due_at = greatest(now(), (SELECT max(e.lease_until) FROM carrier_outbox e
+                              WHERE e.secure_id = o.secure_id AND e.state = 'pending'))
+WHERE EXISTS (SELECT 1 FROM carrier_outbox e WHERE e.secure_id = o.secure_id AND e.state = 'pending');
+CREATE INDEX carrier_outbox_orders_due ON carrier_outbox_orders (due_at) WHERE due_at IS NOT NULL;
+-- Room on each page for the next version of an order's row (a HOT update: no new index entries).
+ALTER TABLE carrier_outbox_orders SET (fillfactor = 70);
+CREATE INDEX carrier_outbox_order ON carrier_outbox (secure_id);
+-- A claim in one call, in two statements: the first locks up to $3 due orders, the longest waiting first,
+-- skipping those another replica is claiming or settling; the second (a fresh snapshot: it sees every update
+-- committed before those locks) leases each order's head update to replica $1 for $2 ms when it is due and
+-- nothing of the order is in flight, and answers those heads. Per order only the first pending update can be
+-- taken: a retry holds back the updates after it; a fresh position waiting for its interval holds nothing
+-- back. An order with nothing due gets its exact due time (or none). Only the orders' rows are written.
+CREATE FUNCTION carrier_outbox_claim(text, float8, integer)
+RETURNS TABLE (id bigint, secure_id text, order_id integer, kind text, patch jsonb, attempts integer, last_error text, created_ms float8, not_before_ms float8) LANGUAGE plpgsql AS $fn$
+#variable_conflict use_column
+DECLARE locked text[];
+BEGIN
+  locked := ARRAY(SELECT secure_id FROM carrier_outbox_orders WHERE due_at <= now()
+  ORDER BY due_at LIMIT $3 FOR NO KEY UPDATE SKIP LOCKED);
+  IF cardinality(locked) = 0 THEN RETURN; END IF;
+  RETURN QUERY WITH n AS (
+    SELECT o.secure_id, h.id AS head_id, h.not_before AS head_due,
+      coalesce(o.lease_until >= now(), false) AS held,
+      (SELECT min(p.not_before) FROM carrier_outbox p WHERE p.secure_id = o.secure_id AND p.state = 'pending') AS first_due
+    FROM carrier_outbox_orders o
+    LEFT JOIN LATERAL (
+      SELECT e.id, e.not_before FROM carrier_outbox e
+      WHERE e.secure_id = o.secure_id AND e.state = 'pending' AND NOT (e.kind = 'position' AND e.attempts = 0 AND e.not_before > now())
+      ORDER BY e.id LIMIT 1
+    ) h ON true
+    WHERE o.secure_id = ANY(locked)
+  ), leased AS (
+    UPDATE carrier_outbox_orders o SET
+      lease_owner = CASE WHEN n.held THEN o.lease_owner WHEN n.head_due <= now() THEN $1 END,
+      lease_until = CASE WHEN n.held THEN o.lease_until WHEN n.head_due <= now() THEN now() + $2 * interval '1 millisecond' END,
+      lease_id = CASE WHEN n.held THEN o.lease_id WHEN n.head_due <= now() THEN n.head_id END,
+      due_at = CASE WHEN n.held THEN o.lease_until WHEN n.head_due <= now() THEN now() + $2 * interval '1 millisecond'
+                    ELSE coalesce(n.head_due, n.first_due) END
+    FROM n WHERE o.secure_id = n.secure_id
+  )
+  SELECT e.id, e.secure_id, e.order_id, e.kind, e.patch, e.attempts, e.last_error,
+    (extract(epoch FROM e.created_at) * 1000)::float8 AS created_ms,
+    (extract(epoch FROM e.not_before) * 1000)::float8 AS not_before_ms
+  FROM n CROSS JOIN LATERAL (SELECT * FROM carrier_outbox e WHERE e.id = n.head_id) e
+  WHERE NOT n.held AND n.head_due <= now()
+  ORDER BY e.not_before, e.id;
+END $fn$;
+-- A settle in one call: locks the orders of the updates $1 (in one order: no deadlock between replicas),
+-- then, in a fresh snapshot, writes their final status ($2: sent, rejected or retry; $3 retry delays in ms;
+-- $4 errors) by replica $5, and moves each order on: its lease ends, and its next update, when due and $7,
+-- is leased to $5 for $6 ms and answered, so an order's updates follow one another without a claim. A retry
+-- counts only while the replica still holds the order's lease for that update. A statement does not see its
+-- own writes, so the orders' next updates are computed from the rows left pending ("rest").
+CREATE FUNCTION carrier_outbox_settle(bigint[], text[], float8[], text[], text, float8, boolean)
+RETURNS TABLE (id bigint, secure_id text, order_id integer, kind text, patch jsonb, attempts integer, last_error text, created_ms float8, not_before_ms float8) LANGUAGE plpgsql AS $fn$
+#variable_conflict use_column
+BEGIN
+  PERFORM o.secure_id FROM carrier_outbox_orders o
+  WHERE o.secure_id = ANY(ARRAY(SELECT e.secure_id FROM carrier_outbox e WHERE e.id = ANY($1::bigint[])))
+  ORDER BY o.secure_id FOR NO KEY UPDATE OF o;
+  RETURN QUERY WITH s AS (
+    SELECT * FROM unnest($1::bigint[], $2::text[], $3::float8[], $4::text[]) AS s(id, outcome, delay_ms, error)
+  ), done AS (
+    UPDATE carrier_outbox e SET
+      state = CASE WHEN s.outcome = 'retry' THEN 'pending' ELSE s.outcome END,
+      attempts = e.attempts + CASE WHEN s.outcome = 'retry' THEN 1 ELSE 0 END,
+      not_before = CASE WHEN s.outcome = 'retry' THEN now() + s.delay_ms * interval '1 millisecond' ELSE e.not_before END,
+      last_error = coalesce(s.error, e.last_error),
+      sent_at = CASE WHEN s.outcome = 'sent' THEN clock_timestamp() ELSE e.sent_at END,
+      sent_by = CASE WHEN s.outcome = 'sent' THEN $5 ELSE e.sent_by END,
+      sent_seq = CASE WHEN s.outcome = 'sent' THEN nextval('carrier_outbox_sent_seq') ELSE e.sent_seq END
+    FROM s
+    WHERE e.id = ANY($1::bigint[]) AND e.id = s.id AND e.state = 'pending'
+      AND (s.outcome <> 'retry' OR EXISTS (SELECT 1 FROM carrier_outbox_orders o
+                                           WHERE o.secure_id = e.secure_id AND o.lease_owner = $5 AND o.lease_id = e.id))
+    RETURNING e.id, e.secure_id, e.kind, e.attempts, e.not_before, e.state
+  ), rest AS (
+    -- Per order, through the index of pending updates: the cost follows the batch, not the table.
+    SELECT e.secure_id, e.id, e.kind, e.attempts, e.not_before
+    FROM (SELECT DISTINCT secure_id FROM done) d
+    CROSS JOIN LATERAL (
+      SELECT e.secure_id, e.id, e.kind, e.attempts, e.not_before FROM carrier_outbox e
+      WHERE e.secure_id = d.secure_id AND e.state = 'pending' AND e.id NOT IN (SELECT id FROM done)
+    ) e
+    UNION ALL
+    SELECT secure_id, id, kind, attempts, not_before FROM done WHERE state = 'pending'
+  ), heads AS (
+    SELECT DISTINCT ON (r.secure_id) r.secure_id, r.id, r.not_before FROM rest r
+    WHERE NOT (r.kind = 'position' AND r.attempts = 0 AND r.not_before > now()) ORDER BY r.secure_id, r.id
+  ), firsts AS (
+    SELECT r.secure_id, min(r.not_before) AS first_due FROM rest r GROUP BY r.secure_id
+  ), n AS (
+    SELECT o.secure_id, h.id AS head_id, h.not_before AS head_due, f.first_due,
+      coalesce($7::boolean AND h.not_before <= now() AND h.id NOT IN (SELECT id FROM done), false) AS take
+    FROM carrier_outbox_orders o
+    LEFT JOIN heads h ON h.secure_id = o.secure_id
+    LEFT JOIN firsts f ON f.secure_id = o.secure_id
+    WHERE o.secure_id IN (SELECT secure_id FROM done)
+      AND (o.lease_id IN (SELECT id FROM done) OR o.lease_until IS NULL OR o.lease_until < now())
+  ), moved AS (
+    UPDATE carrier_outbox_orders o SET
+      lease_owner = CASE WHEN n.take THEN $5 END,
+      lease_until = CASE WHEN n.take THEN now() + $6 * interval '1 millisecond' END,
+      lease_id = CASE WHEN n.take THEN n.head_id END,
+      -- While the order stays leased, its due time stays (early: a claim then finds the lease live and moves it
+      -- to the lease's end), so the row's indexed columns do not change and the update can be HOT.
+      due_at = CASE WHEN n.take AND o.due_at > now() THEN o.due_at
+                    WHEN n.take THEN now() + $6 * interval '1 millisecond'
+                    ELSE coalesce(n.head_due, n.first_due) END
+    FROM n WHERE o.secure_id = n.secure_id
+  )
+  SELECT e.id, e.secure_id, e.order_id, e.kind, e.patch, e.attempts, e.last_error,
+    (extract(epoch FROM e.created_at) * 1000)::float8 AS created_ms,
+    (extract(epoch FROM e.not_before) * 1000)::float8 AS not_before_ms
+  FROM n CROSS JOIN LATERAL (SELECT * FROM carrier_outbox e WHERE e.id = n.head_id) e
+  WHERE n.take
+  ORDER BY e.not_before, e.id;
+END $fn$;`,
+  },
 ];
 
 /** Statements of {@link migrate}. */
@@ -91,93 +225,150 @@ function entryColumns(alias = ''): string {
 }
 const ENTRY_COLUMNS = entryColumns();
 
-/** Statements of the PostgreSQL outbox store. */
+/** Whether outbox row `e` is in flight: its order `o` is leased for it, and the lease is live. */
+const IN_FLIGHT = `coalesce(o.lease_id = e.id AND o.lease_until >= now(), false)`;
+/** The NOTIFY channel that wakes the replicas when an idle order gets an update. */
+export const OUTBOX_CHANNEL = 'carrier_outbox';
+
+/**
+ * Statements of the PostgreSQL outbox store. The order's row (`carrier_outbox_orders`) carries the
+ * order's lease (`lease_owner`, `lease_until`, `lease_id`: the update in flight) and `due_at`, the next
+ * time the order needs a replica: its head update's due time, the end of its lease while one is in
+ * flight, or null when nothing is pending. A claim reads the partial index on `due_at`, so what it costs
+ * depends on the orders due, not on the history kept. `due_at` may be early (a claim then corrects it),
+ * never late.
+ */
 export const OUTBOX_SQL = {
   /**
-   * Makes sure the order has its row and locks it for the rest of the transaction: enqueues and
-   * claims of one order take turns on this row, so a claim never sees half an enqueue.
+   * Makes sure the order has its row and locks it for the rest of the transaction: enqueues, claims and
+   * settles of one order take turns on this row, so none of them sees half of another.
    */
   lockOrder: `INSERT INTO carrier_outbox_orders (secure_id, order_id) VALUES ($1, $2)
 ON CONFLICT (secure_id) DO UPDATE SET order_id = coalesce(EXCLUDED.order_id, carrier_outbox_orders.order_id)
-RETURNING closed`,
-  close: `UPDATE carrier_outbox_orders SET closed = true WHERE secure_id = $1`,
+RETURNING closed, due_at IS NULL AS idle`,
   /** The position of the order still waiting to be sent (not in flight), to fold into a newer one. */
-  waitingPosition: `SELECT id, patch FROM carrier_outbox
-WHERE secure_id = $1 AND state = 'pending' AND kind = 'position'
-  AND (lease_until IS NULL OR lease_until < now())
-ORDER BY id DESC LIMIT 1`,
+  waitingPosition: `SELECT e.id, e.patch FROM carrier_outbox e JOIN carrier_outbox_orders o USING (secure_id)
+WHERE e.secure_id = $1 AND e.state = 'pending' AND e.kind = 'position' AND NOT ${IN_FLIGHT}
+ORDER BY e.id DESC LIMIT 1`,
   replacePatch: `UPDATE carrier_outbox SET patch = $2 WHERE id = $1`,
-  markCoalesced: `UPDATE carrier_outbox SET state = 'coalesced' WHERE id = $1`,
-  /** A position waits for the interval since the order's last position sent (by any replica). */
-  insert: `INSERT INTO carrier_outbox (secure_id, order_id, kind, patch, enqueued_by, not_before)
-VALUES ($1, $2, $3, $4, $5,
-  CASE WHEN $3 = 'position' THEN greatest(now(), (
-    SELECT max(sent_at) FROM carrier_outbox WHERE secure_id = $1 AND kind = 'position' AND state = 'sent'
-  ) + $6 * interval '1 millisecond') ELSE now() END)
-RETURNING ${ENTRY_COLUMNS}`,
-  /** A status that does not end the delivery, queued in one statement (the order's row is locked by its upsert). */
-  insertStatus: `WITH ensured AS (
-  INSERT INTO carrier_outbox_orders (secure_id, order_id) VALUES ($1, $2)
-  ON CONFLICT (secure_id) DO UPDATE SET order_id = coalesce(EXCLUDED.order_id, carrier_outbox_orders.order_id)
-  RETURNING secure_id
-)
-INSERT INTO carrier_outbox (secure_id, order_id, kind, patch, enqueued_by)
-SELECT secure_id, $2, 'status', $3, $4 FROM ensured
-RETURNING ${ENTRY_COLUMNS}`,
   /**
-   * Claims the next update of up to $3 orders for replica $1, leased for $2 ms. Per order only its
-   * first pending update can be taken (a position waiting for its interval does not hold back the
-   * statuses after it; a retry does), and none while another update of the order is in flight under a
-   * live lease. Orders are locked with SKIP LOCKED, so replicas claim different orders side by side.
-   * The last conditions are checked again on the newest row version (READ COMMITTED re-evaluates an
-   * UPDATE's WHERE on a row changed meanwhile), so a claim that raced a commit takes nothing.
+   * Queues an update in the transaction of {@link OUTBOX_SQL.lockOrder}, brings the order's due time
+   * forward unless an update of it is in flight, and wakes the replicas when $7 (the order was idle).
+   * A position waits for the interval since the order's last position sent (by any replica).
    */
-  claim: `WITH orders AS (
-  SELECT o.secure_id FROM carrier_outbox_orders o
-  WHERE o.secure_id IN (SELECT e.secure_id FROM carrier_outbox e WHERE e.state = 'pending' AND e.not_before <= now())
-    AND NOT EXISTS (SELECT 1 FROM carrier_outbox e
-                    WHERE e.secure_id = o.secure_id AND e.state = 'pending' AND e.lease_until >= now())
-  LIMIT $3
-  FOR UPDATE OF o SKIP LOCKED
-), heads AS (
-  SELECT DISTINCT ON (e.secure_id) e.id, e.not_before FROM carrier_outbox e JOIN orders USING (secure_id)
-  WHERE e.state = 'pending' AND NOT (e.kind = 'position' AND e.attempts = 0 AND e.not_before > now())
-  ORDER BY e.secure_id, e.id
+  insert: `WITH e AS (
+  INSERT INTO carrier_outbox (secure_id, order_id, kind, patch, enqueued_by, not_before)
+  VALUES ($1, $2, $3, $4, $5,
+    CASE WHEN $3 = 'position' THEN greatest(now(), (
+      SELECT max(sent_at) FROM carrier_outbox WHERE secure_id = $1 AND kind = 'position' AND state = 'sent'
+    ) + $6 * interval '1 millisecond') ELSE now() END)
+  RETURNING *
+), o AS (
+  UPDATE carrier_outbox_orders o
+  SET due_at = CASE WHEN o.lease_until >= now() THEN o.due_at ELSE least(o.due_at, (SELECT not_before FROM e)) END
+  WHERE o.secure_id = $1
+  RETURNING CASE WHEN $7::boolean THEN pg_notify('${OUTBOX_CHANNEL}', '') END AS woke
 )
-UPDATE carrier_outbox e
-SET lease_owner = $1, lease_until = now() + $2 * interval '1 millisecond', claims = e.claims + 1
-FROM heads
-WHERE e.id = heads.id AND heads.not_before <= now()
-  AND e.state = 'pending' AND (e.lease_until IS NULL OR e.lease_until < now())
+SELECT ${entryColumns('e')} FROM e LEFT JOIN o ON true`,
+  /**
+   * A status that does not end the delivery, queued in one statement: the order's row is made or locked
+   * by its upsert, and made due now unless an update of it is in flight. The replicas are woken when
+   * the order was idle (read before the upsert: a missed wake-up only waits for the next poll).
+   */
+  insertStatus: `WITH before AS (
+  SELECT due_at FROM carrier_outbox_orders WHERE secure_id = $1
+), ensured AS (
+  INSERT INTO carrier_outbox_orders AS o (secure_id, order_id, due_at) VALUES ($1, $2, now())
+  ON CONFLICT (secure_id) DO UPDATE SET order_id = coalesce(EXCLUDED.order_id, o.order_id),
+    due_at = CASE WHEN o.lease_until >= now() THEN o.due_at ELSE least(o.due_at, now()) END
+  RETURNING secure_id
+), e AS (
+  INSERT INTO carrier_outbox (secure_id, order_id, kind, patch, enqueued_by)
+  SELECT secure_id, $2, 'status', $3, $4 FROM ensured
+  RETURNING *
+)
+SELECT ${entryColumns('e')} FROM e
+LEFT JOIN LATERAL (SELECT pg_notify('${OUTBOX_CHANNEL}', '') AS woke
+                   WHERE $5::boolean AND NOT EXISTS (SELECT 1 FROM before WHERE due_at IS NOT NULL)) w ON true`,
+  /**
+   * The status that ends a delivery, queued in one statement: closes the order (its positions are no
+   * longer sent), makes it due unless an update of it is in flight, and folds the order's waiting
+   * position into it ($3 carries no position of its own): the last position rides along with the final
+   * status, in one call. A position queued by a transaction that commits while this one waits for the
+   * order's row is not folded; it is sent before the final status, as queued.
+   */
+  insertFinal: `WITH before AS (
+  SELECT due_at FROM carrier_outbox_orders WHERE secure_id = $1
+), o AS (
+  INSERT INTO carrier_outbox_orders AS o (secure_id, order_id, due_at, closed) VALUES ($1, $2, now(), true)
+  ON CONFLICT (secure_id) DO UPDATE SET order_id = coalesce(EXCLUDED.order_id, o.order_id), closed = true,
+    due_at = CASE WHEN o.lease_until >= now() THEN o.due_at ELSE least(o.due_at, now()) END
+  RETURNING secure_id, lease_id, lease_until
+), waiting AS (
+  SELECT e.id FROM carrier_outbox e, o
+  WHERE e.secure_id = $1 AND e.state = 'pending' AND e.kind = 'position' AND NOT ${IN_FLIGHT}
+    AND NOT ($3::jsonb ? 'lat' OR $3::jsonb ? 'lon')
+  ORDER BY e.id DESC LIMIT 1
+), folded AS (
+  UPDATE carrier_outbox e SET state = 'coalesced' FROM waiting w WHERE e.id = w.id AND e.state = 'pending'
+  RETURNING jsonb_build_object('lat', e.patch -> 'lat', 'lon', e.patch -> 'lon') AS position
+), e AS (
+  INSERT INTO carrier_outbox (secure_id, order_id, kind, patch, enqueued_by)
+  SELECT secure_id, $2, 'status', $3::jsonb || coalesce((SELECT position FROM folded), '{}'::jsonb), $4 FROM o
+  RETURNING *
+)
+SELECT ${entryColumns('e')}, EXISTS (SELECT 1 FROM folded) AS folded FROM e
+LEFT JOIN LATERAL (SELECT pg_notify('${OUTBOX_CHANNEL}', '') AS woke
+                   WHERE $5::boolean AND NOT EXISTS (SELECT 1 FROM before WHERE due_at IS NOT NULL)) w ON true`,
+  /**
+   * Claims up to $3 due orders (carrier_outbox_claim, migration 2): the longest
+   * waiting orders first, skipping those another replica is claiming or settling; per order its head
+   * update, leased to replica $1 for $2 ms when nothing of the order is in flight.
+   */
+  claim: `SELECT * FROM carrier_outbox_claim($1, $2, $3)`,
+  /**
+   * Writes the final status of a batch of updates and moves each order on to its next update: see
+   * carrier_outbox_settle (migration 2).
+   */
+  settle: `SELECT * FROM carrier_outbox_settle($1, $2, $3, $4, $5, $6, $7)`,
+  /** Gives back this replica's ($1) leases on updates it claimed but did not send ($2): their orders are due again. */
+  release: `UPDATE carrier_outbox_orders o
+SET lease_owner = NULL, lease_until = NULL, lease_id = NULL,
+    due_at = coalesce((SELECT e.not_before FROM carrier_outbox e WHERE e.id = o.lease_id), now())
+WHERE o.lease_owner = $1 AND o.lease_id = ANY($2::bigint[])`,
+  /** Drops the pending updates of an order that are not in flight (its row is locked by lockOrder). */
+  discard: `UPDATE carrier_outbox e SET state = 'dropped'
+FROM carrier_outbox_orders o
+WHERE e.secure_id = $1 AND o.secure_id = $1 AND e.state = 'pending' AND NOT ${IN_FLIGHT}
 RETURNING ${entryColumns('e')}`,
-  sent: `UPDATE carrier_outbox
-SET state = 'sent', sent_at = clock_timestamp(), sent_by = $2, sent_seq = nextval('carrier_outbox_sent_seq'),
-    lease_owner = NULL, lease_until = NULL
-WHERE id = $1 AND state = 'pending'`,
-  retry: `UPDATE carrier_outbox
-SET attempts = attempts + 1, not_before = now() + $3 * interval '1 millisecond', last_error = $4,
-    lease_owner = NULL, lease_until = NULL
-WHERE id = $1 AND lease_owner = $2 AND state = 'pending'`,
-  rejected: `UPDATE carrier_outbox SET state = 'rejected', last_error = $2, lease_owner = NULL, lease_until = NULL
-WHERE id = $1 AND state = 'pending'`,
-  /** Drops the pending updates of an order that are not in flight. */
-  discard: `UPDATE carrier_outbox SET state = 'dropped'
-WHERE secure_id = $1 AND state = 'pending' AND (lease_until IS NULL OR lease_until < now())
-RETURNING ${ENTRY_COLUMNS}`,
-  /** Forgets up to 1000 updates that were settled (sent, refused, dropped) more than $1 ms ago. */
-  prune: `DELETE FROM carrier_outbox WHERE id IN (
-  SELECT id FROM carrier_outbox WHERE state <> 'pending' AND created_at < now() - $1 * interval '1 millisecond'
-  LIMIT 1000
-)`,
+  /** Closes an order (positions are no longer sent); after a discard only an update in flight is left. */
+  close: `UPDATE carrier_outbox_orders SET closed = true,
+  due_at = CASE WHEN lease_until >= now() THEN due_at END
+WHERE secure_id = $1`,
+  /**
+   * Forgets up to $2 updates settled (sent, refused, dropped, folded) more than $1 ms ago, and the
+   * orders left with no update and nothing due. Replicas pruning at once take different rows.
+   */
+  prune: `WITH gone AS (
+  DELETE FROM carrier_outbox WHERE id IN (
+    SELECT id FROM carrier_outbox WHERE state <> 'pending' AND created_at < now() - $1 * interval '1 millisecond'
+    ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED
+  )
+  RETURNING id, secure_id
+), orders AS (
+  DELETE FROM carrier_outbox_orders o
+  WHERE o.secure_id IN (SELECT secure_id FROM gone) AND o.due_at IS NULL
+    AND NOT EXISTS (SELECT 1 FROM carrier_outbox e WHERE e.secure_id = o.secure_id AND e.id NOT IN (SELECT id FROM gone))
+  RETURNING 1
+)
+SELECT (SELECT count(*) FROM gone)::int AS updates, (SELECT count(*) FROM orders)::int AS orders`,
   /** Which of the given updates are still pending. */
   stillPending: `SELECT id FROM carrier_outbox WHERE id = ANY($1::bigint[]) AND state = 'pending'`,
   /** Pending updates, oldest first (of one order when $1 is not null). */
   pending: `SELECT ${ENTRY_COLUMNS} FROM carrier_outbox
 WHERE state = 'pending' AND ($1::text IS NULL OR secure_id = $1) ORDER BY id`,
-  closedOrders: `SELECT secure_id FROM carrier_outbox_orders WHERE closed AND secure_id = ANY($1::text[])`,
-  /** Milliseconds until the next pending update is due (negative: due now), or null when none waits. */
-  nextDue: `SELECT (extract(epoch FROM min(not_before) - now()) * 1000)::float8 AS ms
-FROM carrier_outbox WHERE state = 'pending'`,
+  listen: `LISTEN ${OUTBOX_CHANNEL}`,
+  unlisten: `UNLISTEN ${OUTBOX_CHANNEL}`,
 } as const;
 
 /** Statements of the PostgreSQL dedupe store. */

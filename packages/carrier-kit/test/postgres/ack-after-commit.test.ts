@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createCallbackReceiver } from '@restoapi/carrier-kit';
 import { createPostgresDedupeStore, migrate, type PostgresDedupeStore } from '@restoapi/carrier-kit/postgres';
-import { postgresTestsRun, startPostgres, type TestPostgres } from '../../../../scripts/testing/postgres.js';
+import { postgresTestsRun, sharedPostgres, type TestPostgres } from '../../../../scripts/testing/postgres.js';
 
 const run = postgresTestsRun('carrier-kit ack after commit');
 let server: TestPostgres;
@@ -14,7 +14,7 @@ let store: PostgresDedupeStore;
 
 beforeAll(async () => {
   if (!run) return;
-  server = await startPostgres();
+  server = await sharedPostgres();
   const url = await server.createDatabase();
   await migrate({ connectionString: url });
   pool = new pg.Pool({ connectionString: url, max: 4 });

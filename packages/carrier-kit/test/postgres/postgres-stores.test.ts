@@ -9,14 +9,14 @@ import {
   MIGRATIONS,
 } from '@restoapi/carrier-kit/postgres';
 import { BIN_SOURCES, runCli } from '../../../../scripts/testing/run-cli.js';
-import { postgresTestsRun, startPostgres, type TestPostgres } from '../../../../scripts/testing/postgres.js';
+import { postgresTestsRun, sharedPostgres, type TestPostgres } from '../../../../scripts/testing/postgres.js';
 
 const run = postgresTestsRun('carrier-kit postgres stores');
 let server: TestPostgres;
 const pools: pg.Pool[] = [];
 
 beforeAll(async () => {
-  if (run) server = await startPostgres();
+  if (run) server = await sharedPostgres();
 }, 30_000);
 afterAll(async () => {
   await Promise.all(pools.map((pool) => pool.end()));
@@ -170,7 +170,7 @@ test.runIf(run)(
   async () => {
     const url = await server.createDatabase();
     const first = await runCli([BIN_SOURCES['restoapi-carrier']!, 'migrate', '--store', url]);
-    expect(first.stdout.trim()).toBe(`applied migration 1; the database is at schema version 1`);
+    expect(first.stdout.trim()).toBe(`applied migrations 1, 2; the database is at schema version 2`);
     const [second, bad, down, both] = await Promise.all([
       ...[url, 'mysql://db/carrier', 'postgres://u:secret@127.0.0.1:9/x'].map((store) =>
         runCli([BIN_SOURCES['restoapi-carrier']!, 'migrate', '--store', store]),
@@ -192,7 +192,7 @@ test.runIf(run)(
     ]);
     expect([second!.status, second!.stdout.trim()]).toEqual([
       0,
-      'nothing to apply; the database is at schema version 1',
+      'nothing to apply; the database is at schema version 2',
     ]);
     expect([bad!.status, bad!.stderr]).toEqual([
       2,
@@ -205,16 +205,43 @@ test.runIf(run)(
   30_000,
 );
 
-test.runIf(run)('settled updates are pruned once they are older than keepMs; pending ones stay', async () => {
+test.runIf(run)('settled updates and finished orders are pruned on their own once older than keepMs', async () => {
   const url = await database();
   const store = createPostgresOutboxStore({ pool: poolOf(url), owner: 'r', keepMs: 0 });
   await store.enqueue(status('o1', 'courier_assigned'));
   await store.enqueue(status('o1', 'delivering'));
-  const [first] = await store.claim(5);
-  await store.markSent(first!.id);
-  // The first claim of a store prunes; a fresh store prunes at its first claim too.
-  const [second] = await createPostgresOutboxStore({ pool: poolOf(url), owner: 's', keepMs: 0 }).claim(5);
-  expect(second?.patch).toEqual({ status: 'delivering' });
-  const { rows } = await poolOf(url).query<{ state: string }>('SELECT state FROM carrier_outbox');
-  expect(rows).toEqual([{ state: 'pending' }]);
+  await store.enqueue(status('o2', 'courier_assigned'));
+  const claimed = await store.claim(5);
+  expect(claimed.map((e) => e.secureId)).toEqual(['o1', 'o2']);
+  await Promise.all(claimed.map((e) => store.markSent(e.id)));
+  // Settling o1's first update leased its next one to this replica, in the same statement.
+  const [next] = await store.claim(5);
+  expect(next?.patch).toEqual({ status: 'delivering' });
+  // A store prunes at its first claim, in the background; release() waits for it.
+  const other = createPostgresOutboxStore({ pool: poolOf(url), owner: 's', keepMs: 0 });
+  expect(await other.claim(5)).toEqual([]);
+  await other.release!();
+  const db = poolOf(url);
+  expect((await db.query('SELECT state FROM carrier_outbox')).rows).toEqual([{ state: 'pending' }]);
+  // o2 is done and forgotten; o1 still has its update in flight.
+  expect((await db.query('SELECT secure_id FROM carrier_outbox_orders')).rows).toEqual([{ secure_id: 'o1' }]);
+});
+
+test.runIf(run)('migration 2 takes over the updates a deployment at version 1 left pending', async () => {
+  const url = await server.createDatabase();
+  const db = poolOf(url);
+  // A database the previous version made and used: schema 1, one order with an update pending, one sent.
+  await db.query(MIGRATIONS[0]!.sql);
+  await db.query(`CREATE TABLE carrier_kit_migrations (version integer PRIMARY KEY, name text NOT NULL,
+    applied_at timestamptz NOT NULL DEFAULT now())`);
+  await db.query(`INSERT INTO carrier_kit_migrations (version, name) VALUES (1, 'old')`);
+  await db.query(`INSERT INTO carrier_outbox_orders (secure_id) VALUES ('o1'), ('o2')`);
+  await db.query(`INSERT INTO carrier_outbox (secure_id, kind, patch, state) VALUES
+    ('o1', 'status', '{"status":"courier_assigned"}', 'sent'),
+    ('o1', 'status', '{"status":"delivering"}', 'pending'),
+    ('o2', 'status', '{"status":"courier_assigned"}', 'sent')`);
+  expect(await migrate({ pool: db })).toEqual({ applied: [2], version: 2 });
+  const store = createPostgresOutboxStore({ pool: db, owner: 'new' });
+  expect((await store.claim(5)).map((e) => [e.secureId, e.patch])).toEqual([['o1', { status: 'delivering' }]]);
+  await store.release!();
 });

@@ -2,28 +2,14 @@
 // (retries, refusals, position thinning) holds when the updates live in the database, and a replica
 // that hangs hands its update to another once the lease runs out.
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import { createSharedOutbox, type Outbox, type SharedOutboxStore } from '@restoapi/carrier-kit';
-import { createPostgresOutboxStore, migrate } from '@restoapi/carrier-kit/postgres';
-import { postgresTestsRun, sharedPostgres, type TestPostgres } from '../../../../scripts/testing/postgres.js';
+import { expect, test } from 'vitest';
+import { createSharedOutbox, type SharedOutboxStore } from '@restoapi/carrier-kit';
+import { createPostgresOutboxStore } from '@restoapi/carrier-kit/postgres';
 import { carrierOrder, FakeCarrierApi } from '../support/fake-carrier-api.js';
+import { postgresSuite } from '../support/postgres-suite.js';
 import { eventually } from '../support/world.js';
 
-const run = postgresTestsRun('carrier-kit shared outbox');
-let server: TestPostgres;
-const pools: pg.Pool[] = [];
-const outboxes: Outbox[] = [];
-
-beforeAll(async () => {
-  if (run) server = await sharedPostgres();
-}, 30_000);
-afterEach(async () => {
-  await Promise.all(outboxes.splice(0).map((outbox) => outbox.stop()));
-});
-afterAll(async () => {
-  await Promise.all(pools.map((pool) => pool.end()));
-  await server?.stop();
-});
+const { run, pools, outboxes, database } = postgresSuite('carrier-kit shared outbox');
 
 async function replica(
   api: FakeCarrierApi,
@@ -43,12 +29,6 @@ async function replica(
   outboxes.push(outbox);
   await outbox.start();
   return outbox;
-}
-
-async function database(): Promise<string> {
-  const url = await server.createDatabase();
-  await migrate({ connectionString: url });
-  return url;
 }
 
 test.runIf(run)('a 503 is retried and holds the next update back; a 409 is refused and dropped', async () => {
