@@ -3,7 +3,6 @@ import { expect, test } from 'vitest';
 import { sampledRuns } from '../../../../scripts/testing/test-mode.js';
 import { DEFAULT_CONFIG } from '../../src/index.js';
 import { createMockServer } from '../../src/node.js';
-import { sampledRuns } from '../../../../scripts/testing/test-mode.js';
 import { changedParts, changedRows, freezeClock, stateOf } from '../support/frozen-state.js';
 import {
   curlLine,
