@@ -9,14 +9,14 @@ import {
   MIGRATIONS,
 } from '@restoapi/carrier-kit/postgres';
 import { BIN_SOURCES, runCli } from '../../../../scripts/testing/run-cli.js';
-import { postgresTestsRun, sharedPostgres, type TestPostgres } from '../../../../scripts/testing/postgres.js';
+import { postgresTestsRun, startPostgres, type TestPostgres } from '../../../../scripts/testing/postgres.js';
 
 const run = postgresTestsRun('carrier-kit postgres stores');
 let server: TestPostgres;
 const pools: pg.Pool[] = [];
 
 beforeAll(async () => {
-  if (run) server = await sharedPostgres();
+  if (run) server = await startPostgres();
 }, 30_000);
 afterAll(async () => {
   await Promise.all(pools.map((pool) => pool.end()));
