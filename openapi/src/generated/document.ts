@@ -7050,6 +7050,9 @@ export const openapiDocument: Record<string, unknown> = {
           "complete": "complete",
           "cancelled": "cancelled"
         },
+        "x-decided": [
+          "mapping"
+        ],
         "x-decision": "The spec lists the carrier-view statuses but neither the complete main API statuses nor how they correspond. The main statuses were decided as pending, accepted, cooking, ready, delivery, complete, cancelled, and each maps one to one to the carrier status at the same step of the life cycle (`x-status-map`, main status → carrier status), so either side can be derived from the other."
       },
       "CarrierSecureId": {
@@ -7611,6 +7614,9 @@ export const openapiDocument: Record<string, unknown> = {
             "cancelled"
           ]
         },
+        "x-decided": [
+          "transitions"
+        ],
         "x-decision": "Transitions between delivery statuses are not shown. A delivery advances idle → courier_assigned → delivering → delivered, the order in which a courier is found, collects and hands over; `problem` can be reported from any non-terminal status and left for idle, courier_assigned or delivering once solved; `delivered` is terminal. `delivering` sets the main order to `delivery` and `delivered` to `complete`, like a courier's status change. Other moves, and any update of a cancelled or complete order, are refused with 409; repeating the current status is a no-op."
       },
       "DeliveryUpdate": {
@@ -10836,6 +10842,9 @@ export const openapiDocument: Record<string, unknown> = {
             "items": {
               "$ref": "#/components/schemas/StaffMember"
             },
+            "x-decided": [
+              "contents"
+            ],
             "x-decision": "The spec names the `staff_members` array but not which records it holds. It holds the StaffMember record of the session's own account (one entry when `api_user.account.type` is staff_member) and is empty for dispatcher and courier accounts, so a client learns its organization and restaurants without another call."
           },
           "api_user": {
@@ -10908,6 +10917,9 @@ export const openapiDocument: Record<string, unknown> = {
               "manager"
             ],
             "description": "* `administrator`: the organization administrator; acts on the\n  whole organization.\n* `manager`: acts only on the restaurants in `restaurant_ids`.\n",
+            "x-decided": [
+              "enum"
+            ],
             "x-decision": "The spec says only that the `administrator` role exists. A second role, `manager`, covers the spec's \"manager of one restaurant branch\" (Authentication 5): a staff member limited to its `restaurant_ids`, while an administrator acts on the whole organization."
           },
           "organization_id": {

@@ -3716,6 +3716,9 @@ export const controlDocument: Record<string, unknown> = {
               "manager"
             ],
             "description": "* `administrator`: the organization administrator; acts on the\n  whole organization.\n* `manager`: acts only on the restaurants in `restaurant_ids`.\n",
+            "x-decided": [
+              "enum"
+            ],
             "x-decision": "The spec says only that the `administrator` role exists. A second role, `manager`, covers the spec's \"manager of one restaurant branch\" (Authentication 5): a staff member limited to its `restaurant_ids`, while an administrator acts on the whole organization."
           },
           "organization_id": {
@@ -5048,6 +5051,9 @@ export const controlDocument: Record<string, unknown> = {
             "cancelled"
           ]
         },
+        "x-decided": [
+          "transitions"
+        ],
         "x-decision": "Transitions between delivery statuses are not shown. A delivery advances idle → courier_assigned → delivering → delivered, the order in which a courier is found, collects and hands over; `problem` can be reported from any non-terminal status and left for idle, courier_assigned or delivering once solved; `delivered` is terminal. `delivering` sets the main order to `delivery` and `delivered` to `complete`, like a courier's status change. Other moves, and any update of a cancelled or complete order, are refused with 409; repeating the current status is a no-op."
       },
       "Delivery": {
