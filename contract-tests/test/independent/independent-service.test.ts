@@ -35,7 +35,20 @@ function run(profile: 'spec' | 'full'): Promise<SuiteResult> {
 test('the harness departs from the document in at least ten places, each individually switchable', () => {
   expect(DEPARTURE_NAMES.length).toBeGreaterThanOrEqual(10);
   expect(new Set(Object.values(DEPARTURES).map((d) => d.area))).toEqual(
-    new Set(['status', 'error body', 'enum name', 'body shape', 'numbering', 'format', 'limit', 'ordering', 'header']),
+    new Set([
+      'status',
+      'error body',
+      'enum name',
+      'body shape',
+      'numbering',
+      'format',
+      'limit',
+      'ordering',
+      'header',
+      'request shape',
+      'endpoint',
+      'refusal',
+    ]),
   );
   expect(createIndependentService({ departures: ['publish-204'] }).departures).toEqual(['publish-204']);
 });
