@@ -281,6 +281,8 @@ export class Fixtures {
         price: '12.50',
         draft_category_id: category.id,
         organization_id: this.orgId,
+        // Visible on the storefront: the default of is_hidden is decided (DraftDishCreate), the field stated.
+        is_hidden: false,
         ...overrides,
       },
     });

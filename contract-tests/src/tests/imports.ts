@@ -797,15 +797,20 @@ export const importTests = [
         [
           full.city,
           full.address,
-          full.description,
           full.change,
           full.contact_name,
           full.contact_phone,
           full.payment_source,
           full.delivery_asap,
         ],
-        [draft.city, draft.address, draft.comment, 50, draft.contact_name, draft.contact_phone, 'card', false],
-        'city, address, comment (description), change, contacts, payment_source, delivery_asap',
+        [draft.city, draft.address, 50, draft.contact_name, draft.contact_phone, 'card', false],
+        'city, address, change, contacts, payment_source, delivery_asap',
+      );
+      // Where the import's comment shows is not stated: the order's description (the client comment) is decided.
+      t.decided(
+        '/components/schemas/OrderImportOrder/allOf/0/properties/comment',
+        full.description === draft.comment,
+        `the imported comment ${JSON.stringify(draft.comment)} as the order's description: ${JSON.stringify(full.description)}`,
       );
       t.equal(Date.parse(full.delivery_at), Date.parse(draft.delivery_at), 'delivery_at of the imported order');
     },

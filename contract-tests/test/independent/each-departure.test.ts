@@ -41,6 +41,15 @@ const PROBES: Record<DepartureName, string[]> = {
   'coerce-names': ['createDraftDish', 'updateDraftDish'],
   'lenient-paging': ['listOrders'],
   'no-request-id': ['listOrders'],
+  'session-201': ['createSession'],
+  'avatar-large': ['createSession'],
+  'prices-three-decimals': ['getDraftDish'],
+  'zone-money-strings': ['getDeliveryZone'],
+  'social-links-null': ['getOrganization'],
+  'dishes-hidden-by-default': ['createDraftDish'],
+  'comment-as-note': ['importOrders'],
+  'menu-order-fixed': ['updateDraftCategory'],
+  'photo-later': ['uploadDraftDishPhoto'],
 };
 
 /** The sample `npm test` runs: one departure of each family the issue names first. */
@@ -85,7 +94,8 @@ describe('each departure alone: spec passes naming its decision, full fails nami
       const spec = await run(name, 'spec');
       expect(spec.results.filter((r) => r.status === 'failed').map((r) => `${r.id}: ${r.failure}`)).toEqual([]);
       const warned = spec.warningsByDecision.filter((g) => pointers.includes(g.decision));
-      expect(warned.length, `no warning names ${pointers.join(' or ')}`).toBeGreaterThan(0);
+      if (!(DEPARTURES[name] as { silentUnderSpec?: string }).silentUnderSpec)
+        expect(warned.length, `no warning names ${pointers.join(' or ')}`).toBeGreaterThan(0);
       const full = await run(name, 'full');
       const failed = full.results.filter((r) => r.status === 'failed');
       const naming = failed.filter(

@@ -4,6 +4,7 @@ import {
   DEPARTURE_NAMES,
   createIndependentService,
   startIndependentService,
+  type DepartureName,
 } from '../../../scripts/testing/independent-service.js';
 import {
   consoleSummary,
@@ -19,12 +20,21 @@ import { MOCK_CONFIG } from '../helpers.js';
 // Every kind, the stateful sequences included: under spec they rely only on what the spec states.
 const EVERY_KIND: Selection = { kinds: ['conformance', 'behaviour', 'negative', 'decision', 'stateful'] };
 const service = createIndependentService();
-afterAll(() => service.close());
+/**
+ * Departures in the answer to logging in: under `full` every test fails at its first request, hiding every
+ * other departure of an all-at-once run. each-departure.test.ts tries them alone.
+ */
+const AT_LOGIN = new Set<DepartureName>(['session-201', 'avatar-large']);
+const fullService = createIndependentService({ departures: DEPARTURE_NAMES.filter((name) => !AT_LOGIN.has(name)) });
+afterAll(async () => {
+  await service.close();
+  await fullService.close();
+});
 
 function run(profile: 'spec' | 'full'): Promise<SuiteResult> {
   return runContractSuite({
     baseUrl: 'http://independent.local',
-    fetch: service.fetch,
+    fetch: (profile === 'spec' ? service : fullService).fetch,
     config: MOCK_CONFIG,
     profile,
     seed: 23,
@@ -62,7 +72,10 @@ test('spec passes the independent service with 0 failures and lists every depart
     ['imports', 'menu', 'orders', 'records', 'sessions', 'zones'].map((name) => `stateful.${name}: passed`),
   );
   const warned = new Set(result.warningsByDecision.map((group) => group.decision));
-  const silent = DEPARTURE_NAMES.filter((name) => !warned.has(DEPARTURES[name].decision));
+  const silent = DEPARTURE_NAMES.filter(
+    (name) =>
+      !warned.has(DEPARTURES[name].decision) && !(DEPARTURES[name] as { silentUnderSpec?: string }).silentUnderSpec,
+  );
   expect(silent).toEqual([]);
   const days = result.warningsByDecision.find((g) => g.decision === DEPARTURES['days-from-sunday'].decision)!;
   expect(days.entry).toBe('DECISIONS.md#decision-components-schemas-timetable-properties-day');
@@ -86,7 +99,7 @@ test('full fails the independent service, naming every decision it departs from'
     failed.some(
       (r) => r.failure?.includes(`decision ${decision} (openapi/DECISIONS.md#`) || r.decisions.includes(decision),
     );
-  expect(DEPARTURE_NAMES.filter((name) => !named(DEPARTURES[name].decision))).toEqual([]);
+  expect(DEPARTURE_NAMES.filter((name) => !AT_LOGIN.has(name) && !named(DEPARTURES[name].decision))).toEqual([]);
 }, 120_000);
 
 test('one departure alone, served over HTTP: publish answering 204 is one warning under spec', async () => {

@@ -4821,6 +4821,10 @@ export const openapiDocument: Record<string, unknown> = {
         "responses": {
           "200": {
             "description": "The session is created. `meta.token` is the session token, `meta.expires_at` the moment it ends unless used again.",
+            "x-decided": [
+              "status"
+            ],
+            "x-decision": "The HTTP status of a created session is not shown. It is 200: the session is the state of the caller's login, not a resource with an address of its own (a service answering 201 says the same).",
             "headers": {
               "X-Request-Id": {
                 "$ref": "#/components/headers/X-Request-Id"
@@ -6749,7 +6753,11 @@ export const openapiDocument: Record<string, unknown> = {
             "format": "uri"
           }
         },
-        "additionalProperties": false
+        "additionalProperties": false,
+        "x-decided": [
+          "additionalProperties"
+        ],
+        "x-decision": "The spec lists the four sizes but not whether others may follow. No other size is sent, so a client can rely on the object's keys; a service that adds a size still gives the four stated ones."
       },
       "Buddy": {
         "type": "object",
@@ -7452,6 +7460,10 @@ export const openapiDocument: Record<string, unknown> = {
         "type": "string",
         "pattern": "^\\d+(\\.\\d{1,2})?$",
         "description": "A non-negative money amount as a decimal string with at most two decimals.",
+        "x-decided": [
+          "pattern"
+        ],
+        "x-decision": "The spec says a price is a decimal returned as a string, but not its precision. Amounts have at most two decimals, the cents of the currencies the service is sold in.",
         "examples": [
           "9.50"
         ]
@@ -7745,6 +7757,11 @@ export const openapiDocument: Record<string, unknown> = {
               }
             ],
             "description": "Order price after which delivery is free; `null` when not set.",
+            "x-decided": [
+              "type",
+              "minimum"
+            ],
+            "x-decision": "The spec gives `free_delivery_price` as nullable without its type. It is a JSON number like the zone's `price`, so the three amounts compare without parsing.",
             "examples": [
               25
             ]
@@ -7759,6 +7776,11 @@ export const openapiDocument: Record<string, unknown> = {
               }
             ],
             "description": "Minimum order price in the zone; `null` when not set.",
+            "x-decided": [
+              "type",
+              "minimum"
+            ],
+            "x-decision": "The spec gives `minimal_order_price` as nullable without its type. It is a JSON number like the zone's `price`, so the three amounts compare without parsing.",
             "examples": [
               12
             ]
@@ -9542,7 +9564,9 @@ export const openapiDocument: Record<string, unknown> = {
               },
               "comment": {
                 "type": "string",
-                "description": "Comment of the client on the order."
+                "description": "Comment of the client on the order.",
+                "x-decided": [],
+                "x-decision": "The spec gives the import's `comment` as a string without saying where it shows. It becomes the order's `description`, which the spec calls the client comment."
               },
               "change": {
                 "type": "number",
@@ -10879,23 +10903,29 @@ export const openapiDocument: Record<string, unknown> = {
         "description": "Links to the organization's social-network groups. Allowed keys: `vk`, `facebook`, `twitter`, `instagram`; a network without a group is left out. Editable.",
         "properties": {
           "vk": {
-            "type": "string",
-            "format": "uri"
+            "$ref": "#/components/schemas/SocialNetworkLink"
           },
           "facebook": {
-            "type": "string",
-            "format": "uri"
+            "$ref": "#/components/schemas/SocialNetworkLink"
           },
           "twitter": {
-            "type": "string",
-            "format": "uri"
+            "$ref": "#/components/schemas/SocialNetworkLink"
           },
           "instagram": {
-            "type": "string",
-            "format": "uri"
+            "$ref": "#/components/schemas/SocialNetworkLink"
           }
         },
         "additionalProperties": false
+      },
+      "SocialNetworkLink": {
+        "type": "string",
+        "format": "uri",
+        "description": "The address of the organization's group on one network.",
+        "x-decided": [
+          "type",
+          "format"
+        ],
+        "x-decision": "The spec says the values are links but not how a network without a group shows. It is left out, never `null` or an empty string, so every value present is an absolute URL."
       },
       "StaffMember": {
         "type": "object",

@@ -534,7 +534,11 @@ export const fixtureSchema: Record<string, unknown> = {
           "format": "uri"
         }
       },
-      "additionalProperties": false
+      "additionalProperties": false,
+      "x-decided": [
+        "additionalProperties"
+      ],
+      "x-decision": "The spec lists the four sizes but not whether others may follow. No other size is sent, so a client can rely on the object's keys; a service that adds a size still gives the four stated ones."
     },
     "Buddy": {
       "type": "object",
@@ -1143,6 +1147,10 @@ export const fixtureSchema: Record<string, unknown> = {
       "type": "string",
       "pattern": "^\\d+(\\.\\d{1,2})?$",
       "description": "A non-negative money amount as a decimal string with at most two decimals.",
+      "x-decided": [
+        "pattern"
+      ],
+      "x-decision": "The spec says a price is a decimal returned as a string, but not its precision. Amounts have at most two decimals, the cents of the currencies the service is sold in.",
       "examples": [
         "9.50"
       ]
@@ -1380,6 +1388,11 @@ export const fixtureSchema: Record<string, unknown> = {
             }
           ],
           "description": "Order price after which delivery is free; `null` when not set.",
+          "x-decided": [
+            "type",
+            "minimum"
+          ],
+          "x-decision": "The spec gives `free_delivery_price` as nullable without its type. It is a JSON number like the zone's `price`, so the three amounts compare without parsing.",
           "examples": [
             25
           ]
@@ -1394,6 +1407,11 @@ export const fixtureSchema: Record<string, unknown> = {
             }
           ],
           "description": "Minimum order price in the zone; `null` when not set.",
+          "x-decided": [
+            "type",
+            "minimum"
+          ],
+          "x-decision": "The spec gives `minimal_order_price` as nullable without its type. It is a JSON number like the zone's `price`, so the three amounts compare without parsing.",
           "examples": [
             12
           ]
@@ -2827,25 +2845,31 @@ export const fixtureSchema: Record<string, unknown> = {
       },
       "additionalProperties": false
     },
+    "SocialNetworkLink": {
+      "type": "string",
+      "format": "uri",
+      "description": "The address of the organization's group on one network.",
+      "x-decided": [
+        "type",
+        "format"
+      ],
+      "x-decision": "The spec says the values are links but not how a network without a group shows. It is left out, never `null` or an empty string, so every value present is an absolute URL."
+    },
     "SocialNetworkLinks": {
       "type": "object",
       "description": "Links to the organization's social-network groups. Allowed keys: `vk`, `facebook`, `twitter`, `instagram`; a network without a group is left out. Editable.",
       "properties": {
         "vk": {
-          "type": "string",
-          "format": "uri"
+          "$ref": "#/$defs/SocialNetworkLink"
         },
         "facebook": {
-          "type": "string",
-          "format": "uri"
+          "$ref": "#/$defs/SocialNetworkLink"
         },
         "twitter": {
-          "type": "string",
-          "format": "uri"
+          "$ref": "#/$defs/SocialNetworkLink"
         },
         "instagram": {
-          "type": "string",
-          "format": "uri"
+          "$ref": "#/$defs/SocialNetworkLink"
         }
       },
       "additionalProperties": false
