@@ -494,7 +494,9 @@ export function createIndependentService(options: IndependentServiceOptions = {}
       });
     if (on.has('prices-three-decimals'))
       eachKey(body, 'price', (holder) => {
-        if (typeof holder.price === 'string' && /^\d+\.\d{2}$/.test(holder.price)) holder.price = `${holder.price}0`;
+        // A dish's own price; option prices are returned exactly as sent (ConfiguratorPrice).
+        if ('draft_category_id' in holder && typeof holder.price === 'string' && /^\d+\.\d{2}$/.test(holder.price))
+          holder.price = `${holder.price}0`;
       });
     if (on.has('zone-money-strings') && path.startsWith('/api/delivery_zones'))
       for (const key of ['free_delivery_price', 'minimal_order_price'])

@@ -4577,6 +4577,10 @@ export const controlDocument: Record<string, unknown> = {
         "examples": [
           "delivery"
         ],
+        "x-decided": [
+          "enum",
+          "transitions"
+        ],
         "x-decision": "The complete list of order statuses and their transitions are not shown: the spec names `pending`, `delivery` and `complete` on the main API and seven statuses in the carrier view. The main API has the seven statuses the carrier view mirrors one to one (pending, accepted, cooking, ready, delivery, complete, cancelled). The two courier rows of the spec (any status to `delivery` or `complete`) apply from any non-terminal status; staff members and dispatchers move one step forward or cancel. `complete` and `cancelled` are terminal (leaving them is 409), and repeating the current status is a no-op 200 so retries are safe.",
         "x-state-machine": {
           "initial": "pending",
