@@ -19,7 +19,14 @@ import { MOCK_CONFIG } from '../helpers.js';
 
 // Every kind, the stateful sequences included: under spec they rely only on what the spec states.
 const EVERY_KIND: Selection = { kinds: ['conformance', 'behaviour', 'negative', 'decision', 'stateful'] };
-const service = createIndependentService();
+/**
+ * Departures a stateful model still reads as stated (issue 36, the models' part): the menu model expects an
+ * uploaded photo at its next read. each-departure.test.ts tries them against every other test.
+ */
+const NOT_YET_IN_MODELS = new Set<DepartureName>(['photo-later']);
+const service = createIndependentService({
+  departures: DEPARTURE_NAMES.filter((name) => !NOT_YET_IN_MODELS.has(name)),
+});
 /**
  * The all-at-once run under `full` makes the answer-side departures of the first harness: with every departure
  * on, a test fails at the first one it meets and hides the rest. each-departure.test.ts tries every one alone.
@@ -87,9 +94,13 @@ test('spec passes the independent service with 0 failures and lists every depart
     ['imports', 'menu', 'orders', 'records', 'sessions', 'zones'].map((name) => `stateful.${name}: passed`),
   );
   const warned = new Set(result.warningsByDecision.map((group) => group.decision));
-  const silent = DEPARTURE_NAMES.filter(
+  // menu-order-fixed shows in the category test, which no-category-create skips (with a warning) in this run.
+  const masked = new Set<DepartureName>(['menu-order-fixed']);
+  const silent = service.departures.filter(
     (name) =>
-      !warned.has(DEPARTURES[name].decision) && !(DEPARTURES[name] as { silentUnderSpec?: string }).silentUnderSpec,
+      !masked.has(name) &&
+      !warned.has(DEPARTURES[name].decision) &&
+      !(DEPARTURES[name] as { silentUnderSpec?: string }).silentUnderSpec,
   );
   expect(silent).toEqual([]);
   const days = result.warningsByDecision.find((g) => g.decision === DEPARTURES['days-from-sunday'].decision)!;
