@@ -704,7 +704,10 @@ function negativeTest(op: OperationInfo, profile: 'spec' | 'full'): ContractTest
           .split('\n')
           .filter((line) => !line.startsWith('    at '))
           .join('\n');
-        t.fail(`${message}\nreproduce with --seed ${t.seed} (property seed ${seed})`);
+        // fast-check keeps the check's own message (what was expected, the decision it breaks) as the cause.
+        const cause = (error as Error).cause;
+        const reason = cause instanceof Error && !message.includes(cause.message) ? `\n${cause.message}` : '';
+        t.fail(`${message}${reason}\nreproduce with --seed ${t.seed} (property seed ${seed})`);
       }
     },
   });
