@@ -52,6 +52,12 @@ export interface ContractConfig {
   };
   /** Decisions switched off, by `x-decision` pointer: departures from them are not reported. */
   decisions?: Record<string, false>;
+  /** Request shapes the document decided where the spec allows others: the one this service takes. */
+  requests?: {
+    zoneBody?: 'bare' | 'wrapped';
+    dishPrice?: 'string' | 'number';
+    orderImportBuddies?: 'as-documented' | 'named';
+  };
 }
 
 /** A check on (`true`, the default) or off. */

@@ -241,3 +241,43 @@ test('every decision has its own anchor, and every anchor is in DECISIONS.md', a
   expect(new Set(anchors).size).toBe(anchors.length);
   for (const anchor of anchors) expect(markdown).toContain(`<a id="${anchor}"></a>`);
 });
+
+test('a marker covers only what it decided: stated carrier and delivery statuses fail, in a decided answer too', () => {
+  const body = example('getCarrierOrder');
+  body.order.order_status = 'on_the_road';
+  body.order.delivery.status = 'lost';
+  for (const operationId of ['getCarrierOrder', 'updateCarrierDelivery']) {
+    const { stated, decided } = check(operationId, structuredClone(body));
+    expect(decided, operationId).toEqual([]);
+    expect(stated.map((issue) => `${issue.pointer} ${issue.keyword}`).sort(), operationId).toEqual([
+      '/order/delivery/status enum',
+      '/order/order_status enum',
+    ]);
+  }
+  // The shape of the decided answer stays decided: a carrier order missing from it departs from its decision.
+  const { stated, decided } = check('updateCarrierDelivery', { ok: true });
+  expect(stated).toEqual([]);
+  expect(decided.length).toBeGreaterThan(0);
+});
+
+test('a staff member with a string organization_id and no role fails; a third role is decided', () => {
+  const body = example('createSession');
+  body.staff_members = [{ id: 1, organization_id: '1', restaurant_ids: [11] }];
+  const { stated } = check('createSession', body);
+  expect(stated.map((issue) => `${issue.pointer} ${issue.keyword}`).sort()).toEqual([
+    '/staff_members/0/organization_id type',
+    '/staff_members/0/role required',
+  ]);
+  const other = example('createSession');
+  other.staff_members = [{ id: 1, role: 'cashier', organization_id: 1, restaurant_ids: [11] }];
+  const result = check('createSession', other);
+  expect(result.stated).toEqual([]);
+  expect(result.decided).toEqual([
+    expect.objectContaining({
+      pointer: '/staff_members/0/role',
+      decision: expect.objectContaining({
+        pointer: '/components/schemas/StaffMember/properties/role',
+      }),
+    }),
+  ]);
+});

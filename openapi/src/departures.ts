@@ -59,6 +59,22 @@ export interface DepartureClassifier {
   statusDecision(operationId: string, status: number): DecisionRef | undefined;
 }
 
+/** Keywords about one value (not about the shape around it): stated by the value's own schema wherever it appears. */
+const VALUE_KEYWORDS = new Set([
+  'type',
+  'enum',
+  'const',
+  'format',
+  'pattern',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minLength',
+  'maxLength',
+  'multipleOf',
+]);
+
 /** The marker of the API-wide decision on error statuses (the spec's Errors: "HTTP status codes … not shown"). */
 const ERROR_STATUSES = '/components/schemas/Error/properties/status';
 
@@ -282,9 +298,6 @@ export function createDepartureClassifier(description: ApiDescription): Departur
       );
     }
     const whole = responseDecision(op, declared, 'body');
-    // An error answer's body departs from the decided error format (ErrorBody) more precisely than from
-    // the response that decided its status; a success body departs from its response's decision first.
-    if (whole && response.status < 400) return decided(whole);
     if (issue.keyword === 'body' || issue.keyword === 'contentType') return decided(whole);
     const mediaType = mediaTypeOf(response.contentType);
     const schemaPointer =
@@ -292,7 +305,16 @@ export function createDepartureClassifier(description: ApiDescription): Departur
       Object.values(declared.content).find((pointer) => pointer !== undefined);
     const schema = schemaPointer ? getAtPointer(document, schemaPointer) : undefined;
     if (!schemaPointer || !isRecord(schema)) return decided(whole);
-    return decided(schemaDecision({ node: schema, pointer: schemaPointer }, issue) ?? whole);
+    const root = { node: schema, pointer: schemaPointer };
+    // A decided success body (its shape is not shown) still carries records whose values the spec states:
+    // a value inside it (an enum, a type, a format) is judged by the markers of its own schema only, so a
+    // carrier status outside the stated list fails wherever it appears. Its shape (members missing or
+    // extra, the body itself) stays with the response's decision.
+    if (whole && response.status < 400 && !(VALUE_KEYWORDS.has(issue.keyword) && issue.pointer !== ''))
+      return decided(whole);
+    // An error answer's body departs from the decided error format (ErrorBody) more precisely than from
+    // the response that decided its status.
+    return decided(schemaDecision(root, issue) ?? (response.status < 400 ? undefined : whole));
   };
 
   /** Declared headers of the response that are required but absent, or present but invalid. */

@@ -14,9 +14,25 @@ export interface Departure {
   /** What the service does instead. */
   does: string;
   /** What kind of "not shown" it is. */
-  area: 'status' | 'error body' | 'enum name' | 'body shape' | 'numbering' | 'format' | 'limit' | 'ordering' | 'header';
+  area:
+    | 'status'
+    | 'error body'
+    | 'enum name'
+    | 'body shape'
+    | 'numbering'
+    | 'format'
+    | 'limit'
+    | 'ordering'
+    | 'header'
+    | 'request shape'
+    | 'endpoint'
+    | 'refusal';
   /** JSON Pointer of the `x-decision` it departs from (as in openapi/DECISIONS.md). */
   decision: string;
+  /** Other markers the same choice departs from (a create and an update shape, two endpoints of one kind). */
+  also?: readonly string[];
+  /** Why `spec` gives no warning for it (only a full-profile test checks its decision). */
+  silentUnderSpec?: string;
 }
 
 /** Every departure of the independent service, by name. */
@@ -91,6 +107,108 @@ export const DEPARTURES = {
     area: 'header',
     decision: '/components/headers/WWW-Authenticate',
   },
+  'zone-wrapped': {
+    does: 'zone create and update bodies must sit under `delivery_zone` (Data format rules 3); a bare zone is refused',
+    area: 'request shape',
+    decision: '/components/schemas/DeliveryZoneCreate',
+    also: ['/components/schemas/DeliveryZoneUpdate'],
+  },
+  'dish-price-number': {
+    does: 'a draft dish `price` is taken only as a JSON number; a string price is refused',
+    area: 'request shape',
+    decision: '/components/schemas/DishPriceInput',
+  },
+  'buddies-named': {
+    does: 'an imported buddy needs the `id` and `name` the spec shows beside `items`; one without is refused',
+    area: 'request shape',
+    decision: '/components/schemas/OrderImportBuddy',
+  },
+  'no-couriers': {
+    does: 'has no courier endpoints: `/api/couriers` and `/api/couriers/{id}` answer 404',
+    area: 'endpoint',
+    decision: '/paths/~1api~1couriers/get',
+    also: ['/paths/~1api~1couriers~1{id}/get'],
+  },
+  'no-order-links': {
+    does: "has no endpoints at an order's `items` and `buddies` links: they answer 404",
+    area: 'endpoint',
+    decision: '/paths/~1api~1orders~1{id}~1items/get',
+    also: ['/paths/~1api~1orders~1{id}~1buddies/get'],
+  },
+  'no-category-create': {
+    does: '`POST /api/draft_categories` answers 405: categories come only from the menu import',
+    area: 'endpoint',
+    decision: '/paths/~1api~1draft_categories/post',
+  },
+  'no-zone-delete': {
+    does: '`DELETE /api/delivery_zones/{id}` answers 405: zones are never deleted',
+    area: 'endpoint',
+    decision: '/paths/~1api~1delivery_zones~1{id}/delete',
+  },
+  'coerce-names': {
+    does: 'a number or boolean sent for a text field is taken as its string (`name: 42` becomes "42"), not refused',
+    area: 'refusal',
+    decision: '/components/responses/UnprocessableEntity',
+  },
+  'lenient-paging': {
+    does: 'an unparsable `page` or `per_page` (`page=1.5`) is ignored, not refused',
+    area: 'refusal',
+    decision: '/components/responses/BadRequest',
+  },
+  'no-request-id': {
+    does: 'answers carry no `X-Request-Id` header',
+    area: 'header',
+    decision: '/components/headers/X-Request-Id',
+    silentUnderSpec: 'the header is optional in the document; only the decided headers test of full requires it',
+  },
+  'session-201': {
+    does: '`POST /api/session` answers 201 Created',
+    area: 'status',
+    decision: '/paths/~1api~1session/post/responses/200',
+  },
+  'avatar-large': {
+    does: 'avatars carry one more size, `large`',
+    area: 'body shape',
+    decision: '/components/schemas/Avatar',
+  },
+  'prices-three-decimals': {
+    does: 'prices as strings carry three decimals (`"9.500"`)',
+    area: 'format',
+    decision: '/components/schemas/DecimalString',
+  },
+  'zone-money-strings': {
+    does: "a zone's `free_delivery_price` and `minimal_order_price` are decimal strings",
+    area: 'format',
+    decision: '/components/schemas/DeliveryZone/properties/free_delivery_price',
+    also: ['/components/schemas/DeliveryZone/properties/minimal_order_price'],
+  },
+  'social-links-null': {
+    does: 'an organization shows a network without a group as `null` in `social_network`',
+    area: 'format',
+    decision: '/components/schemas/SocialNetworkLink',
+  },
+  'dishes-hidden-by-default': {
+    does: 'a dish created without `is_hidden` is hidden',
+    area: 'body shape',
+    decision: '/components/schemas/DraftDishCreate',
+    silentUnderSpec: 'the suite sends `is_hidden` itself; only the decided defaults test of full reads the default',
+  },
+  'comment-as-note': {
+    does: "an imported order's `comment` is kept as an internal note, not as the order's `description`",
+    area: 'body shape',
+    decision: '/components/schemas/OrderImportOrder/allOf/0/properties/comment',
+  },
+  'menu-order-fixed': {
+    does: "a category's `menu_order` is not editable: PUT ignores it",
+    area: 'body shape',
+    decision: '/components/schemas/DraftCategoryUpdate',
+  },
+  'photo-later': {
+    does: 'an uploaded photo shows only from the second read on (it is processed after the upload)',
+    area: 'body shape',
+    decision: '/components/schemas/DraftDish/properties/photo',
+    also: ['/components/schemas/DraftCategory/properties/photo'],
+  },
 } as const satisfies Record<string, Departure>;
 
 /** The name of one departure. */
@@ -138,6 +256,31 @@ function eachTimetable(body: unknown, fn: (entry: Json, index: number) => void):
   }
 }
 
+/** Text fields a lenient service takes a number or a boolean for, as its string (`coerce-names`). */
+const TEXT_FIELDS = new Set([
+  'name',
+  'description',
+  'phone',
+  'address',
+  'city',
+  'about',
+  'contact_name',
+  'contact_phone',
+  'comment',
+  'ingredients',
+]);
+
+/** Applies `fn` to every object found under `key` anywhere in a body. */
+function eachKey(body: unknown, key: string, fn: (holder: Json) => void): void {
+  if (Array.isArray(body)) {
+    for (const item of body) eachKey(item, key, fn);
+    return;
+  }
+  if (!isRecord(body)) return;
+  if (key in body) fn(body);
+  for (const value of Object.values(body)) eachKey(value, key, fn);
+}
+
 /** A job id of the mock (hexadecimal) as the integer this service shows: the same job, the same number. */
 function numericJobId(id: string): number {
   return Number.parseInt(id.slice(-12), 16);
@@ -163,9 +306,103 @@ function invalidField(pointer: string, detail: string): Response {
 export function createIndependentService(options: IndependentServiceOptions = {}): IndependentService {
   const mock = createMock(options.mock);
   const on = new Set<DepartureName>(options.departures ?? DEPARTURE_NAMES);
+  /** Records whose photo was just uploaded and not read since (`photo-later`). */
+  const processing = new Set<string>();
+
+  /** The service's own refusal of a request the mock would take, or a request rewritten for the mock. */
+  async function ownRules(original: Request, url: URL): Promise<Request | Response> {
+    let request = original;
+    const path = url.pathname;
+    const method = request.method;
+    const absent = (status: number) =>
+      json(status, { errors: [{ status: String(status), code: 'not_found', title: 'No such endpoint' }] });
+    if (on.has('no-couriers') && /^\/api\/couriers(\/[^/]+)?\/?$/.test(path)) return absent(404);
+    if (on.has('no-order-links') && method === 'GET' && /^\/(api\/)?orders\/[^/]+\/(items|buddies)$/.test(path))
+      return absent(404);
+    if (on.has('no-category-create') && method === 'POST' && /^\/api\/draft_categories\/?$/.test(path))
+      return absent(405);
+    if (on.has('no-zone-delete') && method === 'DELETE' && /^\/api\/delivery_zones\/[^/]+$/.test(path))
+      return absent(405);
+    if (on.has('lenient-paging') && method === 'GET')
+      for (const key of ['page', 'per_page']) {
+        const value = url.searchParams.get(key);
+        if (value === null || /^\d+$/.test(value)) continue;
+        url.searchParams.delete(key);
+        request = new Request(url, request);
+      }
+    if (on.has('coerce-names') && (method === 'POST' || method === 'PUT') && path.startsWith('/api/')) {
+      const type = request.headers.get('content-type') ?? '';
+      if (type.includes('json')) {
+        const text = await request.text();
+        let body: unknown = text;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          // not JSON: the mock refuses it as it is
+        }
+        const coerce = (value: unknown): void => {
+          if (Array.isArray(value)) value.forEach(coerce);
+          if (!isRecord(value)) return;
+          for (const [key, field] of Object.entries(value))
+            if (TEXT_FIELDS.has(key) && (typeof field === 'number' || typeof field === 'boolean'))
+              value[key] = String(field);
+            else coerce(field);
+        };
+        coerce(body);
+        request = new Request(url, {
+          method,
+          headers: request.headers,
+          body: typeof body === 'string' ? body : JSON.stringify(body),
+        });
+      }
+    }
+    const zone = /^\/api\/delivery_zones(\/[^/]+)?\/?$/.test(path) && (method === 'POST' || method === 'PUT');
+    const dish = /^\/api\/draft_dishes(\/[^/]+)?\/?$/.test(path) && (method === 'POST' || method === 'PUT');
+    const orders = method === 'POST' && /^\/api\/organizations\/[^/]+\/import\/orders$/.test(path);
+    const category = method === 'PUT' && /^\/api\/draft_categories\/[^/]+$/.test(path);
+    const wanted =
+      (zone && on.has('zone-wrapped')) ||
+      (dish && (on.has('dish-price-number') || on.has('dishes-hidden-by-default'))) ||
+      (orders && (on.has('buddies-named') || on.has('comment-as-note'))) ||
+      (category && on.has('menu-order-fixed'));
+    if (!wanted || !(request.headers.get('content-type') ?? '').includes('json')) return request;
+    const text = await request.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return new Request(url, { method, headers: request.headers, body: text });
+    }
+    if (zone && on.has('zone-wrapped')) {
+      if (!isRecord(body) || !isRecord(body.delivery_zone))
+        return invalidField('/delivery_zone', 'delivery_zone is required');
+      body = body.delivery_zone;
+    }
+    if (dish && on.has('dish-price-number') && isRecord(body)) {
+      const fields = isRecord(body.draft_dish) ? body.draft_dish : body;
+      if (typeof fields.price === 'string') return invalidField('/price', 'price must be a number');
+    }
+    if (orders && on.has('buddies-named') && isRecord(body) && Array.isArray(body.orders)) {
+      for (const [o, order] of body.orders.entries())
+        for (const [b, buddy] of (isRecord(order) && Array.isArray(order.buddies) ? order.buddies : []).entries())
+          if (isRecord(buddy) && (typeof buddy.id !== 'string' || typeof buddy.name !== 'string'))
+            return invalidField(`/orders/${o}/buddies/${b}`, 'a buddy needs id and name');
+    }
+    if (dish && method === 'POST' && on.has('dishes-hidden-by-default') && isRecord(body)) {
+      const fields = isRecord(body.draft_dish) ? body.draft_dish : body;
+      fields.is_hidden ??= true;
+    }
+    if (orders && on.has('comment-as-note') && isRecord(body) && Array.isArray(body.orders))
+      for (const order of body.orders) if (isRecord(order)) delete order.comment;
+    if (category && on.has('menu-order-fixed') && isRecord(body) && isRecord(body.draft_category))
+      delete body.draft_category.menu_order;
+    return new Request(url, { method, headers: request.headers, body: JSON.stringify(body) });
+  }
 
   /** The request as the mock understands it, or the service's own refusal. */
-  async function translateRequest(request: Request, url: URL): Promise<Request | Response> {
+  async function translateRequest(original: Request, url: URL): Promise<Request | Response> {
+    const request = await ownRules(original, url);
+    if (request instanceof Response) return request;
     if (on.has('per-page-50') && request.method === 'GET' && /^\/api\/orders\/?$/.test(url.pathname)) {
       const perPage = url.searchParams.get('per_page');
       if (perPage === null) url.searchParams.set('per_page', '10');
@@ -215,6 +452,7 @@ export function createIndependentService(options: IndependentServiceOptions = {}
     const type = response.headers.get('content-type') ?? '';
     const headers = new Headers(response.headers);
     headers.delete('content-length');
+    if (on.has('no-request-id')) headers.delete('x-request-id');
     if (status === 401 && on.has('bearer-challenge')) headers.set('WWW-Authenticate', 'Bearer realm="api"');
     const noBody = (): Response => {
       headers.delete('content-type');
@@ -242,6 +480,34 @@ export function createIndependentService(options: IndependentServiceOptions = {}
     if (status === 201 && method === 'POST' && on.has('zone-created-200') && /^\/api\/delivery_zones\/?$/.test(path))
       answerStatus = 200;
     if (on.has('days-from-sunday')) eachTimetable(body, (entry) => entry.day === 7 && (entry.day = 0));
+    if (on.has('photo-later')) {
+      const photo = /^\/api\/(draft_dishes|draft_categories)\/(\d+)(\/photo)?$/.exec(path);
+      if (photo && method === 'PUT' && photo[3] && status < 300) processing.add(`${photo[1]}/${photo[2]}`);
+      if (photo && method === 'GET' && !photo[3] && processing.delete(`${photo[1]}/${photo[2]}`) && isRecord(body))
+        for (const record of Object.values(body)) if (isRecord(record) && 'photo' in record) record.photo = null;
+    }
+    if (status === 200 && method === 'POST' && on.has('session-201') && path === '/api/session') answerStatus = 201;
+    if (on.has('avatar-large'))
+      eachKey(body, 'avatar', (holder) => {
+        const avatar = holder.avatar;
+        if (isRecord(avatar) && typeof avatar.original === 'string') avatar.large = avatar.original;
+      });
+    if (on.has('prices-three-decimals'))
+      eachKey(body, 'price', (holder) => {
+        // A dish's own price; option prices are returned exactly as sent (ConfiguratorPrice).
+        if ('draft_category_id' in holder && typeof holder.price === 'string' && /^\d+\.\d{2}$/.test(holder.price))
+          holder.price = `${holder.price}0`;
+      });
+    if (on.has('zone-money-strings') && path.startsWith('/api/delivery_zones'))
+      for (const key of ['free_delivery_price', 'minimal_order_price'])
+        eachKey(body, key, (holder) => {
+          if (typeof holder[key] === 'number') holder[key] = (holder[key] as number).toFixed(2);
+        });
+    if (on.has('social-links-null'))
+      eachKey(body, 'social_network', (holder) => {
+        const links = holder.social_network;
+        if (isRecord(links)) for (const network of ['vk', 'facebook', 'twitter', 'instagram']) links[network] ??= null;
+      });
     if (/\/import\/(menu|clients)$/.test(path) && isRecord(body)) {
       if (on.has('job-finished') && body.job_status === 'done') body.job_status = 'finished';
       if (on.has('numeric-job-id') && typeof body.job_id === 'string') body.job_id = numericJobId(body.job_id);

@@ -12,6 +12,13 @@ import {
 } from './http.js';
 
 export type { StatusExpectation } from './http.js';
+import {
+  ABSENT_ENDPOINT_STATUSES,
+  NOT_SHOWN_ENDPOINTS,
+  shapesOf,
+  type RequestShape,
+  type RequestShapeKey,
+} from './request-shapes.js';
 import type { Need, Profile, StatefulOptions, TestKind } from './types.js';
 import type { VerdictSettings } from './verdict.js';
 
@@ -52,6 +59,8 @@ export interface SuiteRuntime {
   verdict: VerdictSettings;
   /** Runs and sequence length of the stateful tests, and a sequence to replay. */
   stateful: Required<Omit<StatefulOptions, 'replay' | 'arazzo'>> & Pick<StatefulOptions, 'replay' | 'arazzo'>;
+  /** The request shapes the service was found to take (request-shapes.ts), kept for the rest of the run. */
+  shapes?: Map<RequestShapeKey, string>;
 }
 
 function matches(status: number, expected: StatusExpectation): boolean {
@@ -59,6 +68,13 @@ function matches(status: number, expected: StatusExpectation): boolean {
   if (expected === '4xx') return status >= 400 && status < 500;
   if (typeof expected === 'number') return status === expected;
   return expected.includes(status);
+}
+
+/** Whether an expectation is a success (a 2xx among the expected statuses). */
+function expectsSuccess(expected: StatusExpectation): boolean {
+  if (expected === '2xx') return true;
+  if (expected === '4xx') return false;
+  return (typeof expected === 'number' ? [expected] : expected).some((status) => status >= 200 && status < 300);
 }
 
 function describeBody(response: ApiResponse): string {
@@ -80,7 +96,7 @@ export class Client {
   }
 
   request(spec: RequestSpec): Promise<ApiResponse> {
-    return this.t.runtime.http.request({
+    return this.t.send({
       api: this.api,
       ...(this.session ? { token: this.session.token } : {}),
       ...spec,
@@ -193,6 +209,61 @@ export class TestContext {
     }
   }
 
+  /**
+   * Sends a request. A JSON body whose shape rests on a decision (request-shapes.ts) goes in the shape the
+   * configuration names or the service was found to take; under `spec`, when the decided shape is refused,
+   * the other shapes the spec allows are tried and the accepted one is kept for the run, with a warning
+   * naming the decision and the configuration key.
+   */
+  async send(spec: RequestSpec): Promise<ApiResponse> {
+    const http = this.runtime.http;
+    const method = (spec.method ?? (spec.json !== undefined ? 'POST' : 'GET')).toUpperCase();
+    const shapes =
+      spec.json === undefined || spec.exact
+        ? []
+        : shapesOf(http.operationFor(method, http.url(spec), spec.api ?? 'main')?.operationId);
+    if (shapes.length === 0) return http.request(spec);
+    const known = (this.runtime.shapes ??= new Map());
+    let json = spec.json;
+    const used: [RequestShape, string][] = [];
+    for (const shape of shapes) {
+      const choice = this.config.requests?.[shape.key] ?? known.get(shape.key);
+      const changed = choice && choice !== shape.decided ? shape.alternatives[choice]?.(json) : undefined;
+      if (changed === undefined) continue;
+      json = changed;
+      used.push([shape, choice!]);
+    }
+    const response = await http.request({ ...spec, json });
+    for (const [shape, choice] of used) this.shapeWarning(shape, choice, response);
+    const refused = response.status === 400 || response.status === 415 || response.status === 422;
+    if (used.length > 0 || !refused) return response;
+    // The decided shape was refused: the service may take another shape the spec allows (under `full` that
+    // fails, naming the decision, instead of a bare refusal).
+    for (const shape of shapes) {
+      if (this.config.requests?.[shape.key]) continue;
+      for (const [name, alternative] of Object.entries(shape.alternatives)) {
+        const other = alternative(json);
+        if (other === undefined) continue;
+        const retry = await http.request({ ...spec, json: other });
+        if (retry.status < 200 || retry.status >= 300) continue;
+        known.set(shape.key, name);
+        this.shapeWarning(shape, name, retry);
+        return retry;
+      }
+    }
+    return response;
+  }
+
+  /** The warning (under `full` the failure) of a request sent in a shape other than the decided one. */
+  private shapeWarning(shape: RequestShape, choice: string, response: ApiResponse): void {
+    this.decided(
+      shape.decision,
+      false,
+      `${response.method} ${new URL(response.url).pathname} sent with the body shape "${choice}" (requests.${shape.key} of the configuration), not the decided "${shape.decided}"`,
+      response,
+    );
+  }
+
   /** A client without a session. */
   anon(): Client {
     return new Client(this, undefined, undefined);
@@ -289,6 +360,29 @@ export class TestContext {
 
   /** Checks a status; the message names the request and the body. */
   status(response: ApiResponse, expected: StatusExpectation, what = ''): void {
+    const absent = response.operationId ? NOT_SHOWN_ENDPOINTS[response.operationId] : undefined;
+    if (absent && ABSENT_ENDPOINT_STATUSES.includes(response.status) && expectsSuccess(expected)) {
+      // An endpoint the spec leaves "not shown": a service may not have it.
+      const message = `${response.method} ${new URL(response.url).pathname} answered ${response.status}: the service has no ${response.operationId}, an endpoint the spec does not show`;
+      this.decided(absent, false, message, response);
+      this.skip(`${message} (decision ${absent})`);
+    }
+    const success = response.status >= 200 && response.status < 300;
+    const decided =
+      success && expectsSuccess(expected) && response.operationId && !matches(response.status, expected)
+        ? this.runtime.http.classifier.statusDecision(response.operationId, response.status)
+        : undefined;
+    if (decided) {
+      // Another success status where the document decided the status (a session created with 201).
+      const label = typeof expected === 'object' ? expected.join(' or ') : String(expected);
+      this.decided(
+        decided.pointer,
+        false,
+        `${what ? `${what}: ` : ''}${response.method} ${new URL(response.url).pathname} answered ${response.status}, the document decided ${label}`,
+        response,
+      );
+      return;
+    }
     if (
       !matches(response.status, expected) &&
       !this.runtime.verdict.acceptsStatus(response.operationId, response.status)

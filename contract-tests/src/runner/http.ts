@@ -35,6 +35,8 @@ export interface RequestSpec {
   token?: string;
   /** Where the token goes (Authentication 3): the `Authorization` header (default) or the `token` query parameter. */
   tokenIn?: 'header' | 'query';
+  /** Sends the body exactly as given: no other request shape is tried when it is refused (request-shapes.ts). */
+  exact?: boolean;
 }
 
 /** An answer, read completely. */

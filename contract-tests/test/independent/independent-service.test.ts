@@ -4,6 +4,7 @@ import {
   DEPARTURE_NAMES,
   createIndependentService,
   startIndependentService,
+  type DepartureName,
 } from '../../../scripts/testing/independent-service.js';
 import {
   consoleSummary,
@@ -19,13 +20,44 @@ import { MOCK_CONFIG } from '../helpers.js';
 
 // Every kind, the stateful sequences included: under spec they rely only on what the spec states.
 const EVERY_KIND: Selection = { kinds: ['conformance', 'behaviour', 'negative', 'decision', 'stateful'] };
-const service = createIndependentService();
-afterAll(() => service.close());
+/**
+ * Departures a stateful model still reads as stated (issue 36, the models' part): the menu model expects an
+ * uploaded photo at its next read. each-departure.test.ts tries them against every other test.
+ */
+const NOT_YET_IN_MODELS = new Set<DepartureName>(['photo-later']);
+const service = createIndependentService({
+  departures: DEPARTURE_NAMES.filter((name) => !NOT_YET_IN_MODELS.has(name)),
+});
+/**
+ * The all-at-once run under `full` makes the answer-side departures of the first harness: with every departure
+ * on, a test fails at the first one it meets and hides the rest. each-departure.test.ts tries every one alone.
+ */
+const FULL_AT_ONCE: DepartureName[] = [
+  'publish-204',
+  'status-204',
+  'carrier-delivery-204',
+  'zone-created-200',
+  'busy-200',
+  'invalid-400',
+  'error-object',
+  'job-finished',
+  'session-body',
+  'days-from-sunday',
+  'numeric-job-id',
+  'per-page-50',
+  'dishes-newest-first',
+  'bearer-challenge',
+];
+const fullService = createIndependentService({ departures: FULL_AT_ONCE });
+afterAll(async () => {
+  await service.close();
+  await fullService.close();
+});
 
 function run(profile: 'spec' | 'full'): Promise<SuiteResult> {
   return runContractSuite({
     baseUrl: 'http://independent.local',
-    fetch: service.fetch,
+    fetch: (profile === 'spec' ? service : fullService).fetch,
     config: MOCK_CONFIG,
     profile,
     seed: 23,
@@ -36,7 +68,20 @@ function run(profile: 'spec' | 'full'): Promise<SuiteResult> {
 test('the harness departs from the document in at least ten places, each individually switchable', () => {
   expect(DEPARTURE_NAMES.length).toBeGreaterThanOrEqual(10);
   expect(new Set(Object.values(DEPARTURES).map((d) => d.area))).toEqual(
-    new Set(['status', 'error body', 'enum name', 'body shape', 'numbering', 'format', 'limit', 'ordering', 'header']),
+    new Set([
+      'status',
+      'error body',
+      'enum name',
+      'body shape',
+      'numbering',
+      'format',
+      'limit',
+      'ordering',
+      'header',
+      'request shape',
+      'endpoint',
+      'refusal',
+    ]),
   );
   expect(createIndependentService({ departures: ['publish-204'] }).departures).toEqual(['publish-204']);
 });
@@ -53,7 +98,14 @@ fullRunOnly(
     ['imports', 'menu', 'orders', 'records', 'sessions', 'zones'].map((name) => `stateful.${name}: passed`),
   );
   const warned = new Set(result.warningsByDecision.map((group) => group.decision));
-  const silent = DEPARTURE_NAMES.filter((name) => !warned.has(DEPARTURES[name].decision));
+  // menu-order-fixed shows in the category test, which no-category-create skips (with a warning) in this run.
+  const masked = new Set<DepartureName>(['menu-order-fixed']);
+  const silent = service.departures.filter(
+    (name) =>
+      !masked.has(name) &&
+      !warned.has(DEPARTURES[name].decision) &&
+      !(DEPARTURES[name] as { silentUnderSpec?: string }).silentUnderSpec,
+  );
   expect(silent).toEqual([]);
   const days = result.warningsByDecision.find((g) => g.decision === DEPARTURES['days-from-sunday'].decision)!;
   expect(days.entry).toBe('DECISIONS.md#decision-components-schemas-timetable-properties-day');
@@ -80,7 +132,7 @@ fullRunOnly(
     failed.some(
       (r) => r.failure?.includes(`decision ${decision} (openapi/DECISIONS.md#`) || r.decisions.includes(decision),
     );
-  expect(DEPARTURE_NAMES.filter((name) => !named(DEPARTURES[name].decision))).toEqual([]);
+  expect(FULL_AT_ONCE.filter((name) => !named(DEPARTURES[name].decision))).toEqual([]);
 }, 120_000);
 
 test('one departure alone, served over HTTP: publish answering 204 is one warning under spec', async () => {

@@ -28,7 +28,7 @@ function isJson(response: Response): boolean {
 }
 
 /** Rewrites the JSON body of matching answers. */
-function transformJson(
+export function transformJson(
   match: (request: Request, url: URL, status: number) => boolean,
   transform: (body: any, request: Request) => any,
 ): (handle: Handle) => Handle {

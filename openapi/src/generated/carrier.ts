@@ -1832,15 +1832,16 @@ export interface components {
         };
         /** @description Links to the organization's social-network groups. Allowed keys: `vk`, `facebook`, `twitter`, `instagram`; a network without a group is left out. Editable. */
         SocialNetworkLinks: {
-            /** Format: uri */
-            vk?: string;
-            /** Format: uri */
-            facebook?: string;
-            /** Format: uri */
-            twitter?: string;
-            /** Format: uri */
-            instagram?: string;
+            vk?: components["schemas"]["SocialNetworkLink"];
+            facebook?: components["schemas"]["SocialNetworkLink"];
+            twitter?: components["schemas"]["SocialNetworkLink"];
+            instagram?: components["schemas"]["SocialNetworkLink"];
         };
+        /**
+         * Format: uri
+         * @description The address of the organization's group on one network.
+         */
+        SocialNetworkLink: string;
         /** @description An employee of an organization, as embedded in the session response. Every organization has at least one, its administrator. */
         StaffMember: {
             id: components["schemas"]["Id"];
@@ -2251,6 +2252,7 @@ export type SchemaRestaurantUpdate = components['schemas']['RestaurantUpdate'];
 export type SchemaSessionCreate = components['schemas']['SessionCreate'];
 export type SchemaSessionResponse = components['schemas']['SessionResponse'];
 export type SchemaSocialNetworkLinks = components['schemas']['SocialNetworkLinks'];
+export type SchemaSocialNetworkLink = components['schemas']['SocialNetworkLink'];
 export type SchemaStaffMember = components['schemas']['StaffMember'];
 export type SchemaTimestamp = components['schemas']['Timestamp'];
 export type SchemaTimetable = components['schemas']['Timetable'];

@@ -1323,16 +1323,17 @@ export interface components {
             /** @description Partnership the courier belongs to, if any. */
             partnership_id: number | null;
         };
+        /**
+         * Format: uri
+         * @description The address of the organization's group on one network.
+         */
+        SocialNetworkLink: string;
         /** @description Links to the organization's social-network groups. Allowed keys: `vk`, `facebook`, `twitter`, `instagram`; a network without a group is left out. Editable. */
         SocialNetworkLinks: {
-            /** Format: uri */
-            vk?: string;
-            /** Format: uri */
-            facebook?: string;
-            /** Format: uri */
-            twitter?: string;
-            /** Format: uri */
-            instagram?: string;
+            vk?: components["schemas"]["SocialNetworkLink"];
+            facebook?: components["schemas"]["SocialNetworkLink"];
+            twitter?: components["schemas"]["SocialNetworkLink"];
+            instagram?: components["schemas"]["SocialNetworkLink"];
         };
         /** @description A registered restaurant business that owns a storefront; it has one or more restaurants (branches). */
         Organization: {
@@ -2102,6 +2103,7 @@ export type SchemaLongitude = components['schemas']['Longitude'];
 export type SchemaTimestamp = components['schemas']['Timestamp'];
 export type SchemaCourierPosition = components['schemas']['CourierPosition'];
 export type SchemaCourier = components['schemas']['Courier'];
+export type SchemaSocialNetworkLink = components['schemas']['SocialNetworkLink'];
 export type SchemaSocialNetworkLinks = components['schemas']['SocialNetworkLinks'];
 export type SchemaOrganization = components['schemas']['Organization'];
 export type SchemaRestaurant = components['schemas']['Restaurant'];

@@ -4821,6 +4821,10 @@ export const openapiDocument: Record<string, unknown> = {
         "responses": {
           "200": {
             "description": "The session is created. `meta.token` is the session token, `meta.expires_at` the moment it ends unless used again.",
+            "x-decided": [
+              "status"
+            ],
+            "x-decision": "The HTTP status of a created session is not shown. It is 200: the session is the state of the caller's login, not a resource with an address of its own (a service answering 201 says the same).",
             "headers": {
               "X-Request-Id": {
                 "$ref": "#/components/headers/X-Request-Id"
@@ -6763,7 +6767,11 @@ export const openapiDocument: Record<string, unknown> = {
             "format": "uri"
           }
         },
-        "additionalProperties": false
+        "additionalProperties": false,
+        "x-decided": [
+          "additionalProperties"
+        ],
+        "x-decision": "The spec lists the four sizes but not whether others may follow. No other size is sent, so a client can rely on the object's keys; a service that adds a size still gives the four stated ones."
       },
       "Buddy": {
         "type": "object",
@@ -7064,6 +7072,9 @@ export const openapiDocument: Record<string, unknown> = {
           "complete": "complete",
           "cancelled": "cancelled"
         },
+        "x-decided": [
+          "mapping"
+        ],
         "x-decision": "The spec lists the carrier-view statuses but neither the complete main API statuses nor how they correspond. The main statuses were decided as pending, accepted, cooking, ready, delivery, complete, cancelled, and each maps one to one to the carrier status at the same step of the life cycle (`x-status-map`, main status → carrier status), so either side can be derived from the other."
       },
       "CarrierSecureId": {
@@ -7463,6 +7474,10 @@ export const openapiDocument: Record<string, unknown> = {
         "type": "string",
         "pattern": "^\\d+(\\.\\d{1,2})?$",
         "description": "A non-negative money amount as a decimal string with at most two decimals.",
+        "x-decided": [
+          "pattern"
+        ],
+        "x-decision": "The spec says a price is a decimal returned as a string, but not its precision. Amounts have at most two decimals, the cents of the currencies the service is sold in.",
         "examples": [
           "9.50"
         ]
@@ -7625,6 +7640,9 @@ export const openapiDocument: Record<string, unknown> = {
             "cancelled"
           ]
         },
+        "x-decided": [
+          "transitions"
+        ],
         "x-decision": "Transitions between delivery statuses are not shown. A delivery advances idle → courier_assigned → delivering → delivered, the order in which a courier is found, collects and hands over; `problem` can be reported from any non-terminal status and left for idle, courier_assigned or delivering once solved; `delivered` is terminal. `delivering` sets the main order to `delivery` and `delivered` to `complete`, like a courier's status change. Other moves, and any update of a cancelled or complete order, are refused with 409; repeating the current status is a no-op."
       },
       "DeliveryUpdate": {
@@ -7753,6 +7771,11 @@ export const openapiDocument: Record<string, unknown> = {
               }
             ],
             "description": "Order price after which delivery is free; `null` when not set.",
+            "x-decided": [
+              "type",
+              "minimum"
+            ],
+            "x-decision": "The spec gives `free_delivery_price` as nullable without its type. It is a JSON number like the zone's `price`, so the three amounts compare without parsing.",
             "examples": [
               25
             ]
@@ -7767,6 +7790,11 @@ export const openapiDocument: Record<string, unknown> = {
               }
             ],
             "description": "Minimum order price in the zone; `null` when not set.",
+            "x-decided": [
+              "type",
+              "minimum"
+            ],
+            "x-decision": "The spec gives `minimal_order_price` as nullable without its type. It is a JSON number like the zone's `price`, so the three amounts compare without parsing.",
             "examples": [
               12
             ]
@@ -9550,7 +9578,9 @@ export const openapiDocument: Record<string, unknown> = {
               },
               "comment": {
                 "type": "string",
-                "description": "Comment of the client on the order."
+                "description": "Comment of the client on the order.",
+                "x-decided": [],
+                "x-decision": "The spec gives the import's `comment` as a string without saying where it shows. It becomes the order's `description`, which the spec calls the client comment."
               },
               "change": {
                 "type": "number",
@@ -10058,6 +10088,10 @@ export const openapiDocument: Record<string, unknown> = {
         ],
         "examples": [
           "delivery"
+        ],
+        "x-decided": [
+          "enum",
+          "transitions"
         ],
         "x-decision": "The complete list of order statuses and their transitions are not shown: the spec names `pending`, `delivery` and `complete` on the main API and seven statuses in the carrier view. The main API has the seven statuses the carrier view mirrors one to one (pending, accepted, cooking, ready, delivery, complete, cancelled). The two courier rows of the spec (any status to `delivery` or `complete`) apply from any non-terminal status; staff members and dispatchers move one step forward or cancel. `complete` and `cancelled` are terminal (leaving them is 409), and repeating the current status is a no-op 200 so retries are safe.",
         "x-state-machine": {
@@ -10850,6 +10884,9 @@ export const openapiDocument: Record<string, unknown> = {
             "items": {
               "$ref": "#/components/schemas/StaffMember"
             },
+            "x-decided": [
+              "contents"
+            ],
             "x-decision": "The spec names the `staff_members` array but not which records it holds. It holds the StaffMember record of the session's own account (one entry when `api_user.account.type` is staff_member) and is empty for dispatcher and courier accounts, so a client learns its organization and restaurants without another call."
           },
           "api_user": {
@@ -10884,23 +10921,29 @@ export const openapiDocument: Record<string, unknown> = {
         "description": "Links to the organization's social-network groups. Allowed keys: `vk`, `facebook`, `twitter`, `instagram`; a network without a group is left out. Editable.",
         "properties": {
           "vk": {
-            "type": "string",
-            "format": "uri"
+            "$ref": "#/components/schemas/SocialNetworkLink"
           },
           "facebook": {
-            "type": "string",
-            "format": "uri"
+            "$ref": "#/components/schemas/SocialNetworkLink"
           },
           "twitter": {
-            "type": "string",
-            "format": "uri"
+            "$ref": "#/components/schemas/SocialNetworkLink"
           },
           "instagram": {
-            "type": "string",
-            "format": "uri"
+            "$ref": "#/components/schemas/SocialNetworkLink"
           }
         },
         "additionalProperties": false
+      },
+      "SocialNetworkLink": {
+        "type": "string",
+        "format": "uri",
+        "description": "The address of the organization's group on one network.",
+        "x-decided": [
+          "type",
+          "format"
+        ],
+        "x-decision": "The spec says the values are links but not how a network without a group shows. It is left out, never `null` or an empty string, so every value present is an absolute URL."
       },
       "StaffMember": {
         "type": "object",
@@ -10922,6 +10965,9 @@ export const openapiDocument: Record<string, unknown> = {
               "manager"
             ],
             "description": "* `administrator`: the organization administrator; acts on the\n  whole organization.\n* `manager`: acts only on the restaurants in `restaurant_ids`.\n",
+            "x-decided": [
+              "enum"
+            ],
             "x-decision": "The spec says only that the `administrator` role exists. A second role, `manager`, covers the spec's \"manager of one restaurant branch\" (Authentication 5): a staff member limited to its `restaurant_ids`, while an administrator acts on the whole organization."
           },
           "organization_id": {

@@ -421,6 +421,8 @@ const menuMachine: Machine<MenuModel> = {
               price: price.toFixed(2),
               draft_category_id: categoryId,
               organization_id: org,
+              // Sent, not assumed: the default of is_hidden is decided (DraftDishCreate), the field stated.
+              is_hidden: false,
               ...extrasBody(sentExtras(sent)),
             },
           });

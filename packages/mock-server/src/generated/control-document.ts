@@ -3703,7 +3703,11 @@ export const controlDocument: Record<string, unknown> = {
             "format": "uri"
           }
         },
-        "additionalProperties": false
+        "additionalProperties": false,
+        "x-decided": [
+          "additionalProperties"
+        ],
+        "x-decision": "The spec lists the four sizes but not whether others may follow. No other size is sent, so a client can rely on the object's keys; a service that adds a size still gives the four stated ones."
       },
       "AccountType": {
         "type": "string",
@@ -3783,6 +3787,9 @@ export const controlDocument: Record<string, unknown> = {
               "manager"
             ],
             "description": "* `administrator`: the organization administrator; acts on the\n  whole organization.\n* `manager`: acts only on the restaurants in `restaurant_ids`.\n",
+            "x-decided": [
+              "enum"
+            ],
             "x-decision": "The spec says only that the `administrator` role exists. A second role, `manager`, covers the spec's \"manager of one restaurant branch\" (Authentication 5): a staff member limited to its `restaurant_ids`, while an administrator acts on the whole organization."
           },
           "organization_id": {
@@ -3904,25 +3911,31 @@ export const controlDocument: Record<string, unknown> = {
           }
         }
       },
+      "SocialNetworkLink": {
+        "type": "string",
+        "format": "uri",
+        "description": "The address of the organization's group on one network.",
+        "x-decided": [
+          "type",
+          "format"
+        ],
+        "x-decision": "The spec says the values are links but not how a network without a group shows. It is left out, never `null` or an empty string, so every value present is an absolute URL."
+      },
       "SocialNetworkLinks": {
         "type": "object",
         "description": "Links to the organization's social-network groups. Allowed keys: `vk`, `facebook`, `twitter`, `instagram`; a network without a group is left out. Editable.",
         "properties": {
           "vk": {
-            "type": "string",
-            "format": "uri"
+            "$ref": "#/components/schemas/SocialNetworkLink"
           },
           "facebook": {
-            "type": "string",
-            "format": "uri"
+            "$ref": "#/components/schemas/SocialNetworkLink"
           },
           "twitter": {
-            "type": "string",
-            "format": "uri"
+            "$ref": "#/components/schemas/SocialNetworkLink"
           },
           "instagram": {
-            "type": "string",
-            "format": "uri"
+            "$ref": "#/components/schemas/SocialNetworkLink"
           }
         },
         "additionalProperties": false
@@ -4049,6 +4062,10 @@ export const controlDocument: Record<string, unknown> = {
         "type": "string",
         "pattern": "^\\d+(\\.\\d{1,2})?$",
         "description": "A non-negative money amount as a decimal string with at most two decimals.",
+        "x-decided": [
+          "pattern"
+        ],
+        "x-decision": "The spec says a price is a decimal returned as a string, but not its precision. Amounts have at most two decimals, the cents of the currencies the service is sold in.",
         "examples": [
           "9.50"
         ]
@@ -4555,6 +4572,11 @@ export const controlDocument: Record<string, unknown> = {
               }
             ],
             "description": "Order price after which delivery is free; `null` when not set.",
+            "x-decided": [
+              "type",
+              "minimum"
+            ],
+            "x-decision": "The spec gives `free_delivery_price` as nullable without its type. It is a JSON number like the zone's `price`, so the three amounts compare without parsing.",
             "examples": [
               25
             ]
@@ -4569,6 +4591,11 @@ export const controlDocument: Record<string, unknown> = {
               }
             ],
             "description": "Minimum order price in the zone; `null` when not set.",
+            "x-decided": [
+              "type",
+              "minimum"
+            ],
+            "x-decision": "The spec gives `minimal_order_price` as nullable without its type. It is a JSON number like the zone's `price`, so the three amounts compare without parsing.",
             "examples": [
               12
             ]
@@ -4616,6 +4643,10 @@ export const controlDocument: Record<string, unknown> = {
         ],
         "examples": [
           "delivery"
+        ],
+        "x-decided": [
+          "enum",
+          "transitions"
         ],
         "x-decision": "The complete list of order statuses and their transitions are not shown: the spec names `pending`, `delivery` and `complete` on the main API and seven statuses in the carrier view. The main API has the seven statuses the carrier view mirrors one to one (pending, accepted, cooking, ready, delivery, complete, cancelled). The two courier rows of the spec (any status to `delivery` or `complete`) apply from any non-terminal status; staff members and dispatchers move one step forward or cancel. `complete` and `cancelled` are terminal (leaving them is 409), and repeating the current status is a no-op 200 so retries are safe.",
         "x-state-machine": {
@@ -5115,6 +5146,9 @@ export const controlDocument: Record<string, unknown> = {
             "cancelled"
           ]
         },
+        "x-decided": [
+          "transitions"
+        ],
         "x-decision": "Transitions between delivery statuses are not shown. A delivery advances idle → courier_assigned → delivering → delivered, the order in which a courier is found, collects and hands over; `problem` can be reported from any non-terminal status and left for idle, courier_assigned or delivering once solved; `delivered` is terminal. `delivering` sets the main order to `delivery` and `delivered` to `complete`, like a courier's status change. Other moves, and any update of a cancelled or complete order, are refused with 409; repeating the current status is a no-op."
       },
       "Delivery": {

@@ -39,6 +39,10 @@ export type AccountType = 'dispatcher' | 'staff_member' | 'courier';
 export type Latitude = number;
 export type Longitude = number;
 /**
+ * The address of the organization's group on one network.
+ */
+export type SocialNetworkLink = string;
+/**
  * A draft dish as stored, with the per-restaurant availability and the photo URL set by the menu import.
  */
 export type DraftDishRecord = DraftDish & {
@@ -490,10 +494,10 @@ export interface Organization {
  * Links to the organization's social-network groups. Allowed keys: `vk`, `facebook`, `twitter`, `instagram`; a network without a group is left out. Editable.
  */
 export interface SocialNetworkLinks {
-  vk?: string;
-  facebook?: string;
-  twitter?: string;
-  instagram?: string;
+  vk?: SocialNetworkLink;
+  facebook?: SocialNetworkLink;
+  twitter?: SocialNetworkLink;
+  instagram?: SocialNetworkLink;
 }
 /**
  * A branch of an organization. It may correspond to a physical pick-up point and has one or more delivery zones. Also sideloaded in order responses (`restaurants`).

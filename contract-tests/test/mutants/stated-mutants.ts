@@ -1,0 +1,226 @@
+/**
+ * Faulty services that break what the spec STATES, each naming the clauses it breaks: the `spec` profile must
+ * kill every one of them (issue 36, "the other way round"). Together with the stated mutants of mutants.ts
+ * (those `spec` kills, listed in {@link SPEC_KILLED_MUTANTS}) they make the clause coverage the suite prints.
+ */
+import { transformJson, type Mutant } from './mutants.js';
+
+/** A mutant that breaks stated clauses: `spec` kills it. */
+export interface StatedMutant extends Mutant {
+  /** Ids of the clauses (contract-tests/src/generated/clauses.ts) whose stated rule it breaks. */
+  clauses: string[];
+}
+
+const carrierOrder = /^\/api-delivery\/orders\/[^/]+(\/delivery)?$/;
+
+/** Changes the order of every carrier-view answer (a read or the answer to a delivery update). */
+const carrierView = (
+  change: (order: { order_status?: unknown; delivery?: { status?: unknown } }) => void,
+): Mutant['wrap'] =>
+  transformJson(
+    (r, url, status) => carrierOrder.test(url.pathname) && status === 200,
+    (body) => {
+      if (body.order) change(body.order);
+      return body;
+    },
+  );
+
+/** Stated values the document's decision markers once covered whole: each must fail under `spec`. */
+export const STATED_MUTANTS: StatedMutant[] = [
+  {
+    id: 'carrier-order-status-outside-list',
+    description: 'the carrier view says `order_status: "on_the_road"`, outside the stated new … cancelled',
+    clauses: ['Resources > Carrier order view: order_status'],
+    selection: { ids: ['schema.getCarrierOrder', 'schema.updateCarrierDelivery', 'carrier.read-and-update'] },
+    wrap: carrierView((order) => {
+      order.order_status = 'on_the_road';
+    }),
+  },
+  {
+    id: 'delivery-status-outside-list',
+    description: 'the carrier view says `delivery.status: "lost"`, outside the stated idle … problem',
+    clauses: ['Resources > Carrier order view > The delivery block: status'],
+    selection: { ids: ['schema.getCarrierOrder', 'schema.updateCarrierDelivery', 'carrier.read-and-update'] },
+    wrap: carrierView((order) => {
+      if (order.delivery) order.delivery.status = 'lost';
+    }),
+  },
+  {
+    id: 'staff-member-without-role',
+    description: 'the session names a staff member with `organization_id` as a string and no `role`',
+    clauses: ['Resources > StaffMember: role', 'Resources > StaffMember: organization_id'],
+    selection: { ids: ['schema.createSession', 'session.accounts-per-role'] },
+    wrap: transformJson(
+      (r, url, status) => r.method === 'POST' && url.pathname === '/api/session' && status < 300,
+      (body) => {
+        for (const member of body.staff_members ?? []) {
+          delete member.role;
+          member.organization_id = String(member.organization_id);
+        }
+        return body;
+      },
+    ),
+  },
+];
+
+/**
+ * The clauses each mutant of mutants.ts breaks, for those the `spec` profile kills (measured with
+ * `RESTOAPI_SPEC_MUTANTS=1 npx vitest run contract-tests/test/mutants/spec-mutants.test.ts`; the three it
+ * does not kill are left out).
+ */
+export const SPEC_KILLED_MUTANTS: Readonly<Record<string, readonly string[]>> = {
+  'missing-field': ['Resources > Order: number'],
+  'number-as-string': ['Resources > Order: final_sum'],
+  'courier-sees-other-orders': ['Authentication 5: Courier'],
+  'second-import-not-busy': ['Limits 1', 'Errors 1'],
+  'sunday-read-back-as-0': ['Resources > DeliveryZone > Timetable entry: day'],
+  'self-intersecting-zone-accepted': ['Errors 4', 'Resources > DeliveryZone: area'],
+  'token-valid-after-delete': ['Endpoints > Session: DELETE /api/session'],
+  'page-count-off-by-one': ['Data format rules 2'],
+  'existing-ignore-updates': ['Endpoints > Organizations: POST /api/organizations/:id/import/orders'],
+  '500-on-malformed-body': ['Data format rules 8'],
+  'callback-not-sent': ['Events: order_created'],
+  'json-without-content-type': ['Errors 5'],
+  'confirm-sets-wrong-timestamp': [
+    'Endpoints > Orders: PUT /orders/:id/confirm',
+    'Resources > Order: restaurant_confirmed_at',
+  ],
+  'status-filter-ignored': ['Data format rules 4', 'Endpoints > Orders: GET /orders'],
+  'staff-sees-every-organization': [
+    'Authentication 5: StaffMember',
+    'Endpoints > Organizations: GET /api/organizations',
+  ],
+  'dish-name-defaulted': ['Errors 3'],
+  'publish-does-nothing': ['Endpoints > Organizations: POST /api/organizations/:id/publish'],
+  'token-query-ignored': ['Authentication 3'],
+  'failed-order-fails-batch': ['Errors 2'],
+  'deleted-dish-back-after-create': ['Endpoints > Draft dishes: DELETE /api/draft_dishes/:id'],
+  'second-publication-changes-nothing': ['Endpoints > Organizations: POST /api/organizations/:id/publish'],
+  'order-list-stale-after-update': ['Endpoints > Orders: PUT /orders/:id'],
+  'token-dies-after-second-use': ['Endpoints > Session: GET /api/session'],
+  'menu-import-revives-deleted-dish': ['Menu import rules 1'],
+};
+
+/** A record the schema tests read, and where its answer carries it. */
+interface RecordSite {
+  /** The resource's name in the spec's clause ids (`Resources > <name>: <field>`). */
+  resource: string;
+  /** The answer's root key holding it (an object or an array of them); `''` for the body itself. */
+  root: string;
+  /** Inside the record (`delivery` for the carrier view's delivery block). */
+  inner?: string;
+  method: string;
+  path: RegExp;
+  /** The test that reads it. */
+  test: string;
+}
+
+const SITES: readonly RecordSite[] = [
+  { resource: 'Order', root: 'order', method: 'GET', path: /^\/(api\/)?orders\/\d+$/, test: 'schema.getOrder' },
+  {
+    resource: 'DraftDish',
+    root: 'draft_dish',
+    method: 'GET',
+    path: /^\/api\/draft_dishes\/\d+$/,
+    test: 'schema.getDraftDish',
+  },
+  {
+    resource: 'DeliveryZone',
+    root: '',
+    method: 'GET',
+    path: /^\/api\/delivery_zones\/\d+$/,
+    test: 'schema.getDeliveryZone',
+  },
+  {
+    resource: 'Restaurant',
+    root: 'restaurants',
+    method: 'GET',
+    path: /^\/api\/restaurants\/\d+$/,
+    test: 'schema.getRestaurant',
+  },
+  {
+    resource: 'Organization',
+    root: 'organization',
+    method: 'GET',
+    path: /^\/api\/organizations\/\d+$/,
+    test: 'schema.getOrganization',
+  },
+  {
+    resource: 'DraftCategory',
+    root: 'draft_category',
+    method: 'GET',
+    path: /^\/api\/draft_categories\/\d+$/,
+    test: 'schema.getDraftCategory',
+  },
+  { resource: 'Courier', root: 'courier', method: 'GET', path: /^\/api\/couriers\/\d+$/, test: 'schema.getCourier' },
+  { resource: 'ApiUser', root: 'api_user', method: 'POST', path: /^\/api\/session$/, test: 'schema.createSession' },
+  { resource: 'Carrier order view', root: 'order', method: 'GET', path: carrierOrder, test: 'schema.getCarrierOrder' },
+  {
+    resource: 'Carrier order view > The delivery block',
+    root: 'order',
+    inner: 'delivery',
+    method: 'GET',
+    path: carrierOrder,
+    test: 'schema.getCarrierOrder',
+  },
+];
+
+/** A value of a JSON type the field never has: a stated type broken. */
+function wrongType(value: unknown): unknown {
+  if (typeof value === 'string') return 12345;
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return { wrong: true };
+  return 'wrong';
+}
+
+/**
+ * Why a field mutant of {@link fieldMutants} survives `spec`, by clause: the field's type is decided (or the
+ * spec gives none), so another type is a warning, not a failure.
+ */
+export const DECIDED_FIELD_TYPES: Readonly<Record<string, string>> = {
+  'Resources > Order: courier_id': 'nullable by decision (Order › .courier_id covers its type)',
+  'Resources > DraftDish: photo': 'its shape before an upload is decided (DraftDish › .photo)',
+  'Resources > DraftDish: weight': 'a dish without a known weight is decided (DraftDish › .weight)',
+  'Resources > DraftDish: external_id': 'a dish without one is decided (DraftDish › .external_id)',
+  'Resources > DraftDish: options': 'how a stored configurator is returned is decided (DraftDish › .options)',
+  'Resources > Restaurant: is_running': 'outside an order response the field is decided (Restaurant › .is_running)',
+  'Resources > Restaurant: is_delivery': 'outside an order response the field is decided (Restaurant › .is_delivery)',
+  'Resources > DraftCategory: photo': 'its shape before an upload is decided (DraftCategory › .photo)',
+  'Resources > Courier: last_known_position': 'its structure is decided (Courier › .last_known_position)',
+  'Resources > DeliveryZone: free_delivery_price': 'its type is decided: the spec says only "nullable"',
+  'Resources > DeliveryZone: minimal_order_price': 'its type is decided: the spec says only "nullable"',
+  'Resources > DeliveryZone: timezone': 'the marker on DeliveryZone › .timezone covers the whole property',
+  'Resources > DeliveryZone: area': 'the marker on DeliveryZone › .area covers the whole property',
+};
+
+/**
+ * One mutant per stated field of the records the schema tests read: the field comes back with a JSON type it
+ * never has. Each breaks the clause of that field; `spec` kills all but {@link DECIDED_FIELD_TYPES}.
+ */
+export function fieldMutants(clauseIds: readonly string[]): StatedMutant[] {
+  const out: StatedMutant[] = [];
+  for (const site of SITES)
+    for (const clause of clauseIds) {
+      const prefix = `Resources > ${site.resource}: `;
+      if (!clause.startsWith(prefix) || DECIDED_FIELD_TYPES[clause]) continue;
+      const field = clause.slice(prefix.length).split(',')[0]!.trim();
+      if (!/^[a-z_]+$/.test(field)) continue;
+      out.push({
+        id: `wrong-type-${site.resource.toLowerCase().replace(/[^a-z]+/g, '-')}-${field}`,
+        description: `${site.resource} ${field} comes back with a JSON type it never has`,
+        clauses: [clause],
+        selection: { ids: [site.test] },
+        wrap: transformJson(
+          (r, url, status) => r.method === site.method && site.path.test(url.pathname) && status < 300,
+          (body) => {
+            const roots = site.root ? body?.[site.root] : body;
+            for (const record of Array.isArray(roots) ? roots : [roots]) {
+              const holder = site.inner ? record?.[site.inner] : record;
+              if (holder && typeof holder === 'object' && field in holder) holder[field] = wrongType(holder[field]);
+            }
+            return body;
+          },
+        ),
+      });
+    }
+  return out;
+}
