@@ -36,6 +36,7 @@ export interface FixtureContext {
   check(condition: unknown, message: string): void;
   present<T>(value: T | undefined | null | false | '' | 0, message: string): T;
   equal<T>(actual: T, expected: T, message: string): void;
+  list<T>(body: unknown, path: readonly (string | number)[], what: string): T[];
   status(response: ApiResponse, expected: StatusExpectation, what?: string): void;
 }
 
@@ -192,7 +193,7 @@ export class Fixtures {
         ...(restaurantId ? { restaurant_id: restaurantId } : {}),
       });
       this.t.status(response, 200, 'listing orders to find a fixture order');
-      const orders = (response.body?.orders ?? []) as Rec[];
+      const orders = this.t.list<Rec>(response.body, ['orders'], 'the list of orders');
       const found = orders.find((o) => o.contact_name === contactName);
       if (found) return found;
       if (orders.length === 0 || page >= Number(response.body?.meta?.page_count ?? 0)) return undefined;
@@ -253,7 +254,9 @@ export class Fixtures {
     const staff = await this.t.as('staffMember');
     const response = await staff.get('/api/draft_categories', { organization_id: this.orgId });
     this.t.status(response, 200, 'listing draft categories');
-    const found = ((response.body?.draft_categories ?? []) as Rec[]).find((c) => c.organization_id === this.orgId);
+    const found = this.t
+      .list<Rec>(response.body, ['draft_categories'], 'the list of draft categories')
+      .find((c) => c.organization_id === this.orgId);
     if (found) return found;
     return this.createCategory();
   }
@@ -319,7 +322,9 @@ export class Fixtures {
     const staff = await this.t.as('staffMember');
     const response = await staff.get('/api/draft_categories', { organization_id: this.orgId });
     this.t.status(response, 200, 'listing draft categories');
-    return ((response.body?.draft_categories ?? []) as Rec[]).filter((c) => c.organization_id === this.orgId);
+    return this.t
+      .list<Rec>(response.body, ['draft_categories'], 'the list of draft categories')
+      .filter((c) => c.organization_id === this.orgId);
   }
 
   /** Polls `GET …/import/{kind}` until no job runs (moving the control API's clock when there is one). */
@@ -330,6 +335,10 @@ export class Fixtures {
       const response = await staff.get(`/api/organizations/${this.orgId}/import/${kind}`);
       this.t.status(response, 200, `reading the ${kind} import state`);
       const state = response.body as Rec;
+      this.t.check(
+        state !== null && typeof state === 'object' && !Array.isArray(state),
+        `expected the ${kind} import state (an object with status and job_status), got ${JSON.stringify(state) ?? 'no body'}`,
+      );
       // A job runs while the state says busy (the spec's word) or the job is queued or `working` (the
       // spec's only job_status): any other value, whatever its name, means the job is over.
       const running = state.status === 'busy' || state.job_status === 'queued' || state.job_status === 'working';

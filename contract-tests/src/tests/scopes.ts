@@ -9,7 +9,7 @@ export async function allOrders(t: TestContext, client: Client, query: Record<st
   for (let page = 1; page <= 100; page += 1) {
     const response = await client.get('/api/orders', { ...query, page, ...t.listPage });
     t.status(response, 200, 'listing orders');
-    const orders = (response.body?.orders ?? []) as Rec[];
+    const orders = t.list<Rec>(response.body, ['orders'], 'the list of orders');
     out.push(...orders);
     if (orders.length === 0 || page >= Number(response.body?.meta?.page_count ?? 1)) break;
   }
