@@ -67,8 +67,10 @@ export class TestBudget {
   private readonly started = performance.now();
   /** Requests sent under this budget (API and control API). */
   requests = 0;
-  /** Time spent waiting for answers, in ms (overlapping requests counted once each). */
-  waitingMs = 0;
+  /** Time spent waiting for answers that came, in ms (overlapping requests counted once each). */
+  private waitedMs = 0;
+  /** When each request still waiting for its answer was sent. */
+  private readonly inFlight = new Set<{ started: number }>();
 
   constructor(
     readonly what: string,
@@ -100,18 +102,29 @@ export class TestBudget {
     if (this.signal.aborted) throw this.signal.reason as Error;
     this.requests += 1;
     const signal = init?.signal ? AbortSignal.any([init.signal, this.signal]) : this.signal;
-    const started = performance.now();
+    const request = { started: performance.now() };
+    this.inFlight.add(request);
     try {
       return await fetchImpl(input, { ...init, signal });
     } finally {
-      this.waitingMs += performance.now() - started;
+      this.inFlight.delete(request);
+      this.waitedMs += performance.now() - request.started;
     }
+  }
+
+  /** Time spent waiting for answers so far, in ms, the requests still waiting included. */
+  get waitingMs(): number {
+    const now = performance.now();
+    let waiting = this.waitedMs;
+    for (const request of this.inFlight) waiting += now - request.started;
+    return waiting;
   }
 
   /** Why the budget ran out: the service was slower than measured, or the test took the time itself. */
   overrun(): Overrun {
-    const figures = `${Math.round(this.elapsedMs)} ms for ${this.requests} requests (budget ${this.baseMs} ms + ${this.requests} × ${this.allowanceMs} ms; ${Math.round(this.waitingMs)} ms waiting for answers)`;
-    if (this.waitingMs > this.requests * this.allowanceMs)
+    const waiting = this.waitingMs;
+    const figures = `${Math.round(this.elapsedMs)} ms for ${this.requests} requests (budget ${this.baseMs} ms + ${this.requests} × ${this.allowanceMs} ms; ${Math.round(waiting)} ms waiting for answers)`;
+    if (waiting > this.requests * this.allowanceMs)
       return {
         verdict: 'incomplete',
         message: `${this.what} stopped unfinished: the service answered slower than the round trip measured at the start, ${figures}`,
