@@ -286,8 +286,8 @@ export class TestContext {
   }
 
   /**
-   * The value at `path` in an answer's body, or a failure naming what the test expected there and where the
-   * answer stops short of it (a missing field, `null`, a value of another type on the way).
+   * The value at `path` in an answer's body (neither missing nor `null`), or a failure naming what the test
+   * expected there and where the answer stops short of it (a missing field, `null`, a value of another type).
    * @example const error = t.dig(answer.body, ['organization_import', 0, 'errors', 0], 'the failed order\'s error');
    */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -296,9 +296,13 @@ export class TestContext {
     for (const [i, step] of path.entries()) {
       const container = typeof step === 'number' ? Array.isArray(node) : node !== null && typeof node === 'object';
       const value = container ? (node as Record<string | number, unknown>)[step] : undefined;
-      if (value === undefined) {
+      if (value === undefined || value === null) {
         const at = path.slice(0, i).join('.') || 'the body';
-        const found = container ? `it has no ${JSON.stringify(step)}` : `it is ${describeValue(node)}`;
+        const found = !container
+          ? `it is ${describeValue(node)}`
+          : value === null
+            ? `${JSON.stringify(step)} is null`
+            : `it has no ${JSON.stringify(step)}`;
         this.fail(`expected ${what} at ${path.join('.')} of the answer, but at ${at} ${found}`);
       }
       node = value;

@@ -132,7 +132,7 @@ export const menuTests = [
       );
       const byOrg = await staff.get('/api/draft_dishes', { organization_id: t.fixtures.orgId });
       t.check(
-        (byOrg.body.draft_dishes as Rec[]).some((d) => d.id === dish.id),
+        t.list<Rec>(byOrg.body, ['draft_dishes'], 'the list of draft dishes').some((d) => d.id === dish.id),
         'the new dish is missing from the list filtered by its organization',
       );
       t.status(
@@ -486,8 +486,13 @@ export const menuTests = [
       const first = await staff.post(`/api/organizations/${t.fixtures.orgId}/publish`);
       t.status(first, 200);
       const second = await staff.post(`/api/organizations/${t.fixtures.orgId}/publish`);
-      t.equal(second.body.menu.version, first.body.menu.version + 1, 'version of the next publication');
-      t.equal(second.body.menu.organization_id, t.fixtures.orgId, 'organization of the publication');
+      const menu = t.dig<Rec>(second.body, ['menu'], 'the publication');
+      t.equal(
+        menu.version,
+        t.dig(first.body, ['menu', 'version'], 'the version published') + 1,
+        'version of the next publication',
+      );
+      t.equal(menu.organization_id, t.fixtures.orgId, 'organization of the publication');
       const all = await t.fixtures.dishes();
       const visible = all.filter((d) => !d.is_hidden).length;
       const count = Number(second.body.menu.dish_count);

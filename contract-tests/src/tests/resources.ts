@@ -41,7 +41,7 @@ export const resourceTests = [
     async run(t) {
       const staff = await t.as('staffMember');
       const path = `/api/organizations/${t.fixtures.orgId}`;
-      const before = (await staff.get(path)).body.organization as Rec;
+      const before = t.dig<Rec>((await staff.get(path)).body, ['organization'], 'the organization');
       t.cleanup(async () => {
         await staff.put(path, {
           organization: {
@@ -99,8 +99,8 @@ export const resourceTests = [
       t.equal(echoed.body.organization, before, 'answer to an unchanged update');
       const hostChange = await staff.put(path, { organization: { host: `changed-${before.host}` } });
       t.status(hostChange, 422, 'changing host');
-      t.equal(hostChange.body.errors?.[0]?.code, 'not_editable', 'error code of a non-editable change');
-      t.equal(hostChange.body.errors?.[0]?.source?.pointer, '/organization/host', 'pointer of a non-editable change');
+      t.equal(hostChange.body?.errors?.[0]?.code, 'not_editable', 'error code of a non-editable change');
+      t.equal(hostChange.body?.errors?.[0]?.source?.pointer, '/organization/host', 'pointer of a non-editable change');
       t.status(await staff.put(path, { organization: { nickname: 'x' } }), 422, 'an unknown field');
       const replaced = await staff.put(path, {
         organization: { social_network: { twitter: 'https://twitter.com/contract' } },
@@ -203,7 +203,7 @@ export const resourceTests = [
       t.equal(same.body.restaurants, [before], 'answer to an unchanged update');
       const move = await staff.put(path, { restaurant: { organization_id: before.organization_id + 1000 } });
       t.status(move, 422, 'moving the restaurant to another organization');
-      t.equal(move.body.errors?.[0]?.code, 'not_editable', 'error code');
+      t.equal(move.body?.errors?.[0]?.code, 'not_editable', 'error code');
       if (typeof before.is_running === 'boolean') {
         const running = await staff.put(path, { restaurant: { is_running: !before.is_running } });
         t.status(running, 422, 'changing is_running');
@@ -230,7 +230,7 @@ export const resourceTests = [
       const staff = await t.as('staffMember');
       const list = await staff.get('/api/couriers', { organization_id: t.fixtures.orgId });
       t.status(list, 200);
-      const couriers = (list.body.couriers ?? []) as Rec[];
+      const couriers = t.list<Rec>(list.body, ['couriers'], 'the list of couriers');
       const courierId = await t.fixtures.accountId('courier');
       t.check(
         couriers.some((c) => c.id === courierId),

@@ -65,7 +65,7 @@ export const zoneTests = [
       );
       const list = await staff.get('/api/delivery_zones', { organization_id: t.fixtures.orgId });
       t.status(list, 200);
-      const zones = (list.body.delivery_zones ?? []) as Rec[];
+      const zones = t.list<Rec>(list.body, ['delivery_zones'], 'the list of delivery zones');
       t.check(
         zones.some((z) => z.id === zone.id),
         "the new zone is missing from its organization's list",
