@@ -110,7 +110,7 @@ export const menuTests = [
       );
       const read = await staff.get(`/api/draft_dishes/${dish.id}`);
       t.status(read, 200);
-      t.equal(read.body.draft_dish.id, dish.id, 'draft_dish.id read by id');
+      t.equal(t.dig(read.body, ['draft_dish', 'id'], 'the dish read by id'), dish.id, 'draft_dish.id read by id');
       const byCategory = await staff.get('/api/draft_dishes', { draft_category_id: category.id });
       t.status(byCategory, 200);
       t.check(
@@ -182,7 +182,9 @@ export const menuTests = [
         t.refused(response, 422, `creating a dish without ${field}`);
         if (t.full)
           t.check(
-            (response.body?.errors as Rec[] | undefined)?.some((e) => e.source?.pointer === `/draft_dish/${field}`),
+            t
+              .list<Rec>(response.body, ['errors'], 'the errors of the refusal')
+              .some((e) => e.source?.pointer === `/draft_dish/${field}`),
             `no error points at /draft_dish/${field}`,
           );
       }
@@ -258,7 +260,7 @@ export const menuTests = [
       const list = await staff.get('/api/draft_categories', { organization_id: t.fixtures.orgId });
       t.status(list, 200);
       t.check(
-        (list.body.draft_categories as Rec[]).some((c) => c.id === category.id),
+        t.list<Rec>(list.body, ['draft_categories'], 'the list of draft categories').some((c) => c.id === category.id),
         "the category is missing from its organization's list",
       );
       for (const c of list.body.draft_categories as Rec[])
@@ -421,7 +423,7 @@ export const menuTests = [
         draft_dish: { name: 'Defaults', price: 9.5, draft_category_id: categoryId, organization_id: t.fixtures.orgId },
       });
       t.status(created, 201, 'creating a dish without the trailing slash');
-      const dish = created.body.draft_dish as Rec;
+      const dish = t.dig<Rec>(created.body, ['draft_dish'], 'the created draft dish');
       t.equal(
         {
           is_hidden: dish.is_hidden,

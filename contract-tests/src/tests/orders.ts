@@ -288,7 +288,8 @@ export const orderTests = [
     async run(t) {
       const staff = await t.as('staffMember');
       const order =
-        ((await staff.get('/api/orders', { per_page: 1 })).body.orders as Rec[])[0] ?? (await t.fixtures.createOrder());
+        t.list<Rec>((await staff.get('/api/orders', { per_page: 1 })).body, ['orders'], 'the list of orders')[0] ??
+        (await t.fixtures.createOrder());
       const pdf = await staff.get(`/api/orders/${order.id}/receipt.pdf`);
       t.status(pdf, 200, 'the PDF statement');
       t.check(pdf.contentType?.startsWith('application/pdf'), `Content-Type of the PDF statement: ${pdf.contentType}`);

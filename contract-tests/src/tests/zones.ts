@@ -58,7 +58,11 @@ export const zoneTests = [
       const staff = await t.as('staffMember');
       const read = await staff.get(`/api/delivery_zones/${zone.id}`);
       t.status(read, 200);
-      t.equal(read.body.id, zone.id, 'id at the root of GET /api/delivery_zones/:id');
+      t.equal(
+        t.dig(read, ['body', 'id'], 'the zone read by id'),
+        zone.id,
+        'id at the root of GET /api/delivery_zones/:id',
+      );
       t.check(
         typeof read.body.area === 'string' && /^POLYGON/i.test(read.body.area),
         `area of the zone: ${JSON.stringify(read.body.area)}`,
@@ -116,7 +120,9 @@ export const zoneTests = [
         t.refused(response, 422, `creating a zone without ${field}`);
         if (t.full)
           t.check(
-            (response.body?.errors as Rec[] | undefined)?.some((e) => e.source?.pointer === `/${field}`),
+            t
+              .list<Rec>(response.body, ['errors'], 'the errors of the refusal')
+              .some((e) => e.source?.pointer === `/${field}`),
             `no error points at /${field}`,
           );
       }
@@ -155,7 +161,9 @@ export const zoneTests = [
         t.refused(created, 422, `creating a zone with ${what}`);
         if (t.full && created.status === 422)
           t.check(
-            (created.body.errors as Rec[]).some((e) => e.source?.pointer === '/area'),
+            t
+              .list<Rec>(created.body, ['errors'], 'the errors of the refusal')
+              .some((e) => e.source?.pointer === '/area'),
             `the refusal of ${what} does not point at /area`,
           );
         t.check(!(await names()).includes(name), `a zone with ${what} was created`);
