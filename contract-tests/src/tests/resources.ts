@@ -90,7 +90,7 @@ export const resourceTests = [
     async run(t) {
       const staff = await t.as('staffMember');
       const path = `/api/organizations/${t.fixtures.orgId}`;
-      const before = (await staff.get(path)).body.organization as Rec;
+      const before = t.dig<Rec>((await staff.get(path)).body, ['organization'], 'the organization');
       t.cleanup(async () => {
         await staff.put(path, { organization: { name: before.name, social_network: before.social_network } });
       });

@@ -311,7 +311,7 @@ export const zoneTests = [
       t.equal(tz.body.errors?.[0]?.source?.pointer, '/timezone', 'pointer of an unknown time zone');
       const bowTie = await staff.put(`/api/delivery_zones/${zone.id}`, { area: SELF_INTERSECTING_AREA });
       t.status(bowTie, 422);
-      t.equal(bowTie.body.errors?.[0]?.code, 'invalid_geometry', 'error code of a self-intersecting area');
+      t.equal(bowTie.body?.errors?.[0]?.code, 'invalid_geometry', 'error code of a self-intersecting area');
       const echoed = await staff.put(
         `/api/delivery_zones/${zone.id}`,
         (await staff.get(`/api/delivery_zones/${zone.id}`)).body,
