@@ -44,9 +44,9 @@ async function nearAndFar(
   return { near, far };
 }
 
-/** A cheap sample: session, scope and list tests, and two stateful machines with few sequences. */
+/** A cheap sample: session, scope and list tests, and a stateful machine with few sequences. */
 const SAMPLE: RunOptions['selection'] = {
-  ids: ['session.*', 'scope.courier-*', 'orders.pagination-meta', 'stateful.sessions', 'stateful.zones'],
+  ids: ['session.*', 'scope.courier-*', 'orders.pagination-meta', 'stateful.sessions'],
 };
 
 for (const profile of ['spec', 'full'] as const)
