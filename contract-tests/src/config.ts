@@ -37,7 +37,11 @@ export interface ContractConfig {
   };
   carrier?: { secureId?: string; callbackHost?: string };
   locations?: { outsideZones?: Point };
-  timeouts?: { testMs?: number; requestMs?: number; importMs?: number; callbackMs?: number };
+  /**
+   * `testMs` is a test's base budget, which grows by `perRequestMs` (default: measured from the service's round
+   * trip at the start) for every request the test makes; see the README's "Budgets".
+   */
+  timeouts?: { testMs?: number; perRequestMs?: number; requestMs?: number; importMs?: number; callbackMs?: number };
   propertyRuns?: number;
   /** Model-based stateful tests: sequences per test and the longest sequence. */
   stateful?: { runs?: number; maxCommands?: number };
@@ -72,7 +76,7 @@ export interface ResolvedConfig extends ContractConfig {
     menuImport: boolean;
     carrierApi: boolean;
   };
-  timeouts: { testMs: number; requestMs: number; importMs: number; callbackMs: number };
+  timeouts: { testMs: number; perRequestMs?: number; requestMs: number; importMs: number; callbackMs: number };
   propertyRuns: number;
   stateful: { runs: number; maxCommands: number };
   outsideZones: Point;
@@ -133,6 +137,7 @@ export function resolveConfig(config: ContractConfig, baseUrl: string): Resolved
     },
     timeouts: {
       testMs: config.timeouts?.testMs ?? 30_000,
+      ...(config.timeouts?.perRequestMs !== undefined ? { perRequestMs: config.timeouts.perRequestMs } : {}),
       requestMs: config.timeouts?.requestMs ?? 10_000,
       importMs: config.timeouts?.importMs ?? 20_000,
       callbackMs: config.timeouts?.callbackMs ?? 5_000,

@@ -9,7 +9,7 @@ import { relaxationLines } from '../runner/verdict.js';
 import { clauseFigures, operationFigures } from './figures.js';
 import { warningGroups } from './warning-groups.js';
 
-const ICON: Record<TestResult['status'], string> = { passed: '✔', failed: '✘', skipped: '○' };
+const ICON: Record<TestResult['status'], string> = { passed: '✔', failed: '✘', skipped: '○', incomplete: '◔' };
 
 const STATE_LABEL: Record<string, string> = {
   covered: '✔ covered',
@@ -186,7 +186,7 @@ export function matrixHtml(result: SuiteResult): string {
   const testRows = result.results
     .map(
       (r) =>
-        `<tr class="t ${r.status}" ${testData(r)}><td>${r.status === 'failed' ? `<a href="#test-${html(r.id)}"><code>${html(r.id)}</code></a>` : `<code>${html(r.id)}</code>`}<div class="text">${html(r.title)}</div></td><td>${ICON[r.status]} ${r.status}${r.skipReason ? `: ${html(r.skipReason)}` : ''}${r.warnings.length ? ` <span class="tag warned">${r.warnings.length} warning${r.warnings.length === 1 ? '' : 's'}</span>` : ''}</td><td>${r.durationMs} ms</td></tr>`,
+        `<tr class="t ${r.status}" ${testData(r)}><td>${r.status === 'failed' ? `<a href="#test-${html(r.id)}"><code>${html(r.id)}</code></a>` : `<code>${html(r.id)}</code>`}<div class="text">${html(r.title)}</div></td><td>${ICON[r.status]} ${r.status}${r.skipReason ? `: ${html(r.skipReason)}` : ''}${r.incompleteReason ? `: ${html(r.incompleteReason)}` : ''}${r.warnings.length ? ` <span class="tag warned">${r.warnings.length} warning${r.warnings.length === 1 ? '' : 's'}</span>` : ''}</td><td>${r.durationMs} ms</td></tr>`,
     )
     .join('\n');
   const index = filterIndex(result);

@@ -82,6 +82,7 @@ export function progressReporter(options: ProgressOptions = {}): ProgressReporte
     const parts = [`${count('passed').length} passed`];
     if (failures.length) parts.push(`${failures.length} failed: ${failures.map((r) => r.id).join(', ')}`);
     if (count('skipped').length) parts.push(`${count('skipped').length} skipped`);
+    if (count('incomplete').length) parts.push(`${count('incomplete').length} incomplete`);
     const warnings = group.results.reduce((n, r) => n + r.warnings.length, 0);
     if (warnings) parts.push(`${warnings} warning${warnings === 1 ? '' : 's'}`);
     const n = group.results.length;

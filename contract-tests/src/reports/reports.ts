@@ -9,7 +9,7 @@ export { clauseFigures, operationFigures } from './figures.js';
 export { matrixHtml } from './html-report.js';
 export { progressReporter, type ProgressOptions, type ProgressReporter, type ProgressStream } from './progress.js';
 
-const ICON: Record<TestResult['status'], string> = { passed: '✔', failed: '✘', skipped: '○' };
+const ICON: Record<TestResult['status'], string> = { passed: '✔', failed: '✘', skipped: '○', incomplete: '◔' };
 
 /** The curl reproducers of a failed test as text (empty when it has none). */
 function reproducerText(r: TestResult, indent: string): string {
@@ -30,6 +30,11 @@ export function consoleSummary(result: SuiteResult): string {
     lines.push('\nskipped:');
     for (const r of skipped) lines.push(`  ○ ${r.id}: ${r.skipReason}`);
   }
+  const incomplete = result.results.filter((r) => r.status === 'incomplete');
+  if (incomplete.length) {
+    lines.push('\nincomplete (the service answered too slowly for the budget; nothing failed):');
+    for (const r of incomplete) lines.push(`  ◔ ${r.id}: ${r.incompleteReason}`);
+  }
   const clauses = clauseFigures(result);
   const ops = operationFigures(result);
   const decided = result.decisions.filter((d) => d.tests.some((t) => t.status === 'passed')).length;
@@ -37,7 +42,7 @@ export function consoleSummary(result: SuiteResult): string {
     '',
     `RestoAPI contract suite: profile ${result.profile}, selection ${result.selection}, seed ${result.seed}${result.shard ? `, shard ${result.shard.index}/${result.shard.total}` : ''}`,
     `  target      ${result.baseUrl} (carrier API ${result.carrierBaseUrl})`,
-    `  tests       ${result.summary.passed} passed, ${result.summary.failed} failed, ${result.summary.skipped} skipped of ${result.summary.total}${result.summary.warnings ? `, ${result.summary.warnings} warnings` : ''}`,
+    `  tests       ${result.summary.passed} passed, ${result.summary.failed} failed, ${result.summary.skipped} skipped${result.summary.incomplete ? `, ${result.summary.incomplete} incomplete` : ''} of ${result.summary.total}${result.summary.warnings ? `, ${result.summary.warnings} warnings` : ''}`,
     ...decisionWarningLines(result),
     ...relaxationLines(result.relaxations).map((line, i) => `${i === 0 ? '  relaxed     ' : '              '}${line}`),
     `  clauses     ${clauses.covered}/${clauses.total} covered (${clauses.failed} failing, ${clauses.skipped} only skipped, ${clauses.uncovered} without a test; ${clauses.total - clauses.testable} say only "not shown")`,
@@ -91,12 +96,13 @@ export function junitXml(result: SuiteResult): string {
           ? `<failure message="${xml((r.failure ?? '').split('\n')[0] ?? '')}">${xml(`${r.failure ?? ''}${reproducerText(r, '')}`)}</failure>`
           : '',
         r.status === 'skipped' ? `<skipped message="${xml(r.skipReason ?? '')}"/>` : '',
+        r.status === 'incomplete' ? `<skipped message="${xml(`incomplete: ${r.incompleteReason ?? ''}`)}"/>` : '',
         r.warnings.length ? `<system-out>${xml(r.warnings.map((w) => `warning: ${w}`).join('\n'))}</system-out>` : '',
       ].join('');
       return `    <testcase classname="restoapi.contract.${kind}" name="${xml(`${r.id}: ${r.title}`)}" time="${(r.durationMs / 1000).toFixed(3)}">${inner}</testcase>`;
     });
     const failures = tests.filter((r) => r.status === 'failed').length;
-    const skipped = tests.filter((r) => r.status === 'skipped').length;
+    const skipped = tests.filter((r) => r.status === 'skipped' || r.status === 'incomplete').length;
     const time = tests.reduce((s, r) => s + r.durationMs, 0) / 1000;
     const warnings = tests.reduce((n, r) => n + r.warnings.length, 0);
     // What the configuration did not check, on every suite, so a green CI report says it too.
@@ -106,7 +112,7 @@ export function junitXml(result: SuiteResult): string {
     const suiteProps = `    <properties><property name="profile" value="${result.profile}"/><property name="warnings" value="${warnings}"/>${relaxed.join('')}</properties>\n`;
     return `  <testsuite name="restoapi-contract ${kind}" tests="${tests.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${time.toFixed(3)}" timestamp="${result.startedAt}">\n${suiteProps}${cases.join('\n')}\n  </testsuite>`;
   });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="restoapi-contract" tests="${result.summary.total}" failures="${result.summary.failed}" skipped="${result.summary.skipped}" time="${(result.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="restoapi-contract" tests="${result.summary.total}" failures="${result.summary.failed}" skipped="${result.summary.skipped + (result.summary.incomplete ?? 0)}" time="${(result.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`;
 }
 
 const STATE_LABEL: Record<string, string> = {
@@ -192,7 +198,7 @@ export function matrixMarkdown(result: SuiteResult): string {
   out.push('', '## Tests', '', '| Test | Profile | Result | Time |', '|---|---|---|---|');
   for (const r of result.results)
     out.push(
-      `| \`${r.id}\` ${md(r.title)} | ${r.profile} | ${ICON[r.status]} ${r.status}${r.skipReason ? `: ${md(r.skipReason)}` : ''}${r.failure ? `: ${md(r.failure.split('\n')[0] ?? '')}` : ''} | ${r.durationMs} ms |`,
+      `| \`${r.id}\` ${md(r.title)} | ${r.profile} | ${ICON[r.status]} ${r.status}${r.skipReason ? `: ${md(r.skipReason)}` : ''}${r.incompleteReason ? `: ${md(r.incompleteReason)}` : ''}${r.failure ? `: ${md(r.failure.split('\n')[0] ?? '')}` : ''} | ${r.durationMs} ms |`,
     );
   return `${out.join('\n')}\n`;
 }
@@ -202,8 +208,10 @@ export function consoleReporter(options: { verbose?: boolean; write?: (text: str
   const write = options.write ?? ((text: string) => console.log(text));
   return {
     onTestEnd(r) {
-      if (options.verbose || r.status === 'failed')
-        write(`${ICON[r.status]} ${r.id} (${r.durationMs} ms)${r.status === 'skipped' ? ` — ${r.skipReason}` : ''}`);
+      if (options.verbose || r.status === 'failed' || r.status === 'incomplete')
+        write(
+          `${ICON[r.status]} ${r.id} (${r.durationMs} ms)${r.status === 'skipped' ? ` — ${r.skipReason}` : ''}${r.status === 'incomplete' ? ` — incomplete: ${r.incompleteReason}` : ''}`,
+        );
     },
     onEnd(result) {
       write(consoleSummary(result));

@@ -82,6 +82,13 @@ function describeBody(response: ApiResponse): string {
   return body === undefined ? '' : ` ${String(body).slice(0, 400)}`;
 }
 
+/** A value as a failure message shows it: its JSON, cut short. */
+function describeValue(value: unknown): string {
+  if (value === undefined) return 'missing';
+  const json = JSON.stringify(value);
+  return json.length > 120 ? `${json.slice(0, 120)}…` : json;
+}
+
 /** An HTTP client bound to a session (or none). */
 export class Client {
   constructor(
@@ -347,6 +354,42 @@ export class TestContext {
   present<T>(value: T | undefined | null | false | '' | 0, message: string): T {
     if (!value) this.fail(message);
     return value;
+  }
+
+  /**
+   * The value at `path` in an answer's body (neither missing nor `null`), or a failure naming what the test
+   * expected there and where the answer stops short of it (a missing field, `null`, a value of another type).
+   * @example const error = t.dig(answer.body, ['organization_import', 0, 'errors', 0], 'the failed order\'s error');
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  dig<T = any>(body: unknown, path: readonly (string | number)[], what: string): T {
+    let node: unknown = body;
+    for (const [i, step] of path.entries()) {
+      const container = typeof step === 'number' ? Array.isArray(node) : node !== null && typeof node === 'object';
+      const value = container ? (node as Record<string | number, unknown>)[step] : undefined;
+      if (value === undefined || value === null) {
+        const at = path.slice(0, i).join('.') || 'the body';
+        const found = !container
+          ? `it is ${describeValue(node)}`
+          : value === null
+            ? `${JSON.stringify(step)} is null`
+            : `it has no ${JSON.stringify(step)}`;
+        this.fail(`expected ${what} at ${path.join('.')} of the answer, but at ${at} ${found}`);
+      }
+      node = value;
+    }
+    return node as T;
+  }
+
+  /** The array at `path` in an answer's body, or a failure naming what the test expected (see {@link dig}). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  list<T = any>(body: unknown, path: readonly (string | number)[], what: string): T[] {
+    const value = this.dig<unknown>(body, path, what);
+    if (!Array.isArray(value))
+      this.fail(
+        `expected ${what} at ${path.join('.')} of the answer to be an array, but it is ${describeValue(value)}`,
+      );
+    return value as T[];
   }
 
   equal<T>(actual: T, expected: T, message: string): void {

@@ -36,6 +36,8 @@ export interface FixtureContext {
   check(condition: unknown, message: string): void;
   present<T>(value: T | undefined | null | false | '' | 0, message: string): T;
   equal<T>(actual: T, expected: T, message: string): void;
+  list<T>(body: unknown, path: readonly (string | number)[], what: string): T[];
+  dig<T>(body: unknown, path: readonly (string | number)[], what: string): T;
   status(response: ApiResponse, expected: StatusExpectation, what?: string): void;
 }
 
@@ -185,14 +187,15 @@ export class Fixtures {
   /** Finds an order by its contact name among the organization's orders (newest pages first). */
   async findOrderByContact(contactName: string, restaurantId?: number): Promise<Rec | undefined> {
     const reader = await this.t.as('staffMember');
-    for (let page = 1; page <= 50; page += 1) {
+    // A few pages: an order the test just made is among the newest; a service's thousands of others are not read.
+    for (let page = 1; page <= 4; page += 1) {
       const response = await reader.get('/api/orders', {
         page,
         ...this.t.listPage,
         ...(restaurantId ? { restaurant_id: restaurantId } : {}),
       });
       this.t.status(response, 200, 'listing orders to find a fixture order');
-      const orders = (response.body?.orders ?? []) as Rec[];
+      const orders = this.t.list<Rec>(response.body, ['orders'], 'the list of orders');
       const found = orders.find((o) => o.contact_name === contactName);
       if (found) return found;
       if (orders.length === 0 || page >= Number(response.body?.meta?.page_count ?? 0)) return undefined;
@@ -235,7 +238,7 @@ export class Fixtures {
     const client = await this.t.as(role);
     const response = await client.get(`/api/orders/${id}`);
     this.t.status(response, 200, `reading order ${id}`);
-    return response.body.order as Rec;
+    return this.t.dig<Rec>(response.body, ['order'], `order ${id}`);
   }
 
   /** A non-terminal order assigned to the role's courier (created when needed and allowed). */
@@ -253,7 +256,9 @@ export class Fixtures {
     const staff = await this.t.as('staffMember');
     const response = await staff.get('/api/draft_categories', { organization_id: this.orgId });
     this.t.status(response, 200, 'listing draft categories');
-    const found = ((response.body?.draft_categories ?? []) as Rec[]).find((c) => c.organization_id === this.orgId);
+    const found = this.t
+      .list<Rec>(response.body, ['draft_categories'], 'the list of draft categories')
+      .find((c) => c.organization_id === this.orgId);
     if (found) return found;
     return this.createCategory();
   }
@@ -267,7 +272,7 @@ export class Fixtures {
     });
     // A 404, 405 or 501 skips the test under `spec`, naming the decision (creating a category is not shown).
     this.t.status(response, '2xx', 'creating a draft category');
-    return response.body.draft_category as Rec;
+    return this.t.dig<Rec>(response.body, ['draft_category'], 'the created draft category');
   }
 
   /** Creates a draft dish with the spec's required fields. */
@@ -287,7 +292,7 @@ export class Fixtures {
       },
     });
     this.t.status(response, '2xx', 'creating a draft dish');
-    return response.body.draft_dish as Rec;
+    return this.t.dig<Rec>(response.body, ['draft_dish'], 'the created draft dish');
   }
 
   /** Creates a delivery zone with the required fields and a valid area. */
@@ -304,7 +309,7 @@ export class Fixtures {
     });
     this.t.status(response, '2xx', 'creating a delivery zone');
     this.zoneCache = undefined;
-    return response.body as Rec;
+    return this.t.dig<Rec>(response, ['body'], 'the created delivery zone');
   }
 
   /** Lists the organization's draft dishes. */
@@ -320,7 +325,9 @@ export class Fixtures {
     const staff = await this.t.as('staffMember');
     const response = await staff.get('/api/draft_categories', { organization_id: this.orgId });
     this.t.status(response, 200, 'listing draft categories');
-    return ((response.body?.draft_categories ?? []) as Rec[]).filter((c) => c.organization_id === this.orgId);
+    return this.t
+      .list<Rec>(response.body, ['draft_categories'], 'the list of draft categories')
+      .filter((c) => c.organization_id === this.orgId);
   }
 
   /** Polls `GET …/import/{kind}` until no job runs (moving the control API's clock when there is one). */
@@ -331,6 +338,10 @@ export class Fixtures {
       const response = await staff.get(`/api/organizations/${this.orgId}/import/${kind}`);
       this.t.status(response, 200, `reading the ${kind} import state`);
       const state = response.body as Rec;
+      this.t.check(
+        state !== null && typeof state === 'object' && !Array.isArray(state),
+        `expected the ${kind} import state (an object with status and job_status), got ${JSON.stringify(state) ?? 'no body'}`,
+      );
       // A job runs while the state says busy (the spec's word) or the job is queued or `working` (the
       // spec's only job_status): any other value, whatever its name, means the job is over.
       const running = state.status === 'busy' || state.job_status === 'queued' || state.job_status === 'working';

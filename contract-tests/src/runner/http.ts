@@ -7,6 +7,7 @@ import {
   type DepartureClassifier,
   type OperationInfo,
 } from '@restoapi/openapi';
+import { IncompleteSignal } from './budget.js';
 import type { DecisionWarning, Profile, Violation } from './types.js';
 import type { CheckName, VerdictSettings } from './verdict.js';
 
@@ -152,6 +153,17 @@ function describeBody(spec: RequestSpec): Pick<Exchange, 'body' | 'form'> {
 }
 
 /**
+ * Why a request got no answer. A stopped test's own signal passes through; a request that outlived `requestMs`
+ * makes the test incomplete (the service is slow, which alone fails nothing); anything else is an error.
+ */
+function failedRequest(error: unknown, where: string, requestMs: number): Error {
+  if (error instanceof IncompleteSignal) return error;
+  if ((error as Error)?.name === 'TimeoutError')
+    return new IncompleteSignal(`${where} got no answer within timeouts.requestMs (${requestMs} ms)`);
+  return new Error(`${where} failed: ${(error as Error).message}`);
+}
+
+/**
  * The checking HTTP client: every answer of the main and carrier APIs is
  * validated against the OpenAPI document (status documented, media type,
  * body), recorded for coverage, and problems go to the running test.
@@ -211,6 +223,7 @@ export class CheckingHttp {
     const sink = this.sink;
     if (sink) sink.requests += 1;
     let raw: Response;
+    let bytes: Uint8Array;
     try {
       raw = await this.options.fetch(url.toString(), {
         method,
@@ -218,10 +231,10 @@ export class CheckingHttp {
         ...(body !== undefined ? { body } : {}),
         signal: AbortSignal.timeout(this.options.requestMs),
       });
+      bytes = new Uint8Array(await raw.arrayBuffer());
     } catch (error) {
-      throw new Error(`${method} ${url.pathname}${url.search} failed: ${(error as Error).message}`);
+      throw failedRequest(error, `${method} ${url.pathname}${url.search}`, this.options.requestMs);
     }
-    const bytes = new Uint8Array(await raw.arrayBuffer());
     const contentType = raw.headers.get('content-type');
     const type = mediaType(contentType);
     const text = type === undefined || TEXTUAL.test(type) ? new TextDecoder().decode(bytes) : '';

@@ -4,8 +4,10 @@ import { ControlClient, ControlError } from '../control.js';
 import { CLAUSES } from '../generated/clauses.js';
 import { allTests } from '../tests/index.js';
 import { CheckFailure, SkipSignal, TestContext, type ContractTest, type SuiteRuntime } from './context.js';
+import { isReadingError, readingFailure } from './crash.js';
 import { reproducers, shownExchanges } from './curl.js';
 import { CheckingHttp, CoverageRecorder, NotImplementedSignal, type RequestSink } from './http.js';
+import { IncompleteSignal, measureRoundTrip, settled, TestBudget, type Overrun } from './budget.js';
 import { VerdictSettings, type Relaxation } from './verdict.js';
 import type {
   ClauseCoverage,
@@ -82,6 +84,9 @@ export function shardOf<T>(tests: T[], shard: Shard | undefined): T[] {
   return tests.filter((_, i) => i % shard.total === shard.index - 1);
 }
 
+/** How long a stopped test has to settle (its requests fail at once) before the next test starts anyway. */
+const STOP_GRACE_MS = 5_000;
+
 /** Fails fast (instead of skipping every test) when the target or its control API cannot be reached. */
 async function preflight(fetchImpl: typeof fetch, baseUrl: string, control: ControlClient | undefined): Promise<void> {
   try {
@@ -123,18 +128,6 @@ function unmetNeed(test: ContractTest, config: ResolvedConfig): string | undefin
   return undefined;
 }
 
-async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new CheckFailure(`${what} did not finish within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /**
  * Runs the contract suite against an implementation and answers a structured
  * result (also handed to the reporters).
@@ -150,12 +143,16 @@ export async function runContractSuite(options: RunOptions): Promise<SuiteResult
   const config = resolveConfig(options.config, baseUrl);
   const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
   const fetchImpl = options.fetch ?? globalThis.fetch;
+  // Every request of a test (API and control API) goes through the test's budget, which stops them with it.
+  let budget: TestBudget | undefined;
+  const budgeted: typeof fetch = (input, init) =>
+    budget ? budget.send(fetchImpl, input, init) : fetchImpl(input, init);
   const validator = createApiDescription();
   const coverage = new CoverageRecorder();
   const verdict = new VerdictSettings(config, validator);
   const http = new CheckingHttp({
     verdict,
-    fetch: fetchImpl,
+    fetch: budgeted,
     baseUrl,
     carrierBaseUrl,
     validator,
@@ -171,7 +168,7 @@ export async function runContractSuite(options: RunOptions): Promise<SuiteResult
     http,
     validator,
     verdict,
-    control: config.capabilities.controlApi ? new ControlClient(config.capabilities.controlApi, fetchImpl) : undefined,
+    control: config.capabilities.controlApi ? new ControlClient(config.capabilities.controlApi, budgeted) : undefined,
     sessions: new Map(),
     stateful: {
       runs: options.stateful?.runs ?? config.stateful.runs,
@@ -181,6 +178,8 @@ export async function runContractSuite(options: RunOptions): Promise<SuiteResult
     },
   };
   await preflight(fetchImpl, baseUrl, runtime.control);
+  const roundTrip = await measureRoundTrip(fetchImpl, `${baseUrl}/api/session`);
+  const allowanceMs = config.timeouts.perRequestMs ?? roundTrip.allowanceMs;
   if (options.shard) parseShard(`${options.shard.index}/${options.shard.total}`);
   const tests = shardOf(selectTests(profile, options.selection ?? 'all'), options.shard);
   const results: TestResult[] = [];
@@ -220,24 +219,53 @@ export async function runContractSuite(options: RunOptions): Promise<SuiteResult
       result.skipReason = reason;
     } else {
       const t = new TestContext(runtime, test);
-      let error: unknown;
-      try {
+      const testBudget = new TestBudget(test.id, test.timeoutMs ?? config.timeouts.testMs, allowanceMs);
+      budget = testBudget;
+      const work = (async () => {
         if (runtime.control && config.capabilities.resetBetweenTests) {
           await runtime.control.reset();
           runtime.sessions.clear();
         }
-        await withTimeout(test.run(t), test.timeoutMs ?? config.timeouts.testMs, test.id);
+        await test.run(t);
+      })();
+      let error: unknown;
+      let overrun: Overrun | undefined;
+      try {
+        const outcome = await testBudget.watch(work);
+        if ('overrun' in outcome) overrun = outcome.overrun;
       } catch (caught) {
         error = caught;
       }
+      // Nothing of a test runs on behind it: whatever it still has in flight (parallel requests of a failed
+      // test, a stopped test's next steps) is aborted, and the next test starts once it has settled.
+      testBudget.stop(`${test.id} has ended`);
+      if (!(await settled(work, STOP_GRACE_MS)))
+        sink.warnings.push(`${test.id} did not settle within ${STOP_GRACE_MS} ms of being stopped`);
+      if (overrun) runtime.sessions.clear();
       // The reproducers are the test's own requests, not those of its cleanups.
       const exchanges = [...(sink.exchanges ?? [])];
-      await t.runCleanups();
+      budget = new TestBudget(`the cleanups of ${test.id}`, config.timeouts.testMs, allowanceMs);
+      await budget.watch(t.runCleanups());
+      budget.stop(`the cleanups of ${test.id} have ended`);
+      budget = undefined;
       const problems = [
         ...sink.failures,
         ...sink.violations.map((v) => `${v.method} ${v.path} → ${v.status}: ${v.message}`),
       ];
-      if (error instanceof SkipSignal && problems.length === 0) {
+      const incomplete =
+        overrun?.verdict === 'incomplete'
+          ? overrun.message
+          : error instanceof IncompleteSignal && !overrun
+            ? error.reason
+            : undefined;
+      if (overrun?.verdict === 'failed' || (incomplete !== undefined && problems.length > 0))
+        error = new CheckFailure(overrun?.message ?? incomplete!);
+      if (incomplete !== undefined && problems.length === 0) {
+        // Slowness alone fails nothing; the test proved too little to pass, and says why.
+        result.status = 'incomplete';
+        result.incompleteReason = incomplete;
+        sink.warnings.push(`incomplete: ${incomplete}`);
+      } else if (error instanceof SkipSignal && problems.length === 0) {
         result.status = 'skipped';
         result.skipReason = error.reason;
       } else if (error instanceof NotImplementedSignal) {
@@ -253,7 +281,9 @@ export async function runContractSuite(options: RunOptions): Promise<SuiteResult
             ? undefined
             : error instanceof CheckFailure
               ? error.message
-              : `${(error as Error)?.stack ?? String(error)}`;
+              : isReadingError(error)
+                ? readingFailure(error, problems, exchanges)
+                : `${(error as Error)?.stack ?? String(error)}`;
         result.failure = [message, ...problems.map((p) => `schema/server: ${p}`)].filter(Boolean).join('\n');
         if (sink.log.length) result.failure += `\nrequests:\n  ${sink.log.slice(-12).join('\n  ')}`;
         result.reproducers = reproducers(exchanges, options.showSecrets);
@@ -343,6 +373,7 @@ export function tally(results: TestResult[]): Pick<SuiteResult, 'summary' | 'ok'
       passed: count('passed'),
       failed: count('failed'),
       skipped: count('skipped'),
+      incomplete: count('incomplete'),
       warnings: results.reduce((n, r) => n + r.warnings.length, 0),
     },
     // A run in which nothing passed proves nothing.

@@ -11,8 +11,11 @@ export type Need = 'controlApi' | 'mutations' | 'menuImport' | 'foreignOrganizat
 /** Kinds of tests, used by selections and reports. */
 export type TestKind = 'conformance' | 'behaviour' | 'negative' | 'decision' | 'stateful';
 
-/** How one test ended. */
-export type TestStatus = 'passed' | 'failed' | 'skipped';
+/**
+ * How one test ended. `incomplete`: the service answered too slowly for the test to finish within its budget (or
+ * a request outlived `timeouts.requestMs`); it fails nothing, and its warning says how far it got.
+ */
+export type TestStatus = 'passed' | 'failed' | 'skipped' | 'incomplete';
 
 /** A schema problem found in a response. */
 export interface Violation {
@@ -73,6 +76,8 @@ export interface TestResult {
   failure?: string;
   /** Why it was skipped. */
   skipReason?: string;
+  /** Why it ended incomplete (the service was slower than its budget allowed). */
+  incompleteReason?: string;
   /** Deviations from decisions seen under the `spec` profile, and other remarks. */
   warnings: string[];
   /** The deviations from decisions among `warnings`, structured (absent in results of older versions). */
@@ -136,7 +141,15 @@ export interface SuiteResult {
   startedAt: string;
   durationMs: number;
   results: TestResult[];
-  summary: { total: number; passed: number; failed: number; skipped: number; warnings: number };
+  summary: {
+    total: number;
+    passed: number;
+    failed: number;
+    skipped: number;
+    /** Tests stopped unfinished because the service was slow (absent in results of older versions). */
+    incomplete?: number;
+    warnings: number;
+  };
   operations: OperationCoverage[];
   clauses: ClauseCoverage[];
   decisions: DecisionCoverage[];

@@ -68,7 +68,7 @@ async function anyOrder(t: TestContext): Promise<Rec> {
   const staff = await t.as('staffMember');
   const response = await staff.get('/api/orders', { per_page: 1 });
   t.status(response, 200, 'listing orders');
-  return (response.body.orders as Rec[])[0] ?? (await t.fixtures.createOrder());
+  return t.list<Rec>(response.body, ['orders'], 'the list of orders')[0] ?? (await t.fixtures.createOrder());
 }
 
 const RECIPES: Recipe[] = [

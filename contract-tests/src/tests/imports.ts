@@ -872,7 +872,7 @@ export const importTests = [
     async run(t) {
       const failing = await t.fixtures.importOrders([await t.fixtures.orderDraft({ client_id: 987654321 })]);
       t.status(failing, 200, 'an import whose only order fails');
-      const error = failing.body.organization_import[0].errors[0];
+      const error = t.dig(failing.body, ['organization_import', 0, 'errors', 0], "the failed order's error");
       t.equal([error.status, error.source?.pointer], ['422', '/client_id'], 'status and pointer of the order error');
       t.status(
         await t.fixtures.importOrders([await t.fixtures.orderDraft({ client_id: 1, client_external_id: 'x' })]),

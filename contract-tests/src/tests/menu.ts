@@ -110,7 +110,7 @@ export const menuTests = [
       );
       const read = await staff.get(`/api/draft_dishes/${dish.id}`);
       t.status(read, 200);
-      t.equal(read.body.draft_dish.id, dish.id, 'draft_dish.id read by id');
+      t.equal(t.dig(read.body, ['draft_dish', 'id'], 'the dish read by id'), dish.id, 'draft_dish.id read by id');
       const byCategory = await staff.get('/api/draft_dishes', { draft_category_id: category.id });
       t.status(byCategory, 200);
       t.check(
@@ -132,7 +132,7 @@ export const menuTests = [
       );
       const byOrg = await staff.get('/api/draft_dishes', { organization_id: t.fixtures.orgId });
       t.check(
-        (byOrg.body.draft_dishes as Rec[]).some((d) => d.id === dish.id),
+        t.list<Rec>(byOrg.body, ['draft_dishes'], 'the list of draft dishes').some((d) => d.id === dish.id),
         'the new dish is missing from the list filtered by its organization',
       );
       t.status(
@@ -182,7 +182,9 @@ export const menuTests = [
         t.refused(response, 422, `creating a dish without ${field}`);
         if (t.full)
           t.check(
-            (response.body?.errors as Rec[] | undefined)?.some((e) => e.source?.pointer === `/draft_dish/${field}`),
+            t
+              .list<Rec>(response.body, ['errors'], 'the errors of the refusal')
+              .some((e) => e.source?.pointer === `/draft_dish/${field}`),
             `no error points at /draft_dish/${field}`,
           );
       }
@@ -258,7 +260,7 @@ export const menuTests = [
       const list = await staff.get('/api/draft_categories', { organization_id: t.fixtures.orgId });
       t.status(list, 200);
       t.check(
-        (list.body.draft_categories as Rec[]).some((c) => c.id === category.id),
+        t.list<Rec>(list.body, ['draft_categories'], 'the list of draft categories').some((c) => c.id === category.id),
         "the category is missing from its organization's list",
       );
       for (const c of list.body.draft_categories as Rec[])
@@ -426,7 +428,7 @@ export const menuTests = [
         draft_dish: { name: 'Defaults', price: 9.5, draft_category_id: categoryId, organization_id: t.fixtures.orgId },
       });
       t.status(created, 201, 'creating a dish without the trailing slash');
-      const dish = created.body.draft_dish as Rec;
+      const dish = t.dig<Rec>(created.body, ['draft_dish'], 'the created draft dish');
       t.equal(
         {
           is_hidden: dish.is_hidden,
@@ -491,8 +493,13 @@ export const menuTests = [
       const first = await staff.post(`/api/organizations/${t.fixtures.orgId}/publish`);
       t.status(first, 200);
       const second = await staff.post(`/api/organizations/${t.fixtures.orgId}/publish`);
-      t.equal(second.body.menu.version, first.body.menu.version + 1, 'version of the next publication');
-      t.equal(second.body.menu.organization_id, t.fixtures.orgId, 'organization of the publication');
+      const menu = t.dig<Rec>(second.body, ['menu'], 'the publication');
+      t.equal(
+        menu.version,
+        t.dig(first.body, ['menu', 'version'], 'the version published') + 1,
+        'version of the next publication',
+      );
+      t.equal(menu.organization_id, t.fixtures.orgId, 'organization of the publication');
       const all = await t.fixtures.dishes();
       const visible = all.filter((d) => !d.is_hidden).length;
       const count = Number(second.body.menu.dish_count);

@@ -1,7 +1,7 @@
 import type { TestContext } from '../runner/context.js';
 import type { Rec } from '../runner/fixtures.js';
 import { component, defineTest, opPointer, resourceRows } from './define.js';
-import { allOrders } from './scopes.js';
+import { allOrders, MAX_LIST_PAGES, wholeLists, type ListedOrders } from './scopes.js';
 
 export const ORDER_FIELDS = [
   'id',
@@ -48,7 +48,7 @@ export const COURIER_FIELDS = [
 ];
 
 /** Makes sure the dispatcher sees at least `n` orders (creating some when allowed). */
-async function atLeastOrders(t: TestContext, n: number): Promise<Rec[]> {
+async function atLeastOrders(t: TestContext, n: number): Promise<ListedOrders> {
   const dispatcher = await t.as('dispatcher');
   let orders = await allOrders(t, dispatcher);
   while (orders.length < n && t.config.capabilities.mutations) {
@@ -76,19 +76,27 @@ export const orderTests = [
       const perPage = 2;
       const first = await dispatcher.get('/api/orders', { page: 1, per_page: perPage });
       t.status(first, 200);
-      const meta = first.body.meta as Rec;
+      const meta = t.dig<Rec>(first.body, ['meta'], 'the meta of the first page');
       t.equal([meta.page, meta.per_page], [1, perPage], 'meta.page and meta.per_page of the first page');
       for (const key of ['page', 'page_count', 'per_page', 'count'])
         t.check(Number.isInteger(meta[key]), `meta.${key} is not an integer: ${JSON.stringify(meta)}`);
       const pageCount = meta.page_count as number;
       t.check(pageCount >= 2, `page_count ${pageCount} for ${everything.length} orders at ${perPage} per page`);
       const seen: number[] = [];
-      for (let page = 1; page <= pageCount; page += 1) {
+      // The first pages and the last one: the walk costs the same requests whatever the number of orders.
+      const walked = pageCount <= MAX_LIST_PAGES + 1;
+      const pages = walked
+        ? Array.from({ length: pageCount }, (_, i) => i + 1)
+        : [...Array.from({ length: MAX_LIST_PAGES }, (_, i) => i + 1), pageCount];
+      if (!walked)
+        t.warn(`${pageCount} pages of ${perPage} orders: read pages 1 to ${MAX_LIST_PAGES} and ${pageCount} only`);
+      for (const page of pages) {
         const response = page === 1 ? first : await dispatcher.get('/api/orders', { page, per_page: perPage });
         t.status(response, 200);
-        const orders = response.body.orders as Rec[];
-        t.equal(response.body.meta.page, page, `meta.page of page ${page}`);
-        t.equal(response.body.meta.page_count, pageCount, `meta.page_count on page ${page}`);
+        const orders = t.list<Rec>(response.body, ['orders'], `the orders of page ${page}`);
+        const pageMeta = t.dig<Rec>(response.body, ['meta'], `the meta of page ${page}`);
+        t.equal(pageMeta.page, page, `meta.page of page ${page}`);
+        t.equal(pageMeta.page_count, pageCount, `meta.page_count on page ${page}`);
         t.check(
           orders.length >= 1 && orders.length <= perPage,
           `page ${page} of ${pageCount} holds ${orders.length} orders (per_page ${perPage})`,
@@ -97,7 +105,8 @@ export const orderTests = [
         seen.push(...orders.map((o) => o.id as number));
       }
       t.equal(new Set(seen).size, seen.length, 'orders repeated across pages');
-      t.equal(seen.length, everything.length, 'orders on all pages together (every order once)');
+      if (walked && everything.complete)
+        t.equal(seen.length, everything.length, 'orders on all pages together (every order once)');
       const beyond = await dispatcher.get('/api/orders', { page: pageCount + 1, per_page: perPage });
       if (beyond.status === 200) t.equal(beyond.body.orders.length, 0, 'orders on the page after the last one');
       else t.status(beyond, '4xx', 'the page after the last one');
@@ -134,7 +143,8 @@ export const orderTests = [
         const expected = everything.filter((o) => o[key] === value);
         const got = await allOrders(t, dispatcher, { [key]: value as string });
         for (const order of got) t.equal(order[key], value, `${key} of order ${order.id} filtered by ${key}=${value}`);
-        t.equal(ids(got), ids(expected), `orders filtered by ${key}=${value}`);
+        if (wholeLists(t, `every order with ${key}=${value} is listed`, everything, got))
+          t.equal(ids(got), ids(expected), `orders filtered by ${key}=${value}`);
       };
       const sample = everything.find((o) => o.courier_id !== null) ?? everything[0]!;
       await check('restaurant_id', sample.restaurant_id);
@@ -161,40 +171,49 @@ export const orderTests = [
       const everything = await atLeastOrders(t, 3);
       const dispatcher = await t.as('dispatcher');
       const plain = await dispatcher.get('/api/orders');
-      t.equal(
-        [plain.body.meta.page, plain.body.meta.per_page, plain.body.meta.count],
-        [1, 25, everything.length],
-        'defaults and count',
-      );
-      t.equal(plain.body.meta.page_count, Math.ceil(everything.length / 25), 'page_count = ceil(count / per_page)');
+      const plainMeta = t.dig<Rec>(plain.body, ['meta'], 'the meta of the list');
+      const count = everything.complete ? everything.length : Number(plainMeta.count);
+      t.equal([plainMeta.page, plainMeta.per_page, plainMeta.count], [1, 25, count], 'defaults and count');
+      t.equal(plainMeta.page_count, Math.ceil(count / 25), 'page_count = ceil(count / per_page)');
       const two = await dispatcher.get('/api/orders', { per_page: 2 });
-      t.equal(two.body.meta.page_count, Math.ceil(everything.length / 2), 'page_count at 2 per page');
+      t.equal(
+        t.dig(two.body, ['meta', 'page_count'], 'meta.page_count'),
+        Math.ceil(count / 2),
+        'page_count at 2 per page',
+      );
       for (const bad of [0, 101])
         t.status(await dispatcher.get('/api/orders', { per_page: bad }), 400, `per_page=${bad}`);
       t.status(await dispatcher.get('/api/orders', { sort_by: 'colour' }), 400, 'an unknown sort_by');
       t.status(await dispatcher.get('/api/orders', { status: 'lost' }), 400, 'an unknown status');
-      const ascending = (await allOrders(t, dispatcher, { sort_by: 'id' })).map((o) => o.id as number);
+      const up = await allOrders(t, dispatcher, { sort_by: 'id' });
+      const ascending = up.map((o) => o.id as number);
       t.equal(
         ascending,
         [...ascending].sort((a, b) => a - b),
         'sort_by=id',
       );
-      const descending = (await allOrders(t, dispatcher, { sort_by: '-id' })).map((o) => o.id as number);
-      t.equal(descending, [...ascending].reverse(), 'sort_by=-id');
-      const restaurants = [...new Set(everything.map((o) => o.restaurant_id as number))].slice(0, 2);
-      const both = await allOrders(t, dispatcher, { restaurant_id: restaurants });
+      const down = await allOrders(t, dispatcher, { sort_by: '-id' });
+      const descending = down.map((o) => o.id as number);
       t.equal(
-        ids(both),
-        ids(everything.filter((o) => restaurants.includes(o.restaurant_id))),
-        `restaurant_id=${restaurants.join('&restaurant_id=')}`,
+        descending,
+        [...descending].sort((a, b) => b - a),
+        'sort_by=-id',
       );
-      const statuses = [...new Set(everything.map((o) => o.status as string))].slice(0, 2);
-      const byStatus = await allOrders(t, dispatcher, { status: statuses });
-      t.equal(
-        ids(byStatus),
-        ids(everything.filter((o) => statuses.includes(o.status))),
-        `status=${statuses.join('&status=')}`,
-      );
+      if (wholeLists(t, 'sort_by=-id lists the orders of sort_by=id backwards', up, down))
+        t.equal(descending, [...ascending].reverse(), 'sort_by=-id');
+      // An array filter lists the orders of any of its values (two of those the orders have).
+      for (const key of ['restaurant_id', 'status']) {
+        const values = [...new Set(everything.map((o) => o[key] as string | number))].slice(0, 2);
+        const listed = await allOrders(t, dispatcher, { [key]: values });
+        for (const order of listed)
+          t.check(values.includes(order[key]), `order ${order.id} with ${key} ${order[key]} listed for ${values}`);
+        if (wholeLists(t, `an array filter of ${key} lists every order of both`, everything, listed))
+          t.equal(
+            ids(listed),
+            ids(everything.filter((o) => values.includes(o[key]))),
+            `${key}=${values.join(`&${key}=`)}`,
+          );
+      }
     },
   }),
   defineTest({
@@ -269,7 +288,8 @@ export const orderTests = [
     async run(t) {
       const staff = await t.as('staffMember');
       const order =
-        ((await staff.get('/api/orders', { per_page: 1 })).body.orders as Rec[])[0] ?? (await t.fixtures.createOrder());
+        t.list<Rec>((await staff.get('/api/orders', { per_page: 1 })).body, ['orders'], 'the list of orders')[0] ??
+        (await t.fixtures.createOrder());
       const pdf = await staff.get(`/api/orders/${order.id}/receipt.pdf`);
       t.status(pdf, 200, 'the PDF statement');
       t.check(pdf.contentType?.startsWith('application/pdf'), `Content-Type of the PDF statement: ${pdf.contentType}`);

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { CheckFailure, type TestContext } from '../../runner/context.js';
 import type { Rec } from '../../runner/fixtures.js';
 import type { Exchange } from '../../runner/http.js';
+import { isReadingError, readingFailure } from '../../runner/crash.js';
 import { maskAnswer } from '../../runner/curl.js';
 import { writeArazzo } from './arazzo.js';
 
@@ -113,13 +114,19 @@ function propertyOf<M extends object>(t: TestContext, machine: Machine<M>, trace
       sink.exchanges = [];
     }
     await t.runCleanups();
-    const model = await machine.init(t);
-    await fc.asyncModelRun(() => ({ model, real: t }), cmds);
-    const problems = [
+    const problems = (): string[] => [
       ...(sink?.failures ?? []),
       ...(sink?.violations ?? []).map((v) => `${v.method} ${v.path} → ${v.status}: ${v.message}`),
     ];
-    if (problems.length) throw new CheckFailure(problems.join('\n'));
+    try {
+      const model = await machine.init(t);
+      await fc.asyncModelRun(() => ({ model, real: t }), cmds);
+    } catch (error) {
+      // An answer the model could not read fails naming it, like any other test (runner/crash.ts).
+      if (isReadingError(error)) throw new CheckFailure(readingFailure(error, problems(), sink?.exchanges ?? []));
+      throw error;
+    }
+    if (problems().length) throw new CheckFailure(problems().join('\n'));
   });
 }
 

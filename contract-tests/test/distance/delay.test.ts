@@ -1,0 +1,91 @@
+/**
+ * Distance changes nothing (issue 36): through a proxy that delays every request by 40 ms, the suite's verdicts
+ * against the mock are those it gives without the delay. A test stopped for slowness ends incomplete, not failed,
+ * and leaves no request running behind it.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { createMockServer, type MockServer } from '@restoapi/mock-server/node';
+import { fullRunOnly } from '../../../scripts/testing/test-mode.js';
+import { runContractSuite, type Profile, type RunOptions, type SuiteResult } from '../../src/index.js';
+import { MOCK_CONFIG } from '../helpers.js';
+import { startDelayProxy, type DelayProxy } from './delay-proxy.js';
+
+const DELAY_MS = 40;
+
+let server: MockServer;
+let proxy: DelayProxy;
+beforeAll(async () => {
+  server = await createMockServer({ port: 0 });
+  proxy = await startDelayProxy(server.url, DELAY_MS);
+});
+afterAll(async () => {
+  await proxy.close();
+  await server.close();
+});
+
+/** Each test's verdict, by id. */
+function verdicts(result: SuiteResult): Record<string, string> {
+  return Object.fromEntries(result.results.map((r) => [r.id, r.status]));
+}
+
+/** The same run straight to the mock and through the delaying proxy; answers both verdict tables. */
+async function nearAndFar(
+  profile: Profile,
+  extra: Partial<RunOptions>,
+): Promise<{ near: SuiteResult; far: SuiteResult }> {
+  const options = { config: MOCK_CONFIG, profile, seed: 11, ...extra };
+  const near = await runContractSuite({ ...options, baseUrl: server.url });
+  const far = await runContractSuite({ ...options, baseUrl: proxy.url });
+  const requests = (r: SuiteResult): number => r.results.reduce((n, x) => n + x.requests, 0);
+  console.log(
+    `${profile}: without delay ${JSON.stringify(near.summary)} in ${near.durationMs} ms (${requests(near)} requests); ` +
+      `through ${DELAY_MS} ms ${JSON.stringify(far.summary)} in ${far.durationMs} ms (${requests(far)} requests)`,
+  );
+  return { near, far };
+}
+
+/** A cheap sample: session, scope and list tests, and a stateful machine with few sequences. */
+const SAMPLE: RunOptions['selection'] = {
+  ids: ['session.*', 'scope.courier-*', 'orders.pagination-meta', 'stateful.sessions'],
+};
+
+for (const profile of ['spec', 'full'] as const)
+  test(`${profile}: a sample of the suite gives the same verdicts through a ${DELAY_MS} ms delay as without it`, async () => {
+    const { near, far } = await nearAndFar(profile, { selection: SAMPLE, stateful: { runs: 2 } });
+    expect(near.summary.total).toBeGreaterThanOrEqual(8);
+    expect(verdicts(far)).toEqual(verdicts(near));
+    expect(near.summary.failed).toBe(0);
+  }, 120_000);
+
+for (const profile of ['spec', 'full'] as const)
+  fullRunOnly(
+    `${profile}: the whole suite gives the same verdicts through a ${DELAY_MS} ms delay as without it`,
+    'about 7 (spec) and 12 (full) minutes through the delay',
+  )(async () => {
+    const { near, far } = await nearAndFar(profile, {});
+    expect(verdicts(far)).toEqual(verdicts(near));
+    expect(far.summary.failed).toBe(0);
+    expect(far.summary.incomplete).toBe(0);
+  }, 1_800_000);
+
+test('a test out of budget because the service is slow ends incomplete, and none of its requests goes on after it', async () => {
+  // A budget far too small for the delay: 2 s plus 1 ms per request, where each request takes over 40 ms.
+  const tight = { ...MOCK_CONFIG, timeouts: { ...MOCK_CONFIG.timeouts, testMs: 2000, perRequestMs: 1 } };
+  const result = await runContractSuite({
+    baseUrl: proxy.url,
+    config: tight,
+    profile: 'spec',
+    seed: 11,
+    selection: { ids: ['stateful.menu'] },
+  });
+  const [menu] = result.results;
+  expect(menu?.status).toBe('incomplete');
+  expect(menu?.incompleteReason).toMatch(/answered slower than the round trip measured at the start/);
+  expect(menu?.warnings.some((w) => w.startsWith('incomplete: '))).toBe(true);
+  expect(result.summary).toMatchObject({ failed: 0, incomplete: 1 });
+  // The proxy still delivers what was on the wire when the test stopped; after that, nothing more arrives.
+  await new Promise((resolve) => setTimeout(resolve, 3 * DELAY_MS));
+  const after = proxy.received;
+  await new Promise((resolve) => setTimeout(resolve, 10 * DELAY_MS));
+  expect(proxy.received).toBe(after);
+}, 60_000);
