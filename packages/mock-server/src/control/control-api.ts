@@ -334,7 +334,7 @@ function controlUnauthorized(given: boolean): HttpError {
         given
           ? 'The control token is wrong. Send the token the mock was started with (--control-token or RESTOAPI_MOCK_CONTROL_TOKEN).'
           : 'This mock protects /__mock with a control token: send Authorization: Bearer <token> (or X-Mock-Control-Token); ' +
-            'whoever started the mock has it (--control-token or RESTOAPI_MOCK_CONTROL_TOKEN).',
+              'whoever started the mock has it (--control-token or RESTOAPI_MOCK_CONTROL_TOKEN).',
         { header: 'Authorization' },
       ),
     ],
