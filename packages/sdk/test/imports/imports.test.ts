@@ -142,7 +142,7 @@ describe.each(TRANSPORTS)('imports over %s', (transport) => {
           contact_name: 'Jonas Becker',
           contact_phone: '+49 170 1112233',
           client_external_id: 'c-legacy-1',
-          buddies: [{ items: [{ name: 'Margherita', amount: 1, price: 9.5 }] }],
+          buddies: [{ id: 'b-1', name: 'Jonas', items: [{ name: 'Margherita', amount: 1, price: 9.5 }] }],
         },
         {
           external_id: 'legacy-2',
@@ -150,7 +150,7 @@ describe.each(TRANSPORTS)('imports over %s', (transport) => {
           takeaway: true,
           restaurant_id: 11,
           client_id: 999_999,
-          buddies: [{ items: [{ name: 'Cola', amount: 1, price: 2.5 }] }],
+          buddies: [{ id: 'b-1', name: 'Guest', items: [{ name: 'Cola', amount: 1, price: 2.5 }] }],
         },
       ],
     };
