@@ -85,6 +85,8 @@ export interface Exchange {
   answer: string;
   /** Whether the answer broke the document (schema, status) or was a 5xx. */
   faulty: boolean;
+  /** Set for a call of the mock's control API: its path in the control document (`/__mock/reset`). */
+  control?: string;
 }
 
 /** Per-operation call and status counts. */
