@@ -144,7 +144,8 @@ function recordControlCalls(t: TestContext): void {
       headers: call.body === undefined ? {} : { 'content-type': 'application/json' },
       ...(call.body === undefined ? {} : { body: call.body }),
       status: call.status,
-      answer: call.answer,
+      answer: call.answer.slice(0, 600),
+      fullAnswer: call.answer,
       faulty: false,
       control: call.path,
     });

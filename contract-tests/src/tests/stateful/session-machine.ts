@@ -14,11 +14,13 @@ const sessionMachine: Machine<SessionModel> = {
   // A session used twice and more, ended, then used again.
   tour: [
     /^login\(staffMember\)$/,
-    /^use\(session 0 from the newest, /,
-    /^use\(session 0 from the newest, /,
-    /^use\(session 0 from the newest, /,
+    /^use\(session 0 from the newest, GET \/api\/session\)$/,
+    /^use\(session 0 from the newest, GET \/api\/session\)$/,
+    /^use\(session 0 from the newest, GET \/api\/organizations\)$/,
+    /^use\(session 0 from the newest, GET \/api\/session\)$/,
     /^logout\(session 0 from the newest\)$/,
-    /^use\(session 0 from the newest, /,
+    /^use\(session 0 from the newest, GET \/api\/organizations\)$/,
+    /^use\(session 0 from the newest, GET \/api\/session\)$/,
   ],
   decidedOnly: [
     "the body of GET /api/session: its shape is not shown in the spec (full: it names the session's account)",
