@@ -42,7 +42,7 @@ export interface Machine<M extends object> {
    * The tour: a fixed sequence run first on every run, whatever the seed, so that every write that can change a
    * view comes twice to one record and every view is read after it. Each pattern picks, in order, the first
    * command of a fixed sample of `commands` whose label matches (a pattern no command of this profile matches is
-   * left out).
+   * left out). At most the configured sequence length (16 by default) of them run.
    */
   tour?: RegExp[];
 }
@@ -174,7 +174,8 @@ export function tourOf<M extends object>(t: TestContext, machine: Machine<M>): S
     used.add(at);
     tour.push(sample[at]!);
   }
-  return tour;
+  // The sequence length is a setting for the tour too: a fault that needs more commands is not found.
+  return tour.slice(0, t.runtime.stateful.maxCommands);
 }
 
 /** Runs fixed commands from a fresh state as one sequence; answers what broke the model, or undefined. */
@@ -221,13 +222,14 @@ async function runTour<M extends object>(
   t: TestContext,
   machine: Machine<M>,
   only?: number[],
-): Promise<{ kept: number[]; shrinks: number } | undefined> {
+): Promise<{ kept: number[]; shrinks: number; error: Error } | undefined> {
   const tour = tourOf(t, machine);
   const steps = (kept: number[]) => kept.map((i) => tour[i]!).filter(Boolean);
   let kept = only ?? tour.map((_, i) => i);
   const trace: Trace = { steps: [] };
-  if (!(await runFixed(t, machine, steps(kept), trace))) return undefined;
-  if (only) return { kept, shrinks: 0 };
+  const error = await runFixed(t, machine, steps(kept), trace);
+  if (!error) return undefined;
+  if (only) return { kept, shrinks: 0, error };
   // The commands that applied, up to the failing one (the last the trace reached): nothing after it matters.
   const ran = new Set(trace.steps.map((s) => s.index));
   kept = kept.filter((_, k) => ran.has(k));
@@ -239,7 +241,7 @@ async function runTour<M extends object>(
       shrinks += 1;
     } else i += 1;
   }
-  return { kept, shrinks };
+  return { kept, shrinks, error };
 }
 
 /** Runs a machine: generated sequences, shrinking, and the printed shortest failing sequence with its replay. */
@@ -270,12 +272,14 @@ async function runSequences<M extends object>(t: TestContext, machine: Machine<M
     if (failed) {
       const tour = tourOf(t, machine);
       const trace: Trace = { steps: [] };
-      const error = await runFixed(
-        t,
-        machine,
-        failed.kept.map((i) => tour[i]!),
-        trace,
-      );
+      // The shortest once more, alone, for its printout (a failure that does not come back keeps the first one).
+      const error =
+        (await runFixed(
+          t,
+          machine,
+          failed.kept.map((i) => tour[i]!),
+          trace,
+        )) ?? failed.error;
       return reportFailure(t, {
         trace,
         error,
@@ -288,9 +292,12 @@ async function runSequences<M extends object>(t: TestContext, machine: Machine<M
       return;
     }
   }
+  // The tour is one of the configured sequences.
+  const numRuns = replay ? 1 : (machine.runs?.(t, settings.runs) ?? settings.runs) - (machine.tour ? 1 : 0);
+  if (numRuns <= 0) return;
   const details = await fc.check(propertyOf(t, machine, { steps: [] }, replay?.commands), {
     seed,
-    numRuns: replay ? 1 : (machine.runs?.(t, settings.runs) ?? settings.runs),
+    numRuns,
     ...(replay ? { path: replay.path, endOnFailure: true } : {}),
   });
   if (!details.failed) {

@@ -246,7 +246,6 @@ const orderMachine: Machine<OrdersModel> = {
     /^updateOrder\(order pick 2, /,
     /^updateOrder\(order pick 2, /,
     /^assignCourier\(order pick 1, courier\)$/,
-    /^setStatus\(order pick 1, delivery, as courier\)$/,
   ],
   // Every view of an order after every write: the list, the order by id with its sideloads, the list filtered by
   // courier_id, the courier's own list, under full the receipt and the carrier view.
