@@ -53,6 +53,16 @@ export interface CallbackEntry {
   state: 'pending' | 'delivered' | 'failed';
 }
 
+/** One call of the control API and its answer; `path` is the path of the control document (`/__mock/…`). */
+export interface ControlCall {
+  method: string;
+  url: string;
+  path: string;
+  body?: string;
+  status: number;
+  answer: string;
+}
+
 /** The mock's root, where the typed client's paths (`/__mock/…`) start; re-rooted at the configured base. */
 const CONTROL_PREFIX = '/__mock';
 
@@ -60,6 +70,11 @@ const CONTROL_PREFIX = '/__mock';
 export class ControlClient {
   /** The typed client every call goes through; its paths start with `/__mock`. */
   readonly typed: TypedControlClient;
+  /**
+   * Hears every control call with its answer (a stateful sequence records them, so that its Arazzo workflow
+   * carries the control steps it needs: reset, clock, carriers, storefront orders).
+   */
+  onCall: ((call: ControlCall) => void) | undefined;
 
   constructor(
     readonly baseUrl: string,
@@ -74,10 +89,20 @@ export class ControlClient {
     const target = `${this.baseUrl}${url.pathname.slice(CONTROL_PREFIX.length)}${url.search}`;
     const body = request.body ? await request.text() : undefined;
     try {
-      return await this.fetchImpl(target, {
+      const response = await this.fetchImpl(target, {
         method: request.method,
         ...(body !== undefined ? { body, headers: { 'Content-Type': 'application/json' } } : {}),
       });
+      if (this.onCall)
+        this.onCall({
+          method: request.method,
+          url: target,
+          path: `${CONTROL_PREFIX}${url.pathname.slice(CONTROL_PREFIX.length)}`,
+          ...(body !== undefined ? { body } : {}),
+          status: response.status,
+          answer: await response.clone().text(),
+        });
+      return response;
     } catch (error) {
       throw new ControlError(`control API ${request.method} ${url.pathname} unreachable: ${(error as Error).message}`);
     }

@@ -88,6 +88,10 @@ export interface Exchange {
   answer: string;
   /** Whether the answer broke the document (schema, status) or was a 5xx. */
   faulty: boolean;
+  /** The whole answer (`answer` is cut): an exported workflow checks the expected value in it. */
+  fullAnswer?: string;
+  /** Set for a call of the mock's control API: its path in the control document (`/__mock/reset`). */
+  control?: string;
 }
 
 /** Per-operation call and status counts. */
@@ -258,6 +262,7 @@ export class CheckingHttp {
       ...describeBody(spec),
       status: raw.status,
       answer: text.slice(0, 600),
+      fullAnswer: text,
       faulty: false,
     };
     sink?.exchanges?.push(exchange);

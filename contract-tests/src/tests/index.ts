@@ -11,6 +11,7 @@ import { resourceTests } from './resources.js';
 import { scopeTests } from './scopes.js';
 import { sessionTests } from './session.js';
 import { statefulTests } from './stateful/index.js';
+import { statedRuleTests } from './stated-rules.js';
 import { zoneTests } from './zones.js';
 
 let cache: ContractTest[] | undefined;
@@ -28,6 +29,7 @@ export function allTests(): ContractTest[] {
     ...zoneTests,
     ...importTests,
     ...orderTests,
+    ...statedRuleTests,
     ...carrierTests,
     ...formatTests,
     ...negativeTests(api.operations),

@@ -4,21 +4,36 @@ import { join } from 'node:path';
 import { afterAll, expect, test } from 'vitest';
 import { createMock } from '@restoapi/mock-server';
 import { runContractSuite } from '../../src/index.js';
+import { FULL_RUN } from '../../../scripts/testing/test-mode.js';
 import { MOCK_CONFIG } from '../helpers.js';
+import { SEQUENCE_MUTANTS, type Mutant } from '../mutants/mutants.js';
 import { STALE_VIEW_MUTANTS } from '../mutants/stale-view-mutants.js';
 import { respect } from './respect.js';
 import { serveHandle } from './serve-handle.js';
 
-const mutant = STALE_VIEW_MUTANTS.find((m) => m.id === 'organization-list-stale-after-second-update')!;
+/** One mutant per stateful machine, each killed by that machine (seed 3, the default runs: its tour kills it). */
+const BY_MACHINE: [string, Mutant][] = [
+  ['stateful.sessions', SEQUENCE_MUTANTS.find((m) => m.id === 'token-dies-after-second-use')!],
+  ['stateful.orders', STALE_VIEW_MUTANTS.find((m) => m.id === 'carrier-view-contact-stale-after-second-update')!],
+  ['stateful.records', STALE_VIEW_MUTANTS.find((m) => m.id === 'restaurant-sideload-stale-after-second-update')!],
+  ['stateful.menu', STALE_VIEW_MUTANTS.find((m) => m.id === 'category-dish-ids-stale-after-second-update')!],
+  ['stateful.zones', STALE_VIEW_MUTANTS.find((m) => m.id === 'zone-terms-stale-by-id-after-second-update')!],
+  ['stateful.imports', STALE_VIEW_MUTANTS.find((m) => m.id === 'client-filter-stale-after-new-order')!],
+];
+/** `npm test` replays two (a status failure, and a sequence with control steps and a carrier); the full run all six. */
+const SAMPLE = new Set(['stateful.sessions', 'stateful.orders']);
+
 const dirs: string[] = [];
+const results: string[] = [];
 afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+  console.log(`exported sequences replayed in Respect:\n${results.join('\n')}`);
 });
 
 /** The mutant (or the correct mock) served over HTTP, as a real service would be. */
-async function serve(faulty: boolean): Promise<{ url: string; close(): Promise<void> }> {
+async function serve(mutant: Mutant | undefined): Promise<{ url: string; close(): Promise<void> }> {
   const mock = createMock();
-  const server = await serveHandle(faulty ? mutant.wrap(mock.handle) : mock.handle);
+  const server = await serveHandle(mutant ? mutant.wrap(mock.handle) : mock.handle);
   return {
     url: server.url,
     async close() {
@@ -28,58 +43,86 @@ async function serve(faulty: boolean): Promise<{ url: string; close(): Promise<v
   };
 }
 
-test('--arazzo writes a failing sequence as an Arazzo workflow; redocly respect replays it and fails at the same step, and passes on the correct mock', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'arazzo-'));
-  dirs.push(dir);
-  const target = await serve(true);
-  let failure: string;
-  try {
-    const result = await runContractSuite({
-      baseUrl: target.url,
-      config: MOCK_CONFIG,
-      profile: 'full',
-      selection: { ids: [mutant.killedBy!] },
-      seed: 3,
-      stateful: { arazzo: dir },
-    });
-    failure = result.results[0]!.failure!;
-  } finally {
-    await target.close();
-  }
-  expect(failure).toMatch(/^a sequence of \d+ commands breaks the model/);
-  const file = /as an Arazzo workflow: (\S+)/.exec(failure)![1]!;
-  expect(file).toBe(join(dir, 'stateful.records.arazzo.json'));
-  const workflow = JSON.parse(await readFile(file, 'utf8'));
-  expect(workflow.arazzo).toBe('1.0.1');
-  const steps = workflow.workflows[0].steps as { stepId: string; successCriteria: { condition: string }[] }[];
-  expect(steps[0]!.stepId).toBe('reset');
-  const last = steps.at(-1)!;
-  // The last step is the list read whose answer broke the model, with the value the model expected in it.
-  expect(last.stepId).toBe('failing_listOrganizations');
-  expect(last.successCriteria.map((c) => c.condition)).toEqual([
-    '$statusCode == 200',
-    expect.stringMatching(/^(\$response\.body#\/organizations\/\d+\/.+ == '.+'|\$\.\.\[\?@ == ".+"\])$/),
-  ]);
-  console.log(`the workflow of the failing sequence: ${steps.length} steps, the last ${last.stepId}`);
+interface Step {
+  stepId: string;
+  successCriteria: { condition: string; type?: string }[];
+}
 
-  // A fresh copy of the same faulty service: Respect fails at the same step, and only there.
-  const again = await serve(true);
-  try {
-    const run = await respect([file], ['restoapi', 'mock'], again.url);
-    console.log(run.summary.join('\n'));
-    expect(run.exitCode).not.toBe(0);
-    expect(run.steps.filter((s) => !s.passed).map((s) => s.stepId)).toEqual([last.stepId]);
-    expect(run.steps).toHaveLength(steps.length);
-  } finally {
-    await again.close();
-  }
-  // The correct mock passes the same workflow: the reproducer is about the fault, not about the run.
-  const fixed = await serve(false);
-  try {
-    const run = await respect([file], ['restoapi', 'mock'], fixed.url);
-    expect(run.steps.filter((s) => !s.passed)).toEqual([]);
-    expect(run.exitCode).toBe(0);
-  } finally {
-    await fixed.close();
-  }
-}, 180_000);
+for (const [machine, mutant] of BY_MACHINE) {
+  const title = `--arazzo: the failing sequence of ${machine} under ${mutant.id} fails in Respect on the faulty service at its last step, on the expected value, and passes on the correct mock`;
+  const run = SAMPLE.has(machine) || FULL_RUN ? test : test.skip;
+  run(
+    SAMPLE.has(machine) ? title : `${title} (full run only: the default replays two machines)`,
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'arazzo-'));
+      dirs.push(dir);
+      const target = await serve(mutant);
+      let failure: string;
+      try {
+        const result = await runContractSuite({
+          baseUrl: target.url,
+          // Shrinking over HTTP on a busy machine takes longer than the default test budget.
+          config: { ...MOCK_CONFIG, timeouts: { ...MOCK_CONFIG.timeouts, testMs: 240_000 } },
+          profile: 'full',
+          selection: { ids: [machine] },
+          seed: 3,
+          stateful: { arazzo: dir },
+        });
+        failure = result.results[0]!.failure ?? '';
+      } finally {
+        await target.close();
+      }
+      console.log(`${machine} under ${mutant.id}:\n${failure}`);
+      expect(failure).toMatch(/^a sequence of \d+ commands breaks the model/);
+      const file = /as an Arazzo workflow: (\S+)/.exec(failure)![1]!;
+      expect(file).toBe(join(dir, `${machine}.arazzo.json`));
+      const workflow = JSON.parse(await readFile(file, 'utf8'));
+      // The documents are beside the workflow: the directory replays on any machine.
+      expect(workflow.sourceDescriptions.map((s: { url: string }) => s.url)).toEqual([
+        './openapi.yaml',
+        './control.yaml',
+      ]);
+      const steps = workflow.workflows[0].steps as Step[];
+      expect(steps[0]!.stepId).toMatch(/resetMock$|^reset$/);
+      const last = steps.at(-1)!;
+      expect(last.stepId).toMatch(/^failing_/);
+      // The model's expectation is a criterion of the last step: a value, or the status the model expected.
+      const expectations = last.successCriteria.filter((c) => c.type || !/^\$statusCode == \d+$/.test(c.condition));
+      const statusOnly = /answered \d{3}, expected/.test(failure.split('✘ at step')[1] ?? '');
+      expect(statusOnly ? last.successCriteria.length : expectations.length).toBeGreaterThan(0);
+
+      const again = await serve(mutant);
+      let onFaulty: Awaited<ReturnType<typeof respect>>;
+      try {
+        onFaulty = await respect([file], ['restoapi', 'mock'], again.url);
+      } finally {
+        await again.close();
+      }
+      const fixed = await serve(undefined);
+      let onCorrect: Awaited<ReturnType<typeof respect>>;
+      try {
+        onCorrect = await respect([file], ['restoapi', 'mock'], fixed.url);
+      } finally {
+        await fixed.close();
+      }
+      results.push(
+        `${machine} (${mutant.id}, ${steps.length} steps): faulty ${onFaulty.summary.filter((l) => l.startsWith('Steps')).join(' ')}; correct ${onCorrect.summary.filter((l) => l.startsWith('Steps')).join(' ')}`,
+      );
+      expect(onFaulty.exitCode).not.toBe(0);
+      expect(onFaulty.steps.filter((s) => !s.passed).map((s) => s.stepId)).toEqual([last.stepId]);
+      expect(onFaulty.steps).toHaveLength(steps.length);
+      const failedChecks = onFaulty.steps.at(-1)!.failedChecks;
+      if (!statusOnly)
+        expect(
+          failedChecks.some((c) => !/^\$statusCode/.test(c)),
+          failedChecks.join('; '),
+        ).toBe(true);
+      expect(
+        onCorrect.steps.filter((s) => !s.passed),
+        onCorrect.output.slice(-3000),
+      ).toEqual([]);
+      expect(onCorrect.exitCode).toBe(0);
+    },
+    300_000,
+  );
+}

@@ -134,6 +134,16 @@ function staleZoneList(fields: string[]): (handle: Handle) => Handle {
 }
 
 const orderWrite = written(/^\/(?:api\/)?orders\/(\d+)$/, 'order', '/api/orders/');
+const orgWrite = written(/^\/api\/organizations\/(\d+)$/, 'org', '/api/organizations/');
+const restaurantWrite = written(/^\/api\/restaurants\/(\d+)$/, 'restaurant', '/api/restaurants/');
+
+/** An answer with its text rewritten (an HTML document), its length dropped. */
+async function rewriteText(response: Response, rewrite: (text: string) => string): Promise<Response> {
+  const text = rewrite(await response.text());
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  return new Response(text, { status: response.status, headers });
+}
 
 /** The stale-view mutants: each names the stateful test that kills it. */
 export const STALE_VIEW_MUTANTS: Mutant[] = (
@@ -452,6 +462,193 @@ export const STALE_VIEW_MUTANTS: Mutant[] = (
           }));
         },
       ),
+    },
+    {
+      id: 'organization-by-id-stale-after-second-update',
+      description: 'GET /api/organizations/{id} shows the organization as its first update left it (the list is right)',
+      killedBy: 'stateful.records',
+      wrap: staleView(orgWrite, async (handle, request, url, state) => {
+        const id = pathId(/^\/api\/organizations\/(\d+)$/, url);
+        const first = id ? stale(state, `org:${id}`) : undefined;
+        return first ? patched(handle, request, () => first) : undefined;
+      }),
+    },
+    {
+      id: 'restaurant-by-id-stale-after-second-update',
+      description: 'GET /api/restaurants/{id} shows the restaurant as its first update left it (the lists are right)',
+      killedBy: 'stateful.records',
+      wrap: staleView(restaurantWrite, async (handle, request, url, state) => {
+        const id = pathId(/^\/api\/restaurants\/(\d+)$/, url);
+        const first = id ? stale(state, `restaurant:${id}`) : undefined;
+        return first ? patched(handle, request, () => first) : undefined;
+      }),
+    },
+    {
+      id: 'restaurant-list-stale-after-second-update',
+      description:
+        'the unfiltered list of restaurants shows a restaurant as its first update left it (the filtered list and GET by id are right)',
+      killedBy: 'stateful.records',
+      wrap: staleView(restaurantWrite, async (handle, request, url, state) =>
+        url.pathname === '/api/restaurants' && !url.searchParams.has('organization_id')
+          ? patched(handle, request, (body) => ({
+              ...body,
+              restaurants: body.restaurants.map((r: any) => stale(state, `restaurant:${r.id}`)?.restaurants?.[0] ?? r),
+            }))
+          : undefined,
+      ),
+    },
+    {
+      id: 'receipt-restaurant-stale-after-second-update',
+      description: "the HTML receipt prints the order's restaurant (name, phone, address) as its first update left it",
+      killedBy: 'stateful.records',
+      wrap: staleView(restaurantWrite, async (handle, request, url, state) => {
+        if (!/^\/(?:api\/)?orders\/\d+\/receipt\.html$/.test(url.pathname)) return undefined;
+        const order = await handle(
+          new Request(new URL(url.pathname.replace(/\/receipt\.html$/, ''), url), { headers: authOnly(request) }),
+        );
+        const body = order.ok ? ((await order.json()) as any) : undefined;
+        const first = stale(state, `restaurant:${body?.order?.restaurant_id}`)?.restaurants?.[0];
+        const current = (body?.restaurants ?? []).find((r: any) => r.id === body?.order?.restaurant_id);
+        if (!first || !current) return undefined;
+        return rewriteText(await handle(request), (html) =>
+          ['name', 'phone', 'address'].reduce((text, field) => text.replaceAll(current[field], first[field]), html),
+        );
+      }),
+    },
+    {
+      id: 'carrier-view-restaurant-stale-after-second-update',
+      description: "the carrier view's restaurant block shows the restaurant as its first update left it",
+      killedBy: 'stateful.records',
+      wrap: stateful(
+        () => ({ count: new Map<string, number>(), first: new Map<string, any>(), latest: new Map<string, any>() }),
+        (handle, state) => async (request) => {
+          const url = new URL(request.url);
+          const id = request.method === 'PUT' ? pathId(/^\/api\/restaurants\/(\d+)$/, url) : undefined;
+          if (id) {
+            const response = await handle(request);
+            if (!response.ok) return response;
+            const read = await handle(
+              new Request(new URL(`/api/restaurants/${id}`, url), { headers: authOnly(request) }),
+            );
+            const restaurant = read.ok ? ((await read.json()) as any).restaurants[0] : undefined;
+            state.count.set(id, (state.count.get(id) ?? 0) + 1);
+            if (state.count.get(id) === 1) state.first.set(id, restaurant);
+            state.latest.set(id, restaurant);
+            return response;
+          }
+          if (request.method !== 'GET' || !/^\/api-delivery\/orders\/[^/]+$/.test(url.pathname)) return handle(request);
+          return patched(handle, request, (body) => {
+            const block = body.order?.restaurant;
+            // The block names no id: it is the restaurant whose latest state it shows.
+            const key = [...state.latest.keys()].find(
+              (k) =>
+                (state.count.get(k) ?? 0) >= 2 &&
+                state.latest.get(k)?.address === block?.address &&
+                state.latest.get(k)?.name === block?.name,
+            );
+            const first = key ? state.first.get(key) : undefined;
+            return first
+              ? {
+                  ...body,
+                  order: {
+                    ...body.order,
+                    restaurant: { ...block, name: first.name, phone: first.phone, address: first.address },
+                  },
+                }
+              : body;
+          });
+        },
+      ),
+    },
+    {
+      id: 'dish-by-id-stale-after-second-update',
+      description: 'GET /api/draft_dishes/{id} shows the dish as its first update left it (the lists are right)',
+      killedBy: 'stateful.menu',
+      wrap: staleView(
+        written(/^\/api\/draft_dishes\/(\d+)$/, 'dish', '/api/draft_dishes/'),
+        async (handle, request, url, state) => {
+          const id = pathId(/^\/api\/draft_dishes\/(\d+)$/, url);
+          const first = id ? stale(state, `dish:${id}`) : undefined;
+          return first ? patched(handle, request, () => first) : undefined;
+        },
+      ),
+    },
+    {
+      id: 'storefront-dish-stale-after-second-publication',
+      description:
+        'from the second publication on, the storefront shows each dish as the first publication left it (new dishes and removals do show)',
+      killedBy: 'stateful.menu',
+      wrap: stateful(
+        () => ({ publications: 0, first: new Map<number, any>() }),
+        (handle, state) => async (request) => {
+          const url = new URL(request.url);
+          const menu = /^\/__mock\/organizations\/(\d+)\/menu$/.exec(url.pathname);
+          if (request.method === 'POST' && /^\/api\/organizations\/\d+\/publish$/.test(url.pathname)) {
+            const response = await handle(request);
+            if (!response.ok) return response;
+            state.publications += 1;
+            if (state.publications === 1) {
+              const published = await handle(
+                new Request(new URL(`/__mock/organizations/${url.pathname.split('/')[3]}/menu`, url)),
+              );
+              if (published.ok)
+                for (const dish of ((await published.json()) as any).menu.dishes) state.first.set(dish.id, dish);
+            }
+            return response;
+          }
+          if (request.method !== 'GET' || !menu || state.publications < 2) return handle(request);
+          return patched(handle, request, (body) => ({
+            ...body,
+            menu: { ...body.menu, dishes: body.menu.dishes.map((d: any) => state.first.get(d.id) ?? d) },
+          }));
+        },
+      ),
+    },
+    {
+      id: 'order-by-id-stale-after-second-update',
+      description: 'GET /api/orders/{id} shows the order as its first update left it (the lists are right)',
+      killedBy: 'stateful.orders',
+      wrap: staleView(orderWrite, async (handle, request, url, state) => {
+        const id = pathId(/^\/(?:api\/)?orders\/(\d+)$/, url);
+        const first = id ? stale(state, `order:${id}`)?.order : undefined;
+        return first ? patched(handle, request, (body) => ({ ...body, order: first })) : undefined;
+      }),
+    },
+    {
+      id: 'courier-filter-keeps-unassigned-order',
+      description:
+        "the orders listed with courier_id keep an order once assigned to that courier, after a later update took it away (the courier's own list is right)",
+      killedBy: 'stateful.orders',
+      wrap: stateful(
+        () => ({ assigned: new Map<number, any>() }),
+        (handle, state) => async (request) => {
+          const url = new URL(request.url);
+          const id = pathId(/^\/(?:api\/)?orders\/(\d+)$/, url);
+          if (request.method === 'PUT' && id) {
+            const response = await handle(request);
+            const read = await handle(new Request(new URL(`/api/orders/${id}`, url), { headers: authOnly(request) }));
+            const order = read.ok ? ((await read.json()) as any).order : undefined;
+            if (response.ok && order?.courier_id != null) state.assigned.set(order.id, order);
+            return response;
+          }
+          const courier = url.searchParams.get('courier_id');
+          if (request.method !== 'GET' || !/^\/(api\/)?orders$/.test(url.pathname) || courier === null)
+            return handle(request);
+          return patched(handle, request, (body) => {
+            for (const order of state.assigned.values())
+              if (String(order.courier_id) === courier && !body.orders.some((o: any) => o.id === order.id))
+                body.orders.push(order);
+            return body;
+          });
+        },
+      ),
+    },
+    {
+      id: 'dish-list-price-stale-after-second-update',
+      description:
+        "the list of draft dishes shows a dish's price as the dish's first update left it (GET by id is right)",
+      killedBy: 'stateful.imports',
+      wrap: staleDishes(/^\/api\/draft_dishes\/(\d+)$/, false, ['price']),
     },
   ] as Omit<Mutant, 'selection' | 'sequenceOnly'>[]
 ).map((mutant) => ({ ...mutant, selection: 'stateful', sequenceOnly: true }));

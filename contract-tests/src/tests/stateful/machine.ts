@@ -5,7 +5,7 @@
  * shortest one and printed as numbered requests with their answers.
  */
 import fc from 'fast-check';
-import { CheckFailure, type TestContext } from '../../runner/context.js';
+import { CheckFailure, SkipSignal, type TestContext } from '../../runner/context.js';
 import type { Rec } from '../../runner/fixtures.js';
 import type { Exchange } from '../../runner/http.js';
 import { isReadingError, readingFailure } from '../../runner/crash.js';
@@ -39,6 +39,13 @@ export interface Machine<M extends object> {
   decidedOnly?: string[];
   /** How many sequences to run of the configured number (a machine whose commands wait in real time runs fewer). */
   runs?(t: TestContext, configured: number): number;
+  /**
+   * The tour: a fixed sequence run first on every run, whatever the seed, so that every write that can change a
+   * view comes twice to one record and every view is read after it. Each pattern picks, in order, the first
+   * command of a fixed sample of `commands` whose label matches (a pattern no command of this profile matches is
+   * left out). At most the configured sequence length (16 by default) of them run.
+   */
+  tour?: RegExp[];
 }
 
 class FcStep<M extends object> implements fc.AsyncCommand<M, TestContext> {
@@ -64,7 +71,8 @@ class FcStep<M extends object> implements fc.AsyncCommand<M, TestContext> {
 }
 
 interface Trace {
-  steps: { label: string; from: number }[];
+  /** The commands run so far; `index` is a fixed command's place in the list it was given. */
+  steps: { label: string; from: number; index?: number }[];
 }
 
 /** A stable number per test id, mixed into the run's seed so each stateful test replays alone (and in any shard). */
@@ -114,6 +122,7 @@ function propertyOf<M extends object>(t: TestContext, machine: Machine<M>, trace
       sink.exchanges = [];
     }
     await t.runCleanups();
+    recordControlCalls(t);
     const problems = (): string[] => [
       ...(sink?.failures ?? []),
       ...(sink?.violations ?? []).map((v) => `${v.method} ${v.path} → ${v.status}: ${v.message}`),
@@ -130,14 +139,128 @@ function propertyOf<M extends object>(t: TestContext, machine: Machine<M>, trace
   });
 }
 
+/** The control calls of a sequence go into its exchanges too: its printout and its Arazzo workflow show them. */
+function recordControlCalls(t: TestContext): void {
+  const control = t.runtime.control;
+  const sink = t.runtime.http.sink;
+  if (!control || !sink) return;
+  control.onCall = (call) =>
+    sink.exchanges?.push({
+      method: call.method,
+      url: call.url,
+      headers: call.body === undefined ? {} : { 'content-type': 'application/json' },
+      ...(call.body === undefined ? {} : { body: call.body }),
+      status: call.status,
+      answer: call.answer.slice(0, 600),
+      fullAnswer: call.answer,
+      faulty: false,
+      control: call.path,
+    });
+}
+
 /** `--replay id=PATH/COMMANDS`: fast-check's counterexample path, and the commands' replay path. */
 function parseReplay(text: string): { path: string; commands?: string } {
   const [path, commands] = text.split('/');
   return { path: path!, ...(commands ? { commands } : {}) };
 }
 
+/** The seed of the sample the tour's commands are picked from: fixed, so the tour is the same on every run. */
+const TOUR_SEED = 36;
+
+/** The tour's commands: for each pattern, the first unused command of a fixed sample whose label matches it. */
+export function tourOf<M extends object>(t: TestContext, machine: Machine<M>): Step<M>[] {
+  const commands = machine.commands(t);
+  if (!machine.tour || commands.length === 0) return [];
+  const sample = fc.sample(fc.oneof(...commands), { seed: TOUR_SEED, numRuns: 20_000 });
+  // By place in the sample: a command without parameters is one object, drawn again and again.
+  const used = new Set<number>();
+  const tour: Step<M>[] = [];
+  for (const pattern of machine.tour) {
+    const at = sample.findIndex((s, i) => !used.has(i) && pattern.test(s.label));
+    if (at < 0) continue;
+    used.add(at);
+    tour.push(sample[at]!);
+  }
+  // The sequence length is a setting for the tour too: a fault that needs more commands is not found.
+  return tour.slice(0, t.runtime.stateful.maxCommands);
+}
+
+/** Runs fixed commands from a fresh state as one sequence; answers what broke the model, or undefined. */
+async function runFixed<M extends object>(
+  t: TestContext,
+  machine: Machine<M>,
+  steps: Step<M>[],
+  trace: Trace,
+): Promise<Error | undefined> {
+  const sink = t.runtime.http.sink;
+  trace.steps = [];
+  if (sink) {
+    sink.violations.length = 0;
+    sink.failures.length = 0;
+    sink.exchanges = [];
+  }
+  await t.runCleanups();
+  recordControlCalls(t);
+  try {
+    const model = await machine.init(t);
+    for (const [index, step] of steps.entries()) {
+      if (!(step.applies?.(model) ?? true)) continue;
+      trace.steps.push({ label: step.label, from: sink?.exchanges?.length ?? 0, index });
+      await step.run(model, t);
+      if (step.writes && machine.observe) await machine.observe(model, t);
+    }
+    const problems = [
+      ...(sink?.failures ?? []),
+      ...(sink?.violations ?? []).map((v) => `${v.method} ${v.path} → ${v.status}: ${v.message}`),
+    ];
+    if (problems.length) throw new CheckFailure(problems.join('\n'));
+    return undefined;
+  } catch (error) {
+    if (error instanceof SkipSignal) throw error;
+    return error as Error;
+  }
+}
+
+/**
+ * Runs the tour (or the part of it a `--replay id=tour:…` names); when it breaks the model, shrinks it (up to the
+ * failing command, then leaving out each command that the failure does not need) and answers the shortest.
+ */
+async function runTour<M extends object>(
+  t: TestContext,
+  machine: Machine<M>,
+  only?: number[],
+): Promise<{ kept: number[]; shrinks: number; error: Error } | undefined> {
+  const tour = tourOf(t, machine);
+  const steps = (kept: number[]) => kept.map((i) => tour[i]!).filter(Boolean);
+  let kept = only ?? tour.map((_, i) => i);
+  const trace: Trace = { steps: [] };
+  const error = await runFixed(t, machine, steps(kept), trace);
+  if (!error) return undefined;
+  if (only) return { kept, shrinks: 0, error };
+  // The commands that applied, up to the failing one (the last the trace reached): nothing after it matters.
+  const ran = new Set(trace.steps.map((s) => s.index));
+  kept = kept.filter((_, k) => ran.has(k));
+  let shrinks = 0;
+  for (let i = 0; i < kept.length;) {
+    const without = kept.filter((_, j) => j !== i);
+    if (without.length > 0 && (await runFixed(t, machine, steps(without), { steps: [] }))) {
+      kept = without;
+      shrinks += 1;
+    } else i += 1;
+  }
+  return { kept, shrinks, error };
+}
+
 /** Runs a machine: generated sequences, shrinking, and the printed shortest failing sequence with its replay. */
 export async function runMachine<M extends object>(t: TestContext, machine: Machine<M>): Promise<void> {
+  try {
+    await runSequences(t, machine);
+  } finally {
+    if (t.runtime.control) t.runtime.control.onCall = undefined;
+  }
+}
+
+async function runSequences<M extends object>(t: TestContext, machine: Machine<M>): Promise<void> {
   const settings = t.runtime.stateful;
   if (!(t.hasControl && t.config.capabilities.resetBetweenTests))
     t.warn(
@@ -148,9 +271,40 @@ export async function runMachine<M extends object>(t: TestContext, machine: Mach
     for (const decided of machine.decidedOnly ?? []) t.warn(`checked under the full profile only: ${decided}`);
   const seed = seedFor(t.test.id, t.seed);
   const replay = settings.replay?.testId === t.test.id ? parseReplay(settings.replay.path) : undefined;
+  const tourReplay = replay?.path.startsWith('tour:')
+    ? replay.path.slice(5).split(',').filter(Boolean).map(Number)
+    : undefined;
+  if (!replay || tourReplay) {
+    const failed = await runTour(t, machine, tourReplay);
+    if (failed) {
+      const tour = tourOf(t, machine);
+      const trace: Trace = { steps: [] };
+      // The shortest once more, alone, for its printout (a failure that does not come back keeps the first one).
+      const error =
+        (await runFixed(
+          t,
+          machine,
+          failed.kept.map((i) => tour[i]!),
+          trace,
+        )) ?? failed.error;
+      return reportFailure(t, {
+        trace,
+        error,
+        path: `tour:${failed.kept.join(',')}`,
+        how: `the tour, shrunk in ${failed.shrinks} steps`,
+      });
+    }
+    if (tourReplay) {
+      t.warn(`replayed sequence ${settings.replay!.path}: it passes now`);
+      return;
+    }
+  }
+  // The tour is one of the configured sequences.
+  const numRuns = replay ? 1 : (machine.runs?.(t, settings.runs) ?? settings.runs) - (machine.tour ? 1 : 0);
+  if (numRuns <= 0) return;
   const details = await fc.check(propertyOf(t, machine, { steps: [] }, replay?.commands), {
     seed,
-    numRuns: replay ? 1 : (machine.runs?.(t, settings.runs) ?? settings.runs),
+    numRuns,
     ...(replay ? { path: replay.path, endOnFailure: true } : {}),
   });
   if (!details.failed) {
@@ -169,9 +323,19 @@ export async function runMachine<M extends object>(t: TestContext, machine: Mach
     endOnFailure: true,
   });
   const error = (again.failed ? again.errorInstance : details.errorInstance) as Error | undefined;
+  await reportFailure(t, { trace, error, path, how: `shrunk in ${details.numShrinks} steps` });
+}
+
+/** Fails the test with the shortest failing sequence: printed, with its replay and (`--arazzo`) its workflow. */
+async function reportFailure(
+  t: TestContext,
+  failed: { trace: Trace; error: Error | undefined; path: string; how: string },
+): Promise<never> {
+  const { trace, error } = failed;
   const message = (error?.message ?? String(error)).split('\n').slice(0, 3).join(' ');
-  const replayArgs = `--seed ${t.seed} --replay ${t.test.id}=${path}`;
+  const replayArgs = `--seed ${t.seed} --replay ${t.test.id}=${failed.path}`;
   const exchanges = t.runtime.http.sink?.exchanges ?? [];
+  const settings = t.runtime.stateful;
   // --arazzo: the same sequence as a workflow that a tool we did not write replays (redocly respect).
   const arazzo = settings.arazzo
     ? await writeArazzo(settings.arazzo, {
@@ -183,7 +347,7 @@ export async function runMachine<M extends object>(t: TestContext, machine: Mach
       })
     : undefined;
   t.fail(
-    `a sequence of ${trace.steps.length} commands breaks the model (shrunk in ${details.numShrinks} steps; run seed ${t.seed}):\n` +
+    `a sequence of ${trace.steps.length} commands breaks the model (${failed.how}; run seed ${t.seed}):\n` +
       `${formatSequence(trace, exchanges, message)}\n` +
       `replay exactly: ${replayArgs}${arazzo ? `\nas an Arazzo workflow: ${arazzo}` : ''}`,
   );

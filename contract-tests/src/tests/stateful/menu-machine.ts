@@ -250,6 +250,25 @@ async function readCategory(m: MenuModel, tc: TestContext, id: number): Promise<
 }
 
 const menuMachine: Machine<MenuModel> = {
+  // Each write twice to one dish and one category, a move, a publication before and after a change.
+  tour: [
+    /^publish\(\)$/,
+    /^renameCategory\(pick 0, /,
+    /^uploadCategoryPhoto\(pick 0\)$/,
+    /^updateDish\(pick 0, [^,]+, [\d.]+\)$/,
+    /^updateDish\(pick 0, [^,]+, [\d.]+, to category pick 1\)$/,
+    /^updateDish\(pick 0, [^,]+, [\d.]+, to category pick 0\)$/,
+    /^updateDish\(pick 0, .*"weight"/,
+    /^updateDish\(pick 0, .*"options"/,
+    /^updateDish\(pick 0, .*is_hidden=true/,
+    /^updateDish\(pick 0, .*is_hidden=false/,
+    /^uploadDishPhoto\(pick 0\)$/,
+    /^updateDish\(pick 1, [^,]+, [\d.]+\)$/,
+    /^createCategory\(/,
+    /^publish\(\)$/,
+    /^readStorefront\(\)$/,
+    /^deleteDish\(pick 0\)$/,
+  ],
   decidedOnly: [
     'createCategory(): creating a category is not shown in the spec',
     "updateDish() moving a dish, hiding it or changing its description, weight, ingredients, can_zoom, is_next_day, menu_order or options: the editable fields of PUT on draft dishes are not shown in the spec (name and price are the dish's own required fields)",

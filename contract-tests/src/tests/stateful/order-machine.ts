@@ -227,6 +227,26 @@ async function checkReceipt(t: TestContext, id: number, expected: OrderModel): P
 }
 
 const orderMachine: Machine<OrdersModel> = {
+  // Each write twice to one order: assigned, unassigned and assigned again, updated, confirmed by both parties,
+  // moved on, re-imported; the carrier's delivery updated twice.
+  tour: [
+    /^assignCourier\(order pick 0, courier\)$/,
+    /^updateOrder\(order pick 0, .*phone/,
+    /^updateOrder\(order pick 0, .*phone/,
+    /^assignCourier\(order pick 0, none\)$/,
+    /^assignCourier\(order pick 0, courier\)$/,
+    /^confirm\(order pick 0, as staffMember\)$/,
+    /^confirm\(order pick 0, as courier\)$/,
+    /^setStatus\(order pick 0, next, as staffMember\)$/,
+    /^setStatus\(order pick 0, next, as staffMember\)$/,
+    /^updateOrder\(order pick 0, .*delivery_price/,
+    /^reimport\(order pick 0, existing=update, /,
+    /^updateDelivery\(/,
+    /^updateDelivery\(/,
+    /^updateOrder\(order pick 2, /,
+    /^updateOrder\(order pick 2, /,
+    /^assignCourier\(order pick 1, courier\)$/,
+  ],
   // Every view of an order after every write: the list, the order by id with its sideloads, the list filtered by
   // courier_id, the courier's own list, under full the receipt and the carrier view.
   async observe(m, tc) {

@@ -171,6 +171,17 @@ function carrierAvailable(t: TestContext): boolean {
 }
 
 const recordsMachine: Machine<RecordsModel> = {
+  // Each write twice to one record (and the carrier view handed over first), every view read after each.
+  tour: [
+    /^readCarrierView\(\)$/,
+    /^updateOrganization\(/,
+    /^updateOrganization\(/,
+    /^updateRestaurant\(pick 0, /,
+    /^updateRestaurant\(pick 0, /,
+    /^updateRestaurant\(pick 0, /,
+    /^updateRestaurant\(pick 1, /,
+    /^updateRestaurant\(pick 1, /,
+  ],
   decidedOnly: [
     'the receipt: what the printable statement shows is not stated (full: the organization and restaurant)',
     "the carrier view's restaurant block: read only where the control API hands an order to a carrier",

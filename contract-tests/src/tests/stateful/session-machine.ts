@@ -11,6 +11,17 @@ interface SessionModel {
 const roles = fc.constantFrom<Role>('staffMember', 'dispatcher', 'courier');
 
 const sessionMachine: Machine<SessionModel> = {
+  // A session used twice and more, ended, then used again.
+  tour: [
+    /^login\(staffMember\)$/,
+    /^use\(session 0 from the newest, GET \/api\/session\)$/,
+    /^use\(session 0 from the newest, GET \/api\/session\)$/,
+    /^use\(session 0 from the newest, GET \/api\/session\)$/,
+    /^use\(session 0 from the newest, GET \/api\/organizations\)$/,
+    /^logout\(session 0 from the newest\)$/,
+    /^use\(session 0 from the newest, GET \/api\/organizations\)$/,
+    /^use\(session 0 from the newest, GET \/api\/session\)$/,
+  ],
   decidedOnly: [
     "the body of GET /api/session: its shape is not shown in the spec (full: it names the session's account)",
   ],

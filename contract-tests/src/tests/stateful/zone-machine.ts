@@ -170,6 +170,20 @@ async function checkZoneList(m: ZoneModel, tc: TestContext): Promise<void> {
 }
 
 const zoneMachine: Machine<ZoneModel> = {
+  // Each write twice to one zone: its timetables and price, its area, its terms; a zone created and deleted.
+  tour: [
+    /^updateZone\(pick 0, [^,]+, \d+ min\)$/,
+    /^updateZone\(pick 0, [^,]+, \d+ min\)$/,
+    /^updateZone\(pick 0, .*timetables/,
+    /^updateZone\(pick 0, .*timetables/,
+    /^updateZone\(pick 0, .*price/,
+    /^updateZone\(pick 0, .*"area"/,
+    /^updateZone\(pick 0, .*"area"/,
+    /^updateZone\(pick 0, .*"(timezone|minimal_order_price)"/,
+    /^updateZone\(pick 0, .*"(free_delivery_count|free_delivery_price)"/,
+    /^createZone\(/,
+    /^deleteZone\(pick 0\)$/,
+  ],
   // The list and each zone by id after every write.
   async observe(m, tc) {
     await checkZoneList(m, tc);
