@@ -1,5 +1,6 @@
 import { afterAll, expect, test } from 'vitest';
 import {
+  ANSWER_DEPARTURES,
   DEPARTURES,
   DEPARTURE_NAMES,
   createIndependentService,
@@ -32,22 +33,7 @@ const service = createIndependentService({
  * The all-at-once run under `full` makes the answer-side departures of the first harness: with every departure
  * on, a test fails at the first one it meets and hides the rest. each-departure.test.ts tries every one alone.
  */
-const FULL_AT_ONCE: DepartureName[] = [
-  'publish-204',
-  'status-204',
-  'carrier-delivery-204',
-  'zone-created-200',
-  'busy-200',
-  'invalid-400',
-  'error-object',
-  'job-finished',
-  'session-body',
-  'days-from-sunday',
-  'numeric-job-id',
-  'per-page-50',
-  'dishes-newest-first',
-  'bearer-challenge',
-];
+const FULL_AT_ONCE = ANSWER_DEPARTURES;
 const fullService = createIndependentService({ departures: FULL_AT_ONCE });
 afterAll(async () => {
   await service.close();
