@@ -51,6 +51,8 @@ async function againstTestCarrier(fault?: CarrierFault, style?: CarrierStyle): P
   const carrier = await startTestCarrier({
     carrierApi: () => carrierApi,
     lateAckMs: 10_000,
+    // Twice the grace: late for certain, and still within the next order's delivery, which the run records.
+    lateUpdateMs: 2 * timings.graceMs,
     ...(fault ? { fault } : {}),
     ...(style ? { style } : {}),
   });

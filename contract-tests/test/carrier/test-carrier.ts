@@ -38,6 +38,8 @@ export interface TestCarrierOptions {
   stepMs?: number;
   /** How long a late acknowledgement waits. */
   lateAckMs?: number;
+  /** With `updates-cancelled-order`: how long after it loads the cancelled order it sends one more position. */
+  lateUpdateMs?: number;
 }
 
 /** A running test carrier. */
@@ -107,6 +109,12 @@ export async function startTestCarrier(options: TestCarrierOptions): Promise<Tes
     const { order } = (await response.json()) as { order: { order_status: string } };
     if (order.order_status === 'cancelled' || order.order_status === 'complete') {
       stopped.add(secureId);
+      // The fault, made certain: whatever the delivery still had to send, one more position comes well past any
+      // grace, so the verdict does not hang on how far the delivery had got when the cancellation arrived.
+      if (fault === 'updates-cancelled-order' && started.has(secureId)) {
+        await sleep(options.lateUpdateMs ?? 1500);
+        await update(secureId, { lat: 52.51, lon: 13.43 });
+      }
       return;
     }
     const again = started.has(secureId);
