@@ -22,7 +22,7 @@ export async function allOrderPages(t: TestContext, role: Role, query: Rec, perP
   for (let page = 1; page <= MAX_PAGES; page += 1) {
     const response = await client.get('/api/orders', { ...sized, page });
     t.status(response, 200, `listing orders ${JSON.stringify({ ...sized, page })}`);
-    const rows = (response.body?.orders ?? []) as Rec[];
+    const rows = t.list<Rec>(response.body, ['orders'], 'the list of orders');
     for (const row of rows)
       t.check(!orders.some((o) => o.id === row.id), `order ${row.id} is on two pages of ${JSON.stringify(sized)}`);
     orders.push(...rows);
