@@ -467,6 +467,23 @@ export class TestContext {
     );
   }
 
+  /**
+   * Whether the service refused (4xx) a request that rests on `decision` (a shape or value the spec does not
+   * show): under `spec` a warning naming the decision, under `full` a failure. A 2xx or 5xx answers false, for
+   * the caller to check as usual.
+   * @example if (!t.declined(answer, COURIER_ID, 'unassigning with courier_id: null')) t.status(answer, 200);
+   */
+  declined(response: ApiResponse, decision: string, what: string): boolean {
+    if (response.status < 400 || response.status >= 500) return false;
+    this.decided(
+      decision,
+      false,
+      `${what}: ${response.method} ${new URL(response.url).pathname} refused with ${response.status}`,
+      response,
+    );
+    return true;
+  }
+
   /** Whether the run checks decisions too. */
   get full(): boolean {
     return this.profile === 'full';

@@ -1,4 +1,5 @@
 import type { Rec } from '../runner/fixtures.js';
+import { JSON_MEDIA_TYPE } from '@restoapi/openapi';
 import { component, defineTest } from './define.js';
 
 export const formatTests = [
@@ -107,7 +108,7 @@ export const formatTests = [
     title: 'Headers (decided): every answer carries X-Request-Id; JSON answers are application/json',
     clauses: ['Data format rules 1'],
     profile: 'full',
-    decisions: [component('headers', 'X-Request-Id'), component('schemas', 'ErrorBody')],
+    decisions: [component('headers', 'X-Request-Id'), component('schemas', 'ErrorBody'), JSON_MEDIA_TYPE],
     kind: 'decision',
     operations: ['listOrganizations', 'getOrganization', 'listOrders'],
     async run(t) {
@@ -123,9 +124,11 @@ export const formatTests = [
           answer.headers.get('x-request-id'),
           `${answer.method} ${answer.url} → ${answer.status} has no X-Request-Id`,
         );
-        t.check(
+        t.decided(
+          JSON_MEDIA_TYPE,
           answer.contentType?.startsWith('application/json'),
           `${answer.url} → ${answer.status} is ${answer.contentType}`,
+          answer,
         );
         if (answer.status >= 400)
           t.check(

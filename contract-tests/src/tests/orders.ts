@@ -511,7 +511,7 @@ export const orderTests = [
         200,
         'the courier completes the order (send_sms=false)',
       );
-      t.equal(await sms(), quiet, 'SMS sent although send_sms=false');
+      t.decided(component('parameters', 'SendSms'), (await sms()) === quiet, 'SMS sent although send_sms=false');
       t.status(
         await staff.request({ method: 'PUT', path: statusPath, query: { status: 'cancelled' } }),
         409,
@@ -520,8 +520,11 @@ export const orderTests = [
       const unassigned = await (
         await t.as('dispatcher')
       ).put(`/api/orders/${order.id}`, { order: { courier_id: null } });
-      t.status(unassigned, 200, 'taking the courier off the order');
-      t.equal(unassigned.body?.order?.courier_id, null, 'courier_id after unassigning');
+      const courierId = component('schemas', 'Order/properties/courier_id');
+      if (!t.declined(unassigned, courierId, 'taking the courier off the order with courier_id: null')) {
+        t.status(unassigned, 200, 'taking the courier off the order');
+        t.equal(unassigned.body?.order?.courier_id, null, 'courier_id after unassigning');
+      }
     },
   }),
   defineTest({

@@ -7,6 +7,9 @@ import { component, defineTest, opPointer } from '../define.js';
 import { fresh, pick, runMachine, type Machine, type Step } from './machine.js';
 import { allOrderPages } from './order-pages.js';
 
+/** The decision that `courier_id: null` takes the courier off an order. */
+const COURIER_ID = component('schemas', 'Order/properties/courier_id');
+
 type Status = 'pending' | 'accepted' | 'cooking' | 'ready' | 'delivery' | 'complete' | 'cancelled';
 
 type DeliveryStatus = 'idle' | 'courier_assigned' | 'delivering' | 'delivered' | 'problem';
@@ -400,6 +403,8 @@ const orderMachine: Machine<OrdersModel> = {
         const response = await (
           await tc.as('dispatcher')
         ).put(`/api/orders/${id}`, { order: { courier_id: courierId } });
+        // That `courier_id: null` unassigns is decided: a service that refuses it keeps the courier.
+        if (courierId === null && tc.declined(response, COURIER_ID, `taking the courier off order ${id}`)) return;
         tc.status(response, tc.full ? 200 : '2xx', `assigning courier ${courierId} to order ${id}`);
         m.orders.get(id)!.courierId = courierId;
         if (tc.full) checkAnswer(tc, response.body, m.orders.get(id)!, 'the answer to the update');
