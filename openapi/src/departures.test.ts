@@ -281,3 +281,22 @@ test('a staff member with a string organization_id and no role fails; a third ro
     }),
   ]);
 });
+
+test('JSON under another JSON media type departs only from the decided media type, and its body is still checked', () => {
+  const body = example('getOrder');
+  const vnd = (answer: Body) =>
+    classifier.checkResponse('getOrder', { status: 200, contentType: 'application/vnd.api+json', body: answer });
+  const plain = vnd(body);
+  expect(plain.stated).toEqual([]);
+  expect(plain.decided).toEqual([
+    expect.objectContaining({
+      keyword: 'contentType',
+      decision: expect.objectContaining({ pointer: '/x-json-media-type' }),
+    }),
+  ]);
+  delete body.order.number;
+  expect(vnd(body).stated).toEqual([expect.objectContaining({ pointer: '/order/number', keyword: 'required' })]);
+  // Not JSON at all is not a choice the spec leaves open.
+  const text = classifier.checkResponse('getOrder', { status: 200, contentType: 'text/plain', body: 'order' });
+  expect(text.stated).toEqual([expect.objectContaining({ keyword: 'contentType' })]);
+});

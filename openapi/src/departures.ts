@@ -77,6 +77,8 @@ const VALUE_KEYWORDS = new Set([
 
 /** The marker of the API-wide decision on error statuses (the spec's Errors: "HTTP status codes … not shown"). */
 const ERROR_STATUSES = '/components/schemas/Error/properties/status';
+/** The marker of the media type JSON answers carry (`application/json`; the spec does not show it). */
+export const JSON_MEDIA_TYPE = '/x-json-media-type';
 
 type Node = Record<string, unknown>;
 interface Located {
@@ -298,6 +300,8 @@ export function createDepartureClassifier(description: ApiDescription): Departur
       );
     }
     const whole = responseDecision(op, declared, 'body');
+    // JSON under another JSON media type departs only from the decided media type of JSON answers.
+    if (issue.keyword === 'contentType' && issue.params?.json) return decided(decisionAt(JSON_MEDIA_TYPE) ?? whole);
     if (issue.keyword === 'body' || issue.keyword === 'contentType') return decided(whole);
     const mediaType = mediaTypeOf(response.contentType);
     const schemaPointer =

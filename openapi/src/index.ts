@@ -60,6 +60,7 @@ export {
 } from './validators.js';
 export {
   createDepartureClassifier,
+  JSON_MEDIA_TYPE,
   type ClassifiedIssue,
   type ClassifiedResponse,
   type DecisionRef,

@@ -196,6 +196,11 @@ function checkSyntax(
   }
 }
 
+/** Whether a media type is JSON: `application/json` or a structured `+json` type (RFC 6839). */
+function isJsonMedia(mediaType: string | undefined): boolean {
+  return !!mediaType && (mediaType.toLowerCase() === 'application/json' || mediaType.toLowerCase().endsWith('+json'));
+}
+
 function matchMedia<T>(content: Record<string, T>, mediaType: string | undefined): [string, T] | undefined {
   if (!mediaType) return undefined;
   for (const [key, value] of Object.entries(content)) {
@@ -504,25 +509,24 @@ export function createApiDescription(options: ApiDescriptionOptions = {}): ApiDe
             };
       }
       const found = matchMedia(declared.content, mediaType);
-      if (!found) {
-        return {
-          valid: false,
-          issues: [
-            {
-              in: 'header',
-              pointer: '/Content-Type',
-              name: 'Content-Type',
-              keyword: 'contentType',
-              message: `Content-Type ${mediaType ?? '(none)'} is not documented for ${operationId} ${status} (documented: ${mediaTypes.join(', ')})`,
-            },
-          ],
-        };
+      // JSON under another JSON media type (`application/vnd.api+json`) is still checked as the documented JSON.
+      const asJson = !found && isJsonMedia(mediaType) ? mediaTypes.find(isJsonMedia) : undefined;
+      const issues: ValidationIssue[] = [];
+      if (!found)
+        issues.push({
+          in: 'header',
+          pointer: '/Content-Type',
+          name: 'Content-Type',
+          keyword: 'contentType',
+          message: `Content-Type ${mediaType ?? '(none)'} is not documented for ${operationId} ${status} (documented: ${mediaTypes.join(', ')})`,
+          ...(asJson ? { params: { json: true } } : {}),
+        });
+      const [key, ref] = found ?? (asJson ? [asJson, declared.content[asJson]] : []);
+      if (key && ref && isJsonMedia(key)) {
+        const check = compileRef(bodyAjv, ref, `response|${op.operationId}|${declared.status}|${key}`);
+        if (!check(response.body)) issues.push(...issuesOf(check.errors, 'body'));
       }
-      if (found[1] && (found[0] === 'application/json' || found[0].endsWith('+json'))) {
-        const check = compileRef(bodyAjv, found[1], `response|${op.operationId}|${declared.status}|${found[0]}`);
-        if (!check(response.body)) return { valid: false, issues: issuesOf(check.errors, 'body') };
-      }
-      return { valid: true, value: undefined };
+      return issues.length ? { valid: false, issues } : { valid: true, value: undefined };
     },
 
     validateSchema(name, value) {

@@ -24,6 +24,7 @@ export interface Departure {
     | 'limit'
     | 'ordering'
     | 'header'
+    | 'media type'
     | 'request shape'
     | 'endpoint'
     | 'refusal';
@@ -209,6 +210,27 @@ export const DEPARTURES = {
     decision: '/components/schemas/DraftDish/properties/photo',
     also: ['/components/schemas/DraftCategory/properties/photo'],
   },
+  'json-vnd-api': {
+    does: "JSON answers carry JSON:API's media type, `Content-Type: application/vnd.api+json`",
+    area: 'media type',
+    decision: '/x-json-media-type',
+  },
+  'unassign-refused': {
+    does: '`PUT /api/orders/{id}` refuses `courier_id: null` with 422 (the spec gives courier_id as an integer): a courier once assigned is never taken off',
+    area: 'request shape',
+    decision: '/components/schemas/Order/properties/courier_id',
+  },
+  'sms-option-named': {
+    does: 'the query option that switches the SMS off is `sms=off`; `send_sms` is ignored (the SMS goes out)',
+    area: 'request shape',
+    decision: '/components/parameters/SendSms',
+    silentUnderSpec: 'only the decided order actions test of full sends the option and reads the SMS outbox',
+  },
+  'per-page-clamped': {
+    does: 'orders come at most 20 per page: a larger `per_page` is taken as 20 (and `meta.per_page` says 20)',
+    area: 'limit',
+    decision: '/paths/~1api~1orders/get/parameters/1',
+  },
 } as const satisfies Record<string, Departure>;
 
 /** The name of one departure. */
@@ -347,6 +369,13 @@ export function createIndependentService(options: IndependentServiceOptions = {}
       return absent(405);
     if (on.has('no-zone-delete') && method === 'DELETE' && /^\/api\/delivery_zones\/[^/]+$/.test(path))
       return absent(405);
+    if (on.has('sms-option-named') && method === 'PUT' && /^\/(api\/)?orders\/[^/]+(\/status)?$/.test(path)) {
+      const off = url.searchParams.get('sms') === 'off';
+      url.searchParams.delete('send_sms');
+      url.searchParams.delete('sms');
+      if (off) url.searchParams.set('send_sms', 'false');
+      request = new Request(url, request);
+    }
     if (on.has('lenient-paging') && method === 'GET')
       for (const key of ['page', 'per_page']) {
         const value = url.searchParams.get(key);
@@ -384,7 +413,9 @@ export function createIndependentService(options: IndependentServiceOptions = {}
     const dish = /^\/api\/draft_dishes(\/[^/]+)?\/?$/.test(path) && (method === 'POST' || method === 'PUT');
     const orders = method === 'POST' && /^\/api\/organizations\/[^/]+\/import\/orders$/.test(path);
     const category = method === 'PUT' && /^\/api\/draft_categories\/[^/]+$/.test(path);
+    const order = method === 'PUT' && /^\/(api\/)?orders\/[^/]+$/.test(path);
     const wanted =
+      (order && on.has('unassign-refused')) ||
       (zone && on.has('zone-wrapped')) ||
       (dish && (on.has('dish-price-number') || on.has('dishes-hidden-by-default'))) ||
       (orders && (on.has('buddies-named') || on.has('comment-as-note'))) ||
@@ -396,6 +427,11 @@ export function createIndependentService(options: IndependentServiceOptions = {}
       body = JSON.parse(text);
     } catch {
       return new Request(url, { method, headers: request.headers, body: text });
+    }
+    if (order && on.has('unassign-refused') && isRecord(body)) {
+      const fields = isRecord(body.order) ? body.order : body;
+      if ('courier_id' in fields && fields.courier_id === null)
+        return invalidField('/order/courier_id', 'courier_id must be an integer');
     }
     if (zone && on.has('zone-wrapped')) {
       if (!isRecord(body) || !isRecord(body.delivery_zone))
@@ -427,6 +463,13 @@ export function createIndependentService(options: IndependentServiceOptions = {}
   async function translateRequest(original: Request, url: URL): Promise<Request | Response> {
     const request = await ownRules(original, url);
     if (request instanceof Response) return request;
+    if (on.has('per-page-clamped') && request.method === 'GET' && /^\/(api\/)?orders\/?$/.test(url.pathname)) {
+      const perPage = url.searchParams.get('per_page');
+      if (perPage !== null && /^\d+$/.test(perPage) && Number(perPage) > 20) {
+        url.searchParams.set('per_page', '20');
+        return new Request(url, request);
+      }
+    }
     if (on.has('per-page-50') && request.method === 'GET' && /^\/api\/orders\/?$/.test(url.pathname)) {
       const perPage = url.searchParams.get('per_page');
       if (perPage === null) url.searchParams.set('per_page', '10');
@@ -594,7 +637,10 @@ export function createIndependentService(options: IndependentServiceOptions = {}
     if (url.pathname.startsWith('/__mock')) return mock.fetch(request);
     const translated = await translateRequest(request, url);
     const response = translated instanceof Response ? translated : await mock.fetch(translated);
-    return translateResponse(request, url, response);
+    const answer = await translateResponse(request, url, response);
+    if (on.has('json-vnd-api') && /^application\/json\b/i.test(answer.headers.get('content-type') ?? ''))
+      answer.headers.set('content-type', 'application/vnd.api+json');
+    return answer;
   }
 
   return {

@@ -316,9 +316,9 @@ export class TestContext {
       );
     }
     return {
-      token: response.body.meta.token,
-      accountType: String(response.body.api_user?.account?.type),
-      accountId: Number(response.body.api_user?.account?.id),
+      token: response.body?.meta?.token,
+      accountType: String(response.body?.api_user?.account?.type),
+      accountId: Number(response.body?.api_user?.account?.id),
       body: response.body,
     };
   }
@@ -381,9 +381,17 @@ export class TestContext {
     return node as T;
   }
 
-  /** The array at `path` in an answer's body, or a failure naming what the test expected (see {@link dig}). */
+  /**
+   * The array at `path` in an answer's body, or a failure naming what the test expected (see {@link dig}).
+   * With `optional`, an answer with nothing at the last step of `path` (a sideload left out) gives `[]`.
+   */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  list<T = any>(body: unknown, path: readonly (string | number)[], what: string): T[] {
+  list<T = any>(body: unknown, path: readonly (string | number)[], what: string, optional = false): T[] {
+    if (optional && path.length) {
+      const holder = this.dig<unknown>(body, path.slice(0, -1), what);
+      if (holder !== null && typeof holder === 'object' && (holder as Record<string, unknown>)[path.at(-1)!] == null)
+        return [];
+    }
     const value = this.dig<unknown>(body, path, what);
     if (!Array.isArray(value))
       this.fail(
@@ -457,6 +465,23 @@ export class TestContext {
       `${what ? `${what}: ` : ''}${response.method} ${new URL(response.url).pathname} refused with ${response.status}, the document decided ${statuses.join(' or ')}`,
       response,
     );
+  }
+
+  /**
+   * Whether the service refused (4xx) a request that rests on `decision` (a shape or value the spec does not
+   * show): under `spec` a warning naming the decision, under `full` a failure. A 2xx or 5xx answers false, for
+   * the caller to check as usual.
+   * @example if (!t.declined(answer, COURIER_ID, 'unassigning with courier_id: null')) t.status(answer, 200);
+   */
+  declined(response: ApiResponse, decision: string, what: string): boolean {
+    if (response.status < 400 || response.status >= 500) return false;
+    this.decided(
+      decision,
+      false,
+      `${what}: ${response.method} ${new URL(response.url).pathname} refused with ${response.status}`,
+      response,
+    );
+    return true;
   }
 
   /** Whether the run checks decisions too. */

@@ -36,7 +36,7 @@ export interface FixtureContext {
   check(condition: unknown, message: string): void;
   present<T>(value: T | undefined | null | false | '' | 0, message: string): T;
   equal<T>(actual: T, expected: T, message: string): void;
-  list<T>(body: unknown, path: readonly (string | number)[], what: string): T[];
+  list<T>(body: unknown, path: readonly (string | number)[], what: string, optional?: boolean): T[];
   dig<T>(body: unknown, path: readonly (string | number)[], what: string): T;
   status(response: ApiResponse, expected: StatusExpectation, what?: string): void;
 }
@@ -79,7 +79,9 @@ export class Fixtures {
     const staff = await this.t.as('staffMember');
     const response = await staff.get('/api/restaurants', { organization_id: this.orgId });
     this.t.status(response, 200, "listing the organization's restaurants");
-    const ids = (response.body?.restaurants ?? []).map((r: Rec) => Number(r.id)) as number[];
+    const ids = this.t
+      .list<Rec>(response.body, ['restaurants'], "the organization's restaurants")
+      .map((r) => Number(r.id));
     if (ids.length === 0) this.t.skip('the organization has no restaurant');
     return (this.restaurantCache = ids);
   }
@@ -90,9 +92,9 @@ export class Fixtures {
     const staff = await this.t.as('staffMember');
     const response = await staff.get('/api/delivery_zones', { organization_id: this.orgId });
     this.t.status(response, 200, "listing the organization's delivery zones");
-    return (this.zoneCache = ((response.body?.delivery_zones ?? []) as Rec[]).filter(
-      (z) => z.organization_id === this.orgId,
-    ));
+    return (this.zoneCache = this.t
+      .list<Rec>(response.body, ['delivery_zones'], 'the list of delivery zones')
+      .filter((z) => z.organization_id === this.orgId));
   }
 
   /**
@@ -123,7 +125,7 @@ export class Fixtures {
       if (written.status < 200 || written.status >= 300) continue;
       const read = await staff.get(`/api/delivery_zones/${zone.id}`);
       this.t.status(read, 200, 'reading back a zone with a Sunday timetable');
-      if (((read.body?.timetables ?? []) as Rec[]).some((e) => e.day === sunday))
+      if (this.t.list<Rec>(read.body, ['timetables'], 'the timetables of the zone', true).some((e) => e.day === sunday))
         return (this.dayCache = {
           sunday,
           learnt: `a zone created by the suite keeps a timetable entry for day ${sunday}`,
@@ -246,7 +248,9 @@ export class Fixtures {
     const courier = await this.t.as(role);
     const response = await courier.get('/api/orders', this.t.listPage);
     this.t.status(response, 200, "listing the courier's orders");
-    const open = ((response.body?.orders ?? []) as Rec[]).find((o) => !TERMINAL.has(String(o.status)));
+    const open = this.t
+      .list<Rec>(response.body, ['orders'], "the courier's orders")
+      .find((o) => !TERMINAL.has(String(o.status)));
     if (open) return open;
     return this.createOrder({ courier: role });
   }
@@ -317,7 +321,9 @@ export class Fixtures {
     const staff = await this.t.as('staffMember');
     const response = await staff.get('/api/draft_dishes', { organization_id: this.orgId });
     this.t.status(response, 200, 'listing draft dishes');
-    return ((response.body?.draft_dishes ?? []) as Rec[]).filter((d) => d.organization_id === this.orgId);
+    return this.t
+      .list<Rec>(response.body, ['draft_dishes'], 'the list of draft dishes')
+      .filter((d) => d.organization_id === this.orgId);
   }
 
   /** Lists the organization's draft categories. */
@@ -441,7 +447,7 @@ export class Fixtures {
     );
     if (answer.status >= 300)
       this.t.skip(`the storefront refused the fixture order: ${JSON.stringify(answer.body).slice(0, 300)}`);
-    return answer.body.order as Rec;
+    return this.t.dig<Rec>(answer.body, ['order'], 'the order');
   }
 }
 

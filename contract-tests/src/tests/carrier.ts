@@ -264,7 +264,7 @@ export const carrierTests = [
       t.status(await carrier.put(path, { status: 'delivered' }), 409, 'idle → delivered');
       const assigned = await carrier.put(path, { status: 'courier_assigned' });
       t.status(assigned, 200);
-      t.equal(assigned.body.order?.delivery?.status, 'courier_assigned', 'the PUT answer is the carrier view');
+      t.equal(assigned.body?.order?.delivery?.status, 'courier_assigned', 'the PUT answer is the carrier view');
       t.status(await carrier.put(path, { status: 'courier_assigned' }), 200, 'repeating the current status');
       t.status(await carrier.put(path, { status: 'delivering' }), 200);
       t.equal((await t.fixtures.order(handed.orderId!)).status, 'delivery', 'main status after delivering');

@@ -103,7 +103,11 @@ const RECIPES: Recipe[] = [
     needs: ['mutations'],
     run: async (t) => {
       const staff = await t.as('staffMember');
-      const current = (await staff.get(`/api/organizations/${t.fixtures.orgId}`)).body.organization as Rec;
+      const current = t.dig<Rec>(
+        (await staff.get(`/api/organizations/${t.fixtures.orgId}`)).body,
+        ['organization'],
+        'the organization',
+      );
       return staff.put(`/api/organizations/${t.fixtures.orgId}`, { organization: { about: current.about } });
     },
   },

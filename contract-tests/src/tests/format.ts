@@ -1,4 +1,5 @@
 import type { Rec } from '../runner/fixtures.js';
+import { JSON_MEDIA_TYPE } from '@restoapi/openapi';
 import { component, defineTest } from './define.js';
 
 export const formatTests = [
@@ -28,7 +29,7 @@ export const formatTests = [
     async run(t) {
       const staff = await t.as('staffMember');
       const org = `/api/organizations/${t.fixtures.orgId}`;
-      const before = (await staff.get(org)).body.organization as Rec;
+      const before = t.dig<Rec>((await staff.get(org)).body, ['organization'], 'the organization');
       const category = await t.fixtures.category();
       const [restaurantId] = await t.fixtures.restaurantIds();
       const draft = await t.fixtures.orderDraft();
@@ -78,7 +79,7 @@ export const formatTests = [
           `POST order import with ${label}`,
         );
       }
-      t.equal((await staff.get(org)).body.organization.about, before.about, 'organization after refused updates');
+      t.equal((await staff.get(org)).body?.organization?.about, before.about, 'organization after refused updates');
       t.check(
         !(await t.fixtures.dishes()).some((d) => d.name === dishName),
         'a dish sent without the JSON Content-Type was created',
@@ -107,7 +108,7 @@ export const formatTests = [
     title: 'Headers (decided): every answer carries X-Request-Id; JSON answers are application/json',
     clauses: ['Data format rules 1'],
     profile: 'full',
-    decisions: [component('headers', 'X-Request-Id'), component('schemas', 'ErrorBody')],
+    decisions: [component('headers', 'X-Request-Id'), component('schemas', 'ErrorBody'), JSON_MEDIA_TYPE],
     kind: 'decision',
     operations: ['listOrganizations', 'getOrganization', 'listOrders'],
     async run(t) {
@@ -123,13 +124,15 @@ export const formatTests = [
           answer.headers.get('x-request-id'),
           `${answer.method} ${answer.url} → ${answer.status} has no X-Request-Id`,
         );
-        t.check(
+        t.decided(
+          JSON_MEDIA_TYPE,
           answer.contentType?.startsWith('application/json'),
           `${answer.url} → ${answer.status} is ${answer.contentType}`,
+          answer,
         );
         if (answer.status >= 400)
           t.check(
-            Array.isArray(answer.body?.errors) && answer.body.errors[0]?.status === String(answer.status),
+            Array.isArray(answer.body?.errors) && answer.body?.errors?.[0]?.status === String(answer.status),
             `error body of ${answer.status}: ${answer.text.slice(0, 200)}`,
           );
       }

@@ -61,7 +61,7 @@ export const importTests = [
         [1, 3],
         `queued and busy answers (statuses ${answers.map((a) => `${a.status} ${a.body?.status}`).join(', ')})`,
       );
-      const jobId = queued[0]!.body.job_id;
+      const jobId = queued[0]!.body?.job_id;
       t.check(typeof jobId === 'string' || typeof jobId === 'number', 'a queued import without job_id');
       for (const answer of busy) {
         // Busy is known by its body: the spec shows "busy with job data" but no status, and the document decided 409.
@@ -71,19 +71,21 @@ export const importTests = [
           `a busy menu import answered ${answer.status}, the document decided 409`,
           answer,
         );
-        t.equal(answer.body.job_id, jobId, 'job_id in a busy answer (the running job)');
+        t.equal(answer.body?.job_id, jobId, 'job_id in a busy answer (the running job)');
         t.check(
           'job_status' in answer.body && 'job_message' in answer.body,
           `a busy answer without job_status/job_message: ${JSON.stringify(answer.body)}`,
         );
         t.check(
-          typeof answer.body.job_percent === 'number' && answer.body.job_percent >= 0 && answer.body.job_percent <= 100,
-          `job_percent of a busy answer: ${answer.body.job_percent}`,
+          typeof answer.body?.job_percent === 'number' &&
+            answer.body?.job_percent >= 0 &&
+            answer.body?.job_percent <= 100,
+          `job_percent of a busy answer: ${answer.body?.job_percent}`,
         );
       }
       const state = await staff.get(path);
       t.status(state, 200, 'reading the import state');
-      t.equal(state.body.job_id, jobId, 'job_id of the import state while it runs');
+      t.equal(state.body?.job_id, jobId, 'job_id of the import state while it runs');
       const done = await t.fixtures.waitForImport('menu');
       t.equal(done.job_id, jobId, 'job_id of the finished import');
       const next = await staff.post(path, bodies[0]);
@@ -448,9 +450,9 @@ export const importTests = [
       t.status(started, 202, 'starting an import');
       const busy = await staff.post(path, { dishes: [menuDish('Second')] });
       t.status(busy, 409, 'a second import');
-      t.equal(busy.body.errors?.[0]?.code, 'import_busy', 'error code of the busy answer');
+      t.equal(busy.body?.errors?.[0]?.code, 'import_busy', 'error code of the busy answer');
       const running = await staff.get(path);
-      t.equal(running.body.status, 'busy', 'state while the job runs');
+      t.equal(running.body?.status, 'busy', 'state while the job runs');
       const done = await t.fixtures.waitForImport('menu');
       t.equal([done.status, done.job_status], ['idle', 'done'], 'state after the job');
       const keptId = (await dishByExternal(t)).get('ct-decided')?.id;
@@ -600,7 +602,7 @@ export const importTests = [
       );
       const busy = await staff.post(path, { clients: [] });
       t.status(busy, 409, 'a second client import');
-      t.equal(busy.body.status, 'busy', 'status of the busy answer');
+      t.equal(busy.body?.status, 'busy', 'status of the busy answer');
       await t.fixtures.waitForImport('clients');
       t.status(await (await t.as('dispatcher')).post(path, { clients: [] }), 403, 'a dispatcher imports clients');
     },
@@ -637,7 +639,7 @@ export const importTests = [
         const again = await t.fixtures.importOrders([changed], existing);
         t.status(again, '2xx');
         t.equal(
-          again.body.organization_import?.[0]?.status,
+          again.body?.organization_import?.[0]?.status,
           'ignored',
           `status of a re-import with existing=${existing ?? '(omitted)'}`,
         );
@@ -649,7 +651,7 @@ export const importTests = [
         );
       }
       const updated = await t.fixtures.importOrders([changed], 'update');
-      t.equal(updated.body.organization_import?.[0]?.status, 'imported', 'status of a re-import with existing=update');
+      t.equal(updated.body?.organization_import?.[0]?.status, 'imported', 'status of a re-import with existing=update');
       const now = await t.fixtures.order(original.id as number);
       t.equal(now.contact_phone, '+49 30 5559999', 'contact_phone after a re-import with existing=update');
       // Where the import's comment shows is decided: the description is only checked against it as decided.
@@ -684,7 +686,7 @@ export const importTests = [
       ];
       const response = await t.fixtures.importOrders(drafts);
       t.status(response, '2xx', 'an import with one failing order');
-      const items = response.body.organization_import as Rec[];
+      const items = t.list<Rec>(response.body, ['organization_import'], 'the organization import');
       t.equal(items.length, 3, 'one result item per submitted order');
       t.equal(
         items.map((i) => [i.external_id, i.status]),
@@ -739,7 +741,7 @@ export const importTests = [
       Object.assign(manual, { restaurant_id: target.restaurant_id, delivery_zone_id: target.id });
       const response = await t.fixtures.importOrders([inZone, outside, manual]);
       t.status(response, '2xx');
-      const items = response.body.organization_import as Rec[];
+      const items = t.list<Rec>(response.body, ['organization_import'], 'the organization import');
       t.equal(
         items.map((i) => i.status),
         ['imported', 'error', 'imported'],

@@ -114,13 +114,13 @@ export const menuTests = [
       const byCategory = await staff.get('/api/draft_dishes', { draft_category_id: category.id });
       t.status(byCategory, 200);
       t.check(
-        (byCategory.body.draft_dishes as Rec[]).some((d) => d.id === dish.id),
+        t.list<Rec>(byCategory.body, ['draft_dishes'], 'the draft dishes').some((d) => d.id === dish.id),
         'the new dish is missing from the list filtered by its category',
       );
-      for (const d of byCategory.body.draft_dishes as Rec[])
+      for (const d of t.list<Rec>(byCategory.body, ['draft_dishes'], 'the draft dishes'))
         t.equal(d.draft_category_id, category.id, `category of dish ${d.id} filtered by draft_category_id`);
       // The order of the list is not shown: under spec a different one is a warning naming the decision.
-      const listed = byCategory.body.draft_dishes as Rec[];
+      const listed = t.list<Rec>(byCategory.body, ['draft_dishes'], 'the draft dishes');
       const storefront = [...listed].sort(
         (a, b) => Number(a.menu_order) - Number(b.menu_order) || Number(a.id) - Number(b.id),
       );
@@ -140,14 +140,18 @@ export const menuTests = [
         '2xx',
         'updating the dish',
       );
-      const updated = (await staff.get(`/api/draft_dishes/${dish.id}`)).body.draft_dish as Rec;
+      const updated = t.dig<Rec>(
+        (await staff.get(`/api/draft_dishes/${dish.id}`)).body,
+        ['draft_dish'],
+        'the draft dish',
+      );
       t.equal(updated.name, `${name} (renamed)`, 'name after the update');
       t.equal(Number(updated.price), 13, 'price after the update');
       t.status(await staff.delete(`/api/draft_dishes/${dish.id}`), '2xx', 'deleting the dish');
       t.status(await staff.get(`/api/draft_dishes/${dish.id}`), '4xx', 'reading a deleted dish');
       const afterDelete = await staff.get('/api/draft_dishes', { draft_category_id: category.id });
       t.check(
-        !(afterDelete.body.draft_dishes as Rec[]).some((d) => d.id === dish.id),
+        !t.list<Rec>(afterDelete.body, ['draft_dishes'], 'the draft dishes').some((d) => d.id === dish.id),
         'a deleted dish is still listed',
       );
     },
@@ -204,7 +208,11 @@ export const menuTests = [
     operations: ['createDraftDish', 'getDraftDish'],
     async run(t) {
       const dish = await t.fixtures.createDish({ options: CONFIGURATOR });
-      const read = (await (await t.as('staffMember')).get(`/api/draft_dishes/${dish.id}`)).body.draft_dish as Rec;
+      const read = t.dig<Rec>(
+        (await (await t.as('staffMember')).get(`/api/draft_dishes/${dish.id}`)).body,
+        ['draft_dish'],
+        'the dish',
+      );
       const groups = read.options as Rec[];
       t.check(Array.isArray(groups) && groups.length === 2, `options of the dish: ${JSON.stringify(read.options)}`);
       t.equal(
@@ -253,7 +261,7 @@ export const menuTests = [
       const read = await staff.get(`/api/draft_categories/${category.id}`);
       t.status(read, 200);
       t.equal(
-        [...(read.body.draft_category.draft_dish_ids as number[])].sort(),
+        [...t.list<number>(read.body, ['draft_category', 'draft_dish_ids'], 'the dishes of the category')].sort(),
         dishes.map((d) => d.id as number).sort(),
         'draft_dish_ids of the category',
       );
@@ -263,7 +271,7 @@ export const menuTests = [
         t.list<Rec>(list.body, ['draft_categories'], 'the list of draft categories').some((c) => c.id === category.id),
         "the category is missing from its organization's list",
       );
-      for (const c of list.body.draft_categories as Rec[])
+      for (const c of t.list<Rec>(list.body, ['draft_categories'], 'the draft categories'))
         t.equal(c.organization_id, t.fixtures.orgId, `organization of category ${c.id}`);
       t.status(
         await staff.put(`/api/draft_categories/${category.id}`, {
@@ -272,7 +280,11 @@ export const menuTests = [
         '2xx',
         'updating the category',
       );
-      const updated = (await staff.get(`/api/draft_categories/${category.id}`)).body.draft_category as Rec;
+      const updated = t.dig<Rec>(
+        (await staff.get(`/api/draft_categories/${category.id}`)).body,
+        ['draft_category'],
+        'the draft category',
+      );
       t.equal(updated.name, 'Renamed by the contract tests', 'name after the update');
       // Which fields of a category are editable is not shown: menu_order being one is decided.
       t.decided(
@@ -314,7 +326,7 @@ export const menuTests = [
         '2xx',
         'uploading a dish photo',
       );
-      const photo = (await staff.get(`/api/draft_dishes/${dish.id}`)).body.draft_dish.photo as Rec | null;
+      const photo = (await staff.get(`/api/draft_dishes/${dish.id}`)).body?.draft_dish?.photo as Rec | null;
       // That the photo is readable at once (not processed later) is decided, not stated.
       t.decided(
         component('schemas', 'DraftDish/properties/photo'),
@@ -327,8 +339,8 @@ export const menuTests = [
         '2xx',
         'uploading a category photo',
       );
-      const categoryPhoto = (await staff.get(`/api/draft_categories/${category.id}`)).body.draft_category
-        .photo as Rec | null;
+      const categoryPhoto = (await staff.get(`/api/draft_categories/${category.id}`)).body?.draft_category
+        ?.photo as Rec | null;
       t.decided(
         component('schemas', 'DraftCategory/properties/photo'),
         categoryPhoto && typeof categoryPhoto.large === 'string',
@@ -423,7 +435,7 @@ export const menuTests = [
       });
       t.status(category, 201, 'creating a category');
       t.check(category.headers.get('location'), 'a created category without a Location header');
-      const categoryId = category.body.draft_category.id as number;
+      const categoryId = t.dig<number>(category.body, ['draft_category', 'id'], 'the id of the created category');
       const created = await staff.post('/api/draft_dishes', {
         draft_dish: { name: 'Defaults', price: 9.5, draft_category_id: categoryId, organization_id: t.fixtures.orgId },
       });
@@ -502,7 +514,7 @@ export const menuTests = [
       t.equal(menu.organization_id, t.fixtures.orgId, 'organization of the publication');
       const all = await t.fixtures.dishes();
       const visible = all.filter((d) => !d.is_hidden).length;
-      const count = Number(second.body.menu.dish_count);
+      const count = Number(second.body?.menu?.dish_count);
       t.check(
         count >= visible && count <= all.length,
         `dish_count ${count} does not count the ${all.length} drafts (${visible} visible)`,
@@ -529,7 +541,7 @@ export const menuTests = [
         },
       });
       t.status(impossible, 422, 'a group whose min exceeds its items');
-      t.equal(impossible.body.errors?.[0]?.code, 'invalid_configuration', 'error code of an impossible group');
+      t.equal(impossible.body?.errors?.[0]?.code, 'invalid_configuration', 'error code of an impossible group');
       const kept = await t.fixtures.createDish({
         options: [
           {

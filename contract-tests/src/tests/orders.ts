@@ -108,15 +108,15 @@ export const orderTests = [
       if (walked && everything.complete)
         t.equal(seen.length, everything.length, 'orders on all pages together (every order once)');
       const beyond = await dispatcher.get('/api/orders', { page: pageCount + 1, per_page: perPage });
-      if (beyond.status === 200) t.equal(beyond.body.orders.length, 0, 'orders on the page after the last one');
+      if (beyond.status === 200) t.equal(beyond.body?.orders?.length, 0, 'orders on the page after the last one');
       else t.status(beyond, '4xx', 'the page after the last one');
       // Without per_page the service picks its default, which the spec does not show.
       const plain = await dispatcher.get('/api/orders');
       t.status(plain, 200);
       t.decided(
         '/paths/~1api~1orders/get/parameters/1',
-        plain.body.meta?.per_page === 25,
-        `per_page defaults to 25: meta.per_page is ${JSON.stringify(plain.body.meta?.per_page)}`,
+        plain.body?.meta?.per_page === 25,
+        `per_page defaults to 25: meta.per_page is ${JSON.stringify(plain.body?.meta?.per_page)}`,
         plain,
       );
     },
@@ -235,7 +235,7 @@ export const orderTests = [
       if (!order) order = await t.fixtures.createOrder({ courier: 'courier' });
       const response = await dispatcher.get(`/api/orders/${order.id}`);
       t.status(response, 200);
-      const body = response.body as Rec;
+      const body = t.dig<Rec>(response, ['body'], 'the order answer');
       t.equal(body.order?.id, order.id, 'order.id');
       for (const key of ['restaurants', 'couriers', 'payments'])
         t.check(Array.isArray(body[key]), `the order answer has no sideloaded ${key} array`);
@@ -266,7 +266,7 @@ export const orderTests = [
       const long = await staff.get('/api/orders', { per_page: 5 });
       t.status(short, 200, 'GET /orders');
       t.equal(short.body, long.body, 'GET /orders and GET /api/orders');
-      const order = (long.body.orders as Rec[])[0] ?? t.skip('the staff member sees no order');
+      const order = t.list<Rec>(long.body, ['orders'], 'the orders')[0] ?? t.skip('the staff member sees no order');
       const a = await staff.get(`/orders/${order.id}`);
       const b = await staff.get(`/api/orders/${order.id}`);
       t.status(a, 200, 'GET /orders/:id');
@@ -476,7 +476,7 @@ export const orderTests = [
       );
       const accepted = await staff.request({ method: 'PUT', path: statusPath, query: { status: 'accepted' } });
       t.status(accepted, 200, 'pending → accepted');
-      t.equal(accepted.body.order?.status, 'accepted', 'the status answer carries the order');
+      t.equal(accepted.body?.order?.status, 'accepted', 'the status answer carries the order');
       t.status(
         await staff.request({ method: 'PUT', path: statusPath, query: { status: 'accepted' } }),
         200,
@@ -487,8 +487,8 @@ export const orderTests = [
       t.status(first, 200);
       const second = await staff.put(`/api/orders/${order.id}/confirm`);
       t.equal(
-        second.body.order.restaurant_confirmed_at,
-        first.body.order.restaurant_confirmed_at,
+        second.body?.order?.restaurant_confirmed_at,
+        first.body?.order?.restaurant_confirmed_at,
         'a repeated confirmation keeps the first timestamp',
       );
       const courier = await t.as('courier');
@@ -511,7 +511,7 @@ export const orderTests = [
         200,
         'the courier completes the order (send_sms=false)',
       );
-      t.equal(await sms(), quiet, 'SMS sent although send_sms=false');
+      t.decided(component('parameters', 'SendSms'), (await sms()) === quiet, 'SMS sent although send_sms=false');
       t.status(
         await staff.request({ method: 'PUT', path: statusPath, query: { status: 'cancelled' } }),
         409,
@@ -520,8 +520,11 @@ export const orderTests = [
       const unassigned = await (
         await t.as('dispatcher')
       ).put(`/api/orders/${order.id}`, { order: { courier_id: null } });
-      t.status(unassigned, 200, 'taking the courier off the order');
-      t.equal(unassigned.body.order.courier_id, null, 'courier_id after unassigning');
+      const courierId = component('schemas', 'Order/properties/courier_id');
+      if (!t.declined(unassigned, courierId, 'taking the courier off the order with courier_id: null')) {
+        t.status(unassigned, 200, 'taking the courier off the order');
+        t.equal(unassigned.body?.order?.courier_id, null, 'courier_id after unassigning');
+      }
     },
   }),
   defineTest({
@@ -546,14 +549,14 @@ export const orderTests = [
       const items = await staff.get(String(order.links.items).replace(/^https?:\/\/[^/]+/, ''));
       t.status(items, 200, 'following links.items');
       t.equal(
-        (items.body.items as Rec[]).map((i) => [i.name, i.amount, i.price, i.item_price]),
+        t.list<Rec>(items.body, ['items'], 'the items').map((i) => [i.name, i.amount, i.price, i.item_price]),
         [['Soup', 2, '7.00', '3.50']],
         'items of the imported order',
       );
       const buddies = await staff.get(`/api/orders/${order.id}/buddies`);
       t.status(buddies, 200);
       t.equal(
-        (buddies.body.buddies as Rec[]).map((b) => [b.name, b.item_ids.length]),
+        t.list<Rec>(buddies.body, ['buddies'], 'the buddies').map((b) => [b.name, b.item_ids?.length]),
         [['Guest', 1]],
         'buddies of the imported order',
       );

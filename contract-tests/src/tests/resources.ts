@@ -23,7 +23,7 @@ export const resourceTests = [
       const list = await staff.get('/api/organizations');
       t.status(list, 200);
       t.check(Array.isArray(list.body?.organizations), 'the list has no `organizations` array at its root');
-      t.equal(list.body.organizations[0], one.body.organization, 'the organization in the list and read by id');
+      t.equal(list.body?.organizations?.[0], one.body?.organization, 'the organization in the list and read by id');
     },
   }),
   defineTest({
@@ -60,7 +60,7 @@ export const resourceTests = [
         social_network: { vk: 'https://vk.com/contract-tests' },
       };
       t.status(await staff.put(path, { organization: changes }), '2xx', 'updating the organization');
-      const after = (await staff.get(path)).body.organization as Rec;
+      const after = t.dig<Rec>((await staff.get(path)).body, ['organization'], 'the organization');
       t.equal(after.name, changes.name, 'name after the update');
       t.equal(after.about, changes.about, 'about after the update');
       t.equal(after.phone, changes.phone, 'phone after the update');
@@ -96,7 +96,7 @@ export const resourceTests = [
       });
       const echoed = await staff.put(path, { organization: before });
       t.status(echoed, 200, 'sending the GET body back');
-      t.equal(echoed.body.organization, before, 'answer to an unchanged update');
+      t.equal(echoed.body?.organization, before, 'answer to an unchanged update');
       const hostChange = await staff.put(path, { organization: { host: `changed-${before.host}` } });
       t.status(hostChange, 422, 'changing host');
       t.equal(hostChange.body?.errors?.[0]?.code, 'not_editable', 'error code of a non-editable change');
@@ -130,7 +130,7 @@ export const resourceTests = [
       const dispatcher = await t.as('dispatcher');
       const filtered = await dispatcher.get('/api/restaurants', { organization_id: t.fixtures.orgId });
       t.status(filtered, 200);
-      const list = (filtered.body?.restaurants ?? []) as Rec[];
+      const list = t.list<Rec>(filtered.body, ['restaurants'], 'the list of restaurants');
       t.check(list.length > 0, 'no restaurant listed for the organization');
       for (const r of list)
         t.equal(r.organization_id, t.fixtures.orgId, `organization of restaurant ${r.id} filtered by organization_id`);
@@ -138,8 +138,8 @@ export const resourceTests = [
       const one = await staff.get(`/api/restaurants/${list[0]!.id}`);
       t.status(one, 200);
       t.check(Array.isArray(one.body?.restaurants), 'GET /api/restaurants/:id has no `restaurants` array at its root');
-      t.equal(one.body.restaurants.length, 1, 'restaurants in the answer to GET /api/restaurants/:id');
-      t.equal(one.body.restaurants[0].id, list[0]!.id, 'id of the restaurant read by id');
+      t.equal(one.body?.restaurants?.length, 1, 'restaurants in the answer to GET /api/restaurants/:id');
+      t.equal(one.body?.restaurants?.[0]?.id, list[0]!.id, 'id of the restaurant read by id');
     },
   }),
   defineTest({
@@ -157,7 +157,7 @@ export const resourceTests = [
       const [id] = await t.fixtures.restaurantIds();
       const staff = await t.as('staffMember');
       const path = `/api/restaurants/${id}`;
-      const before = (await staff.get(path)).body.restaurants[0] as Rec;
+      const before = t.dig<Rec>((await staff.get(path)).body, ['restaurants', 0], `restaurant ${id}`);
       t.cleanup(async () => {
         await staff.put(path, { restaurant: { name: before.name, phone: before.phone, address: before.address } });
       });
@@ -197,7 +197,7 @@ export const resourceTests = [
       const [id] = await t.fixtures.restaurantIds();
       const staff = await t.as('staffMember');
       const path = `/api/restaurants/${id}`;
-      const before = (await staff.get(path)).body.restaurants[0] as Rec;
+      const before = t.dig<Rec>((await staff.get(path)).body, ['restaurants', 0], `restaurant ${id}`);
       const same = await staff.put(path, { restaurant: before });
       t.status(same, 200, 'sending the GET body back');
       t.equal(same.body?.restaurants, [before], 'answer to an unchanged update');
@@ -239,7 +239,7 @@ export const resourceTests = [
       for (const c of couriers) t.equal(c.organization_id, t.fixtures.orgId, `organization of courier ${c.id}`);
       const one = await staff.get(`/api/couriers/${courierId}`);
       t.status(one, 200);
-      t.equal(one.body.courier.id, courierId, 'courier.id read by id');
+      t.equal(one.body?.courier?.id, courierId, 'courier.id read by id');
       t.status(
         await staff.request({ method: 'POST', path: '/api/couriers', json: { courier: { name: 'x' } } }),
         405,

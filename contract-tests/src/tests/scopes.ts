@@ -165,7 +165,7 @@ export const scopeTests = [
       const staff = await t.as('staffMember');
       const list = await staff.get('/api/organizations');
       t.status(list, 200);
-      const ids = ((list.body?.organizations ?? []) as Rec[]).map((o) => o.id);
+      const ids = t.list<Rec>(list.body, ['organizations'], 'the list of organizations').map((o) => o.id);
       t.equal(ids, [t.fixtures.orgId], 'organizations listed for a staff member');
       t.status(await staff.get(`/api/organizations/${t.fixtures.orgId}`), 200, 'reading its own organization');
       if (t.config.foreignOrganization)
@@ -205,11 +205,11 @@ export const scopeTests = [
       ] as const) {
         const all = await staff.get(path);
         t.status(all, 200, `listing ${key}`);
-        for (const record of (all.body?.[key] ?? []) as Rec[])
+        for (const record of t.list<Rec>(all.body, [key], `the list of ${key}`))
           t.equal(record.organization_id, own, `organization of ${key} ${record.id} listed for a staff member`);
         const filtered = await staff.get(path, { organization_id: foreign });
         if (filtered.status === 200) {
-          for (const record of (filtered.body?.[key] ?? []) as Rec[])
+          for (const record of t.list<Rec>(filtered.body, [key], `the list of ${key}`))
             t.equal(record.organization_id, own, `${key} ${record.id} listed with organization_id=${foreign}`);
         } else t.status(filtered, '4xx', `filtering ${key} by another organization`);
       }

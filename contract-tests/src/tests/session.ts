@@ -135,8 +135,8 @@ export const sessionTests = [
         );
         const credentials = t.config.accounts[role];
         if (credentials && 'login' in credentials)
-          t.equal(session.body.api_user.login, credentials.login, `login of the ${role} ApiUser`);
-        t.check(Array.isArray(session.body.staff_members), 'staff_members is not an array');
+          t.equal(session.body?.api_user?.login, credentials.login, `login of the ${role} ApiUser`);
+        t.check(Array.isArray(session.body?.staff_members), 'staff_members is not an array');
       }
     },
   }),
@@ -162,19 +162,19 @@ export const sessionTests = [
         /^[A-Za-z0-9_-]{43,}$/.test(session.token),
         `the token is not ≥ 43 base64url characters: ${session.token}`,
       );
-      t.check(!Number.isNaN(Date.parse(session.body.meta.expires_at)), 'meta.expires_at is not a timestamp');
-      const staff = session.body.staff_members as { organization_id: number; id: number }[];
+      t.check(!Number.isNaN(Date.parse(session.body?.meta?.expires_at)), 'meta.expires_at is not a timestamp');
+      const staff = t.list<{ organization_id: number; id: number }>(session.body, ['staff_members'], 'staff_members');
       t.equal(staff.length, 1, 'staff_members of a staff-member session');
       t.equal(staff[0]?.organization_id, t.fixtures.orgId, 'organization of the staff member');
       t.equal(staff[0]?.id, session.accountId, "staff_members holds the account's own record");
       const client = t.withSession(session);
       const read = await client.get('/api/session');
       t.status(read, 200);
-      t.equal(read.body.meta.token, session.token, 'GET /api/session returns the same token');
-      t.equal(read.body.api_user, session.body.api_user, 'GET /api/session returns the same api_user');
-      t.equal(read.body.staff_members, session.body.staff_members, 'GET /api/session returns the same staff_members');
+      t.equal(read.body?.meta?.token, session.token, 'GET /api/session returns the same token');
+      t.equal(read.body?.api_user, session.body?.api_user, 'GET /api/session returns the same api_user');
+      t.equal(read.body?.staff_members, session.body?.staff_members, 'GET /api/session returns the same staff_members');
       const courier = await t.login('courier');
-      t.equal(courier.body.staff_members, [], 'staff_members of a courier session');
+      t.equal(courier.body?.staff_members, [], 'staff_members of a courier session');
       const ended = await client.delete('/api/session');
       t.status(ended, 204, 'DELETE /api/session');
       t.equal(ended.text, '', 'body of DELETE /api/session');

@@ -88,7 +88,10 @@ async function countOf(
 ): Promise<{ count: number; orders: Rec[] }> {
   const response = await (await t.as('dispatcher')).get('/api/orders', query as never);
   t.status(response, 200, what);
-  return { count: Number(response.body?.meta?.count), orders: (response.body?.orders ?? []) as Rec[] };
+  return {
+    count: Number(response.body?.meta?.count),
+    orders: t.list<Rec>(response.body, ['orders'], 'the list of orders'),
+  };
 }
 
 /**
@@ -113,7 +116,7 @@ async function arrayFilter(t: TestContext, key: string, field: string, a: number
       tried.push(`${form}: ${response.status}`);
       continue;
     }
-    const orders = (response.body?.orders ?? []) as Rec[];
+    const orders = t.list<Rec>(response.body, ['orders'], 'the list of orders');
     const count = Number(response.body?.meta?.count);
     const foreign = orders.filter((o) => o[field] !== a && o[field] !== b);
     if (count === one.count + other.count && foreign.length === 0) {

@@ -51,6 +51,10 @@ const PROBES: Record<DepartureName, string[]> = {
   'comment-as-note': ['importOrders'],
   'menu-order-fixed': ['updateDraftCategory'],
   'photo-later': ['uploadDraftDishPhoto'],
+  'json-vnd-api': ['listOrganizations', 'getOrganization', 'listOrders'],
+  'unassign-refused': ['updateOrder'],
+  'sms-option-named': ['setOrderStatus'],
+  'per-page-clamped': ['listOrders'],
 };
 
 /** The sample `npm test` runs: one departure of each family the issue names first. */

@@ -64,6 +64,7 @@ test('the harness departs from the document in at least ten places, each individ
       'limit',
       'ordering',
       'header',
+      'media type',
       'request shape',
       'endpoint',
       'refusal',

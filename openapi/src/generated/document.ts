@@ -11123,5 +11123,9 @@ export const openapiDocument: Record<string, unknown> = {
         "description": "The session token sent as the query parameter `token=<ACCESS_TOKEN>` (Authentication 3)."
       }
     }
+  },
+  "x-json-media-type": {
+    "mediaType": "application/json",
+    "x-decision": "The media type of JSON answers is not shown: the spec states only that a request with a JSON body carries `Content-Type: application/json` (Data format rules 8). Every JSON answer is `application/json` too, the type clients already send. JSON:API's `application/vnd.api+json` (the format partially follows that convention, Data format rules 1) or another `+json` type would be JSON all the same, so only this decision tells them apart."
   }
 };

@@ -170,7 +170,7 @@ function menuSteps(t: TestContext): fc.Arbitrary<Step<ImportModel>>[] {
 async function readImport(tc: TestContext, kind: 'menu' | 'clients'): Promise<Rec> {
   const response = await (await tc.as('staffMember')).get(`/api/organizations/${tc.fixtures.orgId}/import/${kind}`);
   tc.status(response, 200, `reading the ${kind} import state`);
-  return response.body as Rec;
+  return tc.dig<Rec>(response, ['body'], `the ${kind} import state`);
 }
 
 function clientExternalId(m: ImportModel, pool: number): string {

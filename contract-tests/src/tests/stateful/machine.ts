@@ -103,6 +103,14 @@ export function formatSequence(trace: Trace, exchanges: Exchange[], failure: str
   return lines.join('\n');
 }
 
+/** What the document and the checks found wrong in the answers a sequence got so far. */
+function problemsOf(sink: TestContext['runtime']['http']['sink']): string[] {
+  return [
+    ...(sink?.failures ?? []),
+    ...(sink?.violations ?? []).map((v) => `${v.method} ${v.path} → ${v.status}: ${v.message}`),
+  ];
+}
+
 /** The property of one machine: a generated sequence, run from a fresh state, every answer checked. */
 function propertyOf<M extends object>(t: TestContext, machine: Machine<M>, trace: Trace, replayPath?: string) {
   const sink = t.runtime.http.sink;
@@ -123,10 +131,7 @@ function propertyOf<M extends object>(t: TestContext, machine: Machine<M>, trace
     }
     await t.runCleanups();
     recordControlCalls(t);
-    const problems = (): string[] => [
-      ...(sink?.failures ?? []),
-      ...(sink?.violations ?? []).map((v) => `${v.method} ${v.path} → ${v.status}: ${v.message}`),
-    ];
+    const problems = (): string[] => problemsOf(sink);
     try {
       const model = await machine.init(t);
       await fc.asyncModelRun(() => ({ model, real: t }), cmds);
@@ -209,14 +214,13 @@ async function runFixed<M extends object>(
       await step.run(model, t);
       if (step.writes && machine.observe) await machine.observe(model, t);
     }
-    const problems = [
-      ...(sink?.failures ?? []),
-      ...(sink?.violations ?? []).map((v) => `${v.method} ${v.path} → ${v.status}: ${v.message}`),
-    ];
+    const problems = problemsOf(sink);
     if (problems.length) throw new CheckFailure(problems.join('\n'));
     return undefined;
   } catch (error) {
     if (error instanceof SkipSignal) throw error;
+    // As in a generated sequence: an answer the model could not read fails naming it (runner/crash.ts).
+    if (isReadingError(error)) return new CheckFailure(readingFailure(error, problemsOf(sink), sink?.exchanges ?? []));
     return error as Error;
   }
 }
@@ -384,6 +388,11 @@ export function sameRecords<T>(
   what: string,
   check: (record: Rec, expected: T) => void,
 ): void {
+  for (const [i, record] of listed.entries())
+    t.check(
+      record !== null && typeof record === 'object',
+      `${what}: item ${i} is ${JSON.stringify(record)}, not a record`,
+    );
   sameIds(
     t,
     listed.map((r) => r.id as number),

@@ -224,7 +224,7 @@ async function checkCategoryFilter(m: MenuModel, tc: TestContext, categoryId: nu
     await tc.as('staffMember')
   ).get('/api/draft_dishes', { organization_id: tc.fixtures.orgId, draft_category_id: categoryId });
   tc.status(response, 200, `listing the dishes of category ${categoryId}`);
-  const listed = (response.body?.draft_dishes ?? []) as Rec[];
+  const listed = tc.list<Rec>(response.body, ['draft_dishes'], `the dishes of category ${categoryId}`);
   sameIds(
     tc,
     listed.map((d) => d.id as number),
@@ -240,13 +240,19 @@ async function checkCategoryFilter(m: MenuModel, tc: TestContext, categoryId: nu
 async function readDish(m: MenuModel, tc: TestContext, id: number): Promise<void> {
   const response = await (await tc.as('staffMember')).get(`/api/draft_dishes/${id}`);
   tc.status(response, 200, `reading dish ${id}`);
-  checkDish(tc, response.body.draft_dish as Rec, m.dishes.get(id)!, 'GET by id');
+  checkDish(tc, tc.dig<Rec>(response.body, ['draft_dish'], `dish ${id}`), m.dishes.get(id)!, 'GET by id');
 }
 
 async function readCategory(m: MenuModel, tc: TestContext, id: number): Promise<void> {
   const response = await (await tc.as('staffMember')).get(`/api/draft_categories/${id}`);
   tc.status(response, 200, `reading category ${id}`);
-  checkCategory(tc, response.body.draft_category as Rec, m.categories.get(id)!, dishesIn(m.dishes, id), 'GET by id');
+  checkCategory(
+    tc,
+    tc.dig<Rec>(response.body, ['draft_category'], `category ${id}`),
+    m.categories.get(id)!,
+    dishesIn(m.dishes, id),
+    'GET by id',
+  );
 }
 
 const menuMachine: Machine<MenuModel> = {
@@ -384,7 +390,13 @@ const menuMachine: Machine<MenuModel> = {
           if (description !== undefined) dish.description = description;
           applyExtras(dish.extras, extras);
           // The body of an answer to PUT is not shown in the spec (decided: the updated dish); the list read after shows the update.
-          if (tc.full) checkDish(tc, response.body.draft_dish as Rec, dish, 'the answer to the update');
+          if (tc.full)
+            checkDish(
+              tc,
+              tc.dig<Rec>(response.body, ['draft_dish'], 'the updated dish'),
+              dish,
+              'the answer to the update',
+            );
         },
       }));
     // Renames come twice as often: a view that misses a category's second write (an upload, say) needs one before it.
@@ -446,7 +458,7 @@ const menuMachine: Machine<MenuModel> = {
             },
           });
           tc.status(response, '2xx', 'creating a draft dish');
-          const dish = response.body.draft_dish as Rec;
+          const dish = tc.dig<Rec>(response.body, ['draft_dish'], 'the created dish');
           // Fields not sent take the service's defaults (not shown in the spec): the answer's values are the model's.
           const extras = extrasOf(dish);
           applyExtras(extras, sentExtras(sent));
@@ -491,10 +503,11 @@ const menuMachine: Machine<MenuModel> = {
               draft_category: { name, organization_id: org },
             });
             tc.status(response, '2xx', 'creating a draft category');
-            const id = response.body.draft_category.id as number;
+            const created = tc.dig<Rec>(response.body, ['draft_category'], 'the created category');
+            const id = tc.dig<number>(created, ['id'], 'the id of the created category');
             tc.check(!m.categories.has(id), `a new category got the id ${id} of a category that exists`);
             // Its position (decided: after the last category) is the answer's.
-            m.categories.set(id, { name, photo: false, menuOrder: response.body.draft_category.menu_order as number });
+            m.categories.set(id, { name, photo: false, menuOrder: created.menu_order as number });
             m.oursCategories.add(id);
             undo(tc, async () => (await staff()).delete(`/api/draft_categories/${id}`));
           },

@@ -7,6 +7,9 @@ import { component, defineTest, opPointer } from '../define.js';
 import { fresh, pick, runMachine, type Machine, type Step } from './machine.js';
 import { allOrderPages } from './order-pages.js';
 
+/** The decision that `courier_id: null` takes the courier off an order. */
+const COURIER_ID = component('schemas', 'Order/properties/courier_id');
+
 type Status = 'pending' | 'accepted' | 'cooking' | 'ready' | 'delivery' | 'complete' | 'cancelled';
 
 type DeliveryStatus = 'idle' | 'courier_assigned' | 'delivering' | 'delivered' | 'problem';
@@ -154,18 +157,25 @@ function checkOrder(t: TestContext, order: Rec, expected: OrderModel, what: stri
   );
 }
 
+/** Checks the order an answer carries (under `order`) against the model, or fails naming what is missing. */
+function checkAnswer(t: TestContext, body: unknown, expected: OrderModel, what: string): void {
+  checkOrder(t, t.dig<Rec>(body, ['order'], `the order of ${what}`), expected, what);
+}
+
 /** GET /api/orders/:id: the order, and its sideloads (the assigned courier, the restaurant) as the model has them. */
 async function readOrder(t: TestContext, id: number, expected: OrderModel): Promise<void> {
   const response = await (await t.as('dispatcher')).get(`/api/orders/${id}`);
   t.status(response, 200, `reading order ${id}`);
-  checkOrder(t, response.body.order as Rec, expected, 'GET by id');
-  const couriers = ((response.body?.couriers ?? []) as Rec[]).map((c) => c.id as number);
+  checkAnswer(t, response.body, expected, 'GET by id');
+  const couriers = t.list<Rec>(response.body, ['couriers'], 'the sideloaded couriers', true).map((c) => c.id as number);
   t.equal(
     couriers,
     expected.courierId === null ? [] : [expected.courierId],
     `GET by id: the couriers sideloaded with order ${id}`,
   );
-  const restaurants = ((response.body?.restaurants ?? []) as Rec[]).map((r) => r.id as number);
+  const restaurants = t
+    .list<Rec>(response.body, ['restaurants'], 'the sideloaded restaurants', true)
+    .map((r) => r.id as number);
   t.check(
     restaurants.includes(expected.restaurantId),
     `GET by id: restaurant ${expected.restaurantId} of order ${id} is not sideloaded (got ${JSON.stringify(restaurants)})`,
@@ -376,7 +386,7 @@ const orderMachine: Machine<OrdersModel> = {
           tc.status(response, accepted, `${role} sets order ${id} from ${order.status} to ${to}`);
           order.status = expected.next;
           if (expected.status === 200 && tc.full)
-            checkOrder(tc, response.body.order as Rec, order, 'the answer to the status change');
+            checkAnswer(tc, response.body, order, 'the answer to the status change');
         },
       }));
     // Courier changes come twice as often: a view that misses the second change of an order needs two of them.
@@ -393,9 +403,11 @@ const orderMachine: Machine<OrdersModel> = {
         const response = await (
           await tc.as('dispatcher')
         ).put(`/api/orders/${id}`, { order: { courier_id: courierId } });
+        // That `courier_id: null` unassigns is decided: a service that refuses it keeps the courier.
+        if (courierId === null && tc.declined(response, COURIER_ID, `taking the courier off order ${id}`)) return;
         tc.status(response, tc.full ? 200 : '2xx', `assigning courier ${courierId} to order ${id}`);
         m.orders.get(id)!.courierId = courierId;
-        if (tc.full) checkOrder(tc, response.body.order as Rec, m.orders.get(id)!, 'the answer to the update');
+        if (tc.full) checkAnswer(tc, response.body, m.orders.get(id)!, 'the answer to the update');
       },
     }));
     const steps: fc.Arbitrary<Step<OrdersModel>>[] = [
@@ -438,7 +450,7 @@ const orderMachine: Machine<OrdersModel> = {
             if (phone) order.contactPhone = phone;
             if (deliveryAt) order.deliveryAt = deliveryAt;
             if (deliveryPrice) order.deliveryPrice = Number(deliveryPrice);
-            if (tc.full) checkOrder(tc, response.body.order as Rec, order, 'the answer to the update');
+            if (tc.full) checkAnswer(tc, response.body, order, 'the answer to the update');
           },
         })),
       fc.tuple(orderPick, fc.constantFrom<Role>('staffMember', 'courier')).map(([n, role]) => ({
@@ -465,7 +477,7 @@ const orderMachine: Machine<OrdersModel> = {
           // The spec: the confirmation is the restaurant's or the courier's, chosen by the caller's account.
           if (role === 'courier') order.courierConfirmed = true;
           else order.confirmed = true;
-          if (tc.full) checkOrder(tc, response.body.order as Rec, m.orders.get(id)!, 'the answer to the confirmation');
+          if (tc.full) checkAnswer(tc, response.body, m.orders.get(id)!, 'the answer to the confirmation');
         },
       })),
       fc

@@ -86,7 +86,7 @@ async function readOrganization(m: RecordsModel, t: TestContext): Promise<void> 
   checkOrganization(
     t,
     t.present(
-      ((list.body?.organizations ?? []) as Rec[]).find((o) => o.id === t.fixtures.orgId),
+      t.list<Rec>(list.body, ['organizations'], 'the list of organizations').find((o) => o.id === t.fixtures.orgId),
       `organization ${t.fixtures.orgId} is missing from the list`,
     ),
     m.organization,
@@ -102,7 +102,7 @@ async function readRestaurants(m: RecordsModel, t: TestContext): Promise<void> {
   ] as const) {
     const list = await staff.get('/api/restaurants', query);
     t.status(list, 200, `listing the restaurants ${JSON.stringify(query)}`);
-    const rows = (list.body?.restaurants ?? []) as Rec[];
+    const rows = t.list<Rec>(list.body, ['restaurants'], 'the list of restaurants');
     for (const [id, restaurant] of m.restaurants)
       checkRestaurant(
         t,
@@ -131,7 +131,9 @@ async function readOrderViews(m: RecordsModel, t: TestContext): Promise<void> {
     t.status(response, 200, `reading order ${orderId}`);
     checkRestaurant(
       t,
-      ((response.body?.restaurants ?? []) as Rec[]).find((r) => r.id === restaurantId),
+      t
+        .list<Rec>(response.body, ['restaurants'], 'the sideloaded restaurants', true)
+        .find((r) => r.id === restaurantId),
       expected,
       `the restaurants sideloaded with order ${orderId}`,
     );
@@ -204,13 +206,13 @@ const recordsMachine: Machine<RecordsModel> = {
     const staff = await t.as('staffMember');
     const org = await staff.get(`/api/organizations/${t.fixtures.orgId}`);
     t.status(org, 200, 'reading the organization');
-    const o = org.body.organization as Rec;
+    const o = t.dig<Rec>(org.body, ['organization'], 'the organization');
     const restaurantIds = await t.fixtures.restaurantIds();
     const restaurants = new Map<number, RestaurantModel>();
     for (const id of restaurantIds) {
       const one = await staff.get(`/api/restaurants/${id}`);
       t.status(one, 200, `reading restaurant ${id}`);
-      const r = (one.body.restaurants as Rec[])[0]!;
+      const r = t.dig<Rec>(one.body, ['restaurants', 0], `restaurant ${id}`);
       restaurants.set(id, { name: r.name, phone: r.phone, address: r.address });
     }
     const model: RecordsModel = {

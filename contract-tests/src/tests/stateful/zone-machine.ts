@@ -154,13 +154,15 @@ function checkZone(t: TestContext, zone: Rec, expected: Zone, what: string): voi
 async function readZone(m: ZoneModel, tc: TestContext, id: number): Promise<void> {
   const response = await (await tc.as('staffMember')).get(`/api/delivery_zones/${id}`);
   tc.status(response, 200, `reading zone ${id}`);
-  checkZone(tc, response.body as Rec, m.zones.get(id)!, 'GET by id');
+  checkZone(tc, tc.dig<Rec>(response, ['body'], `zone ${id}`), m.zones.get(id)!, 'GET by id');
 }
 
 async function listZones(t: TestContext): Promise<Rec[]> {
   const response = await (await t.as('staffMember')).get('/api/delivery_zones', { organization_id: t.fixtures.orgId });
   t.status(response, 200, 'listing delivery zones');
-  return ((response.body?.delivery_zones ?? []) as Rec[]).filter((z) => z.organization_id === t.fixtures.orgId);
+  return t
+    .list<Rec>(response.body, ['delivery_zones'], 'the list of delivery zones')
+    .filter((z) => z.organization_id === t.fixtures.orgId);
 }
 
 async function checkZoneList(m: ZoneModel, tc: TestContext): Promise<void> {
@@ -226,14 +228,19 @@ const zoneMachine: Machine<ZoneModel> = {
             ...sent,
           });
           tc.status(response, '2xx', 'creating a delivery zone');
-          const id = response.body.id as number;
+          const id = tc.dig<number>(response.body, ['id'], 'the id of the created zone');
           tc.check(!m.zones.has(id), `a new zone got the id ${id} of a zone that exists`);
           // Terms not sent take the service's defaults (not shown in the spec): the answer's values are the model's.
-          const zone: Zone = { name, deliveryTime, ...termsOf(response.body as Rec), area: VALID_AREA };
+          const zone: Zone = { name, deliveryTime, ...termsOf(response.body), area: VALID_AREA };
           applyTerms(zone, sent);
           m.zones.set(id, zone);
           m.ours.add(id);
-          checkZone(tc, response.body as Rec, m.zones.get(id)!, 'the answer to the create');
+          checkZone(
+            tc,
+            tc.dig<Rec>(response, ['body'], 'the created zone'),
+            m.zones.get(id)!,
+            'the answer to the create',
+          );
           undo(tc, async () => (await staff()).delete(`/api/delivery_zones/${id}`));
         },
       })),
