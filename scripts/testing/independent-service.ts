@@ -207,8 +207,14 @@ export const DEPARTURES = {
   'photo-later': {
     does: 'an uploaded photo shows only from the second read on (it is processed after the upload)',
     area: 'body shape',
-    decision: '/components/schemas/DraftDish/properties/photo',
-    also: ['/components/schemas/DraftCategory/properties/photo'],
+    // The uploads' decisions say when a photo shows (the sizes are made before the answer: at once); the photo's
+    // own, that null means none was uploaded.
+    decision: '/paths/~1api~1draft_dishes~1{id}~1photo/put',
+    also: [
+      '/paths/~1api~1draft_categories~1{id}~1photo/put',
+      '/components/schemas/DraftDish/properties/photo',
+      '/components/schemas/DraftCategory/properties/photo',
+    ],
   },
   'json-vnd-api': {
     does: "JSON answers carry JSON:API's media type, `Content-Type: application/vnd.api+json`",

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createMockServer, type MockServer } from '@restoapi/mock-server/node';
 import { fullRunOnly } from '../../../scripts/testing/test-mode.js';
-import { runContractSuite, type Profile, type RunOptions, type SuiteResult } from '../../src/index.js';
+import { runContractSuite, selectTests, type Profile, type RunOptions, type SuiteResult } from '../../src/index.js';
 import { MOCK_CONFIG } from '../helpers.js';
 import { startDelayProxy, type DelayProxy } from './delay-proxy.js';
 
@@ -24,21 +24,23 @@ afterAll(async () => {
 });
 
 /** Each test's verdict, by id. */
-function verdicts(result: SuiteResult): Record<string, string> {
-  return Object.fromEntries(result.results.map((r) => [r.id, r.status]));
+function verdicts(results: SuiteResult['results']): Record<string, string> {
+  return Object.fromEntries(results.map((r) => [r.id, r.status]));
 }
 
 /** The same run straight to the mock and through the delaying proxy; answers both verdict tables. */
 async function nearAndFar(
   profile: Profile,
   extra: Partial<RunOptions>,
+  nearUrl = server.url,
+  farUrl = proxy.url,
 ): Promise<{ near: SuiteResult; far: SuiteResult }> {
   const options = { config: MOCK_CONFIG, profile, seed: 11, ...extra };
-  const near = await runContractSuite({ ...options, baseUrl: server.url });
-  const far = await runContractSuite({ ...options, baseUrl: proxy.url });
+  const near = await runContractSuite({ ...options, baseUrl: nearUrl });
+  const far = await runContractSuite({ ...options, baseUrl: farUrl });
   const requests = (r: SuiteResult): number => r.results.reduce((n, x) => n + x.requests, 0);
   console.log(
-    `${profile}: without delay ${JSON.stringify(near.summary)} in ${near.durationMs} ms (${requests(near)} requests); ` +
+    `${profile}${extra.shard ? ` share ${extra.shard.index}/${extra.shard.total}` : ''}: without delay ${JSON.stringify(near.summary)} in ${near.durationMs} ms (${requests(near)} requests); ` +
       `through ${DELAY_MS} ms ${JSON.stringify(far.summary)} in ${far.durationMs} ms (${requests(far)} requests)`,
   );
   return { near, far };
@@ -53,20 +55,43 @@ for (const profile of ['spec', 'full'] as const)
   test(`${profile}: a sample of the suite gives the same verdicts through a ${DELAY_MS} ms delay as without it`, async () => {
     const { near, far } = await nearAndFar(profile, { selection: SAMPLE, stateful: { runs: 2 } });
     expect(near.summary.total).toBeGreaterThanOrEqual(8);
-    expect(verdicts(far)).toEqual(verdicts(near));
+    expect(verdicts(far.results)).toEqual(verdicts(near.results));
     expect(near.summary.failed).toBe(0);
   }, 120_000);
 
+/**
+ * Shares of the whole suite that run side by side, each against its own mock and its own delaying proxy: through the
+ * delay the suite mostly waits, so sixteen shares take a fraction of the time of one run (each share is compared
+ * with itself without the delay, and together they are every test of the profile).
+ */
+const SHARDS = 16;
+
 for (const profile of ['spec', 'full'] as const)
   fullRunOnly(
-    `${profile}: the whole suite gives the same verdicts through a ${DELAY_MS} ms delay as without it`,
-    'about 7 (spec) and 12 (full) minutes through the delay',
+    `${profile}: the whole suite gives the same verdicts through a ${DELAY_MS} ms delay as without it (${SHARDS} shares side by side)`,
+    'about 1 (spec) and 1.5 (full) minutes, the shares side by side',
   )(async () => {
-    const { near, far } = await nearAndFar(profile, {});
+    const pairs = await Promise.all(
+      Array.from({ length: SHARDS }, async (_, i) => {
+        const own = await createMockServer({ port: 0 });
+        const ownProxy = await startDelayProxy(own.url, DELAY_MS);
+        try {
+          return await nearAndFar(profile, { shard: { index: i + 1, total: SHARDS } }, own.url, ownProxy.url);
+        } finally {
+          await ownProxy.close();
+          await own.close();
+        }
+      }),
+    );
+    // The shares ran against different mocks, so their results are joined here rather than merged as one run's.
+    const near = pairs.flatMap((pair) => pair.near.results);
+    const far = pairs.flatMap((pair) => pair.far.results);
+    // Complete: every test of the profile, once, in each table.
+    const ids = selectTests(profile, 'all').map((t) => t.id);
+    expect(far.map((r) => r.id).sort()).toEqual([...ids].sort());
     expect(verdicts(far)).toEqual(verdicts(near));
-    expect(far.summary.failed).toBe(0);
-    expect(far.summary.incomplete).toBe(0);
-  }, 1_800_000);
+    expect(far.filter((r) => r.status === 'failed' || r.status === 'incomplete').map((r) => r.id)).toEqual([]);
+  }, 900_000);
 
 test('a test out of budget because the service is slow ends incomplete, and none of its requests goes on after it', async () => {
   // A budget far too small for the delay: 2 s plus 1 ms per request, where each request takes over 40 ms.

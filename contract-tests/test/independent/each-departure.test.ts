@@ -57,6 +57,9 @@ const PROBES: Record<DepartureName, string[]> = {
   'per-page-clamped': ['listOrders'],
 };
 
+/** Sequences per stateful machine in a probe (the first is the machine's tour). */
+const STATEFUL_RUNS = 2;
+
 /** The sample `npm test` runs: one departure of each family the issue names first. */
 const SAMPLE: DepartureName[] = ['zone-wrapped', 'no-couriers', 'coerce-names'];
 
@@ -78,6 +81,9 @@ async function run(name: DepartureName, profile: 'spec' | 'full'): Promise<Suite
       profile,
       seed: 23,
       selection: { operations: PROBES[name] },
+      // The tour (every write, then every view) and one random sequence per machine: the whole harness's run
+      // (independent-service.test.ts) runs the machines' 20 sequences against every departure at once.
+      stateful: { runs: STATEFUL_RUNS },
     });
   } finally {
     await service.close();

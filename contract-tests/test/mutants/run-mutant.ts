@@ -29,3 +29,16 @@ export const FIXED_KINDS: Partial<RunOptions> = {
 export function notPassed(result: SuiteResult): string[] {
   return result.results.filter((r) => r.status !== 'passed').map((r) => `${r.id}: ${r.failure ?? r.skipReason}`);
 }
+
+/**
+ * Several mutants at once, each wrapping the next: one run of the fixed tests sees every fault (none repairs
+ * another's), where a run per mutant would repeat the same tests for each.
+ */
+export function stacked(mutants: readonly Mutant[]): Mutant {
+  return {
+    id: mutants.map((m) => m.id).join('+'),
+    description: `${mutants.length} mutants at once`,
+    selection: 'all',
+    wrap: (handle) => mutants.reduceRight((inner, mutant) => mutant.wrap(inner), handle),
+  };
+}

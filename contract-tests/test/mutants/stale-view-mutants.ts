@@ -620,7 +620,9 @@ export const STALE_VIEW_MUTANTS: Mutant[] = (
         "the orders listed with courier_id keep an order once assigned to that courier, after a later update took it away (the courier's own list is right)",
       killedBy: 'stateful.orders',
       wrap: stateful(
-        () => ({ assigned: new Map<number, any>() }),
+        // The order as last assigned, and those a later update took away from their courier: only these come back,
+        // so a list that leaves an order out for another reason (a courier asking about another courier) is right.
+        () => ({ assigned: new Map<number, any>(), takenAway: new Map<number, any>() }),
         (handle, state) => async (request) => {
           const url = new URL(request.url);
           const id = pathId(/^\/(?:api\/)?orders\/(\d+)$/, url);
@@ -628,14 +630,20 @@ export const STALE_VIEW_MUTANTS: Mutant[] = (
             const response = await handle(request);
             const read = await handle(new Request(new URL(`/api/orders/${id}`, url), { headers: authOnly(request) }));
             const order = read.ok ? ((await read.json()) as any).order : undefined;
-            if (response.ok && order?.courier_id != null) state.assigned.set(order.id, order);
+            if (!response.ok || !order) return response;
+            const before = state.assigned.get(order.id);
+            if (before && before.courier_id !== order.courier_id) state.takenAway.set(order.id, before);
+            if (order.courier_id != null) {
+              state.assigned.set(order.id, order);
+              state.takenAway.delete(order.id);
+            } else state.assigned.delete(order.id);
             return response;
           }
           const courier = url.searchParams.get('courier_id');
           if (request.method !== 'GET' || !/^\/(api\/)?orders$/.test(url.pathname) || courier === null)
             return handle(request);
           return patched(handle, request, (body) => {
-            for (const order of state.assigned.values())
+            for (const order of state.takenAway.values())
               if (String(order.courier_id) === courier && !body.orders.some((o: any) => o.id === order.id))
                 body.orders.push(order);
             return body;
