@@ -16,6 +16,7 @@
  *   npm run bench -w @restoapi/carrier-kit                      (2000 orders × 5, 3 rounds)
  *   BENCH_QUICK=1 npm run bench -w @restoapi/carrier-kit        (300 orders × 5, 1 round)
  *   BENCH_ORDERS=… BENCH_ROUNDS=… BENCH_SERVICE_MS=…            (any size)
+ *   BENCH_CASES=live/1,drained/3                                (some cases only, and no history part)
  */
 import { createServer, Agent, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -383,7 +384,10 @@ if (unavailable) {
 }
 const server = await startPostgres();
 const service = await startService();
-const cases = (['drained', 'live'] as const).flatMap((mode) => [1, 3].map((replicas) => ({ mode, replicas })));
+const only = process.env.BENCH_CASES?.split(',');
+const cases = (['drained', 'live'] as const)
+  .flatMap((mode) => [1, 3].map((replicas) => ({ mode, replicas })))
+  .filter(({ mode, replicas }) => !only || only.includes(`${mode}/${replicas}`));
 const results = new Map<string, { ours: Measure[]; anchor: Measure[] }>();
 try {
   for (let round = 0; round < ROUNDS; round += 1) {
@@ -433,21 +437,23 @@ try {
     );
   }
 
-  console.log('\nThe claim as history grows (2000 orders × 5 pending beside it), shared buffers touched:\n');
-  console.log(
-    '| settled updates kept | finished orders | claim of 16 orders | claim of 64 orders (a full local queue) |',
-  );
-  console.log('|---:|---:|---:|---:|');
-  for (const history of [0, 10_000, 100_000]) {
-    const cost = await claimCost(server, history);
+  if (!only) {
+    console.log('\nThe claim as history grows (2000 orders × 5 pending beside it), shared buffers touched:\n');
     console.log(
-      `| ${history.toLocaleString('en')} | ${(history / 5).toLocaleString('en')} | ${cost.claim16} | ${cost.claim64} |`,
+      '| settled updates kept | finished orders | claim of 16 orders | claim of 64 orders (a full local queue) |',
+    );
+    console.log('|---:|---:|---:|---:|');
+    for (const history of [0, 10_000, 100_000]) {
+      const cost = await claimCost(server, history);
+      console.log(
+        `| ${history.toLocaleString('en')} | ${(history / 5).toLocaleString('en')} | ${cost.claim16} | ${cost.claim64} |`,
+      );
+    }
+    const pruned = await pruneRound(server, 100_000);
+    console.log(
+      `\nPruning: one round of a store over 100,000 settled updates of 20,000 finished orders older than keepMs left ${pruned.left} updates and ${pruned.orders} orders, in ${pruned.seconds.toFixed(2)} s.`,
     );
   }
-  const pruned = await pruneRound(server, 100_000);
-  console.log(
-    `\nPruning: one round of a store over 100,000 settled updates of 20,000 finished orders older than keepMs left ${pruned.left} updates and ${pruned.orders} orders, in ${pruned.seconds.toFixed(2)} s.`,
-  );
 } finally {
   await service.close();
   agent.destroy();

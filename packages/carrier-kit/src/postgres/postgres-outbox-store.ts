@@ -208,43 +208,18 @@ export function createPostgresOutboxStore(options: PostgresOutboxStoreOptions): 
     leaseMs,
     async enqueue(update) {
       nudge();
-      if (update.kind === 'status') {
-        const [row] = await query<EntryRow & { folded?: boolean }>(update.terminal ? 'insertFinal' : 'insertStatus', [
-          update.secureId,
-          update.orderId ?? null,
-          update.patch,
-          owner,
-          notify,
-        ]);
-        return { outcome: 'queued', entry: toEntry(row!), ...(row!.folded ? { foldedPosition: true } : {}) };
-      }
-      // A position: folded into the order's waiting one, or queued after the interval since the last one sent.
-      return inTransaction(pool, async (client): Promise<SharedEnqueueResult> => {
-        const orderId = update.orderId ?? null;
-        const [order] = (
-          await client.query<{ closed: boolean; idle: boolean }>(named('lockOrder', [update.secureId, orderId]))
-        ).rows;
-        if (order?.closed) return { outcome: 'dropped_terminal' };
-        const [waiting] = (await client.query<{ id: string }>(named('waitingPosition', [update.secureId]))).rows;
-        if (waiting) {
-          await client.query(named('replacePatch', [waiting.id, update.patch]));
-          return { outcome: 'coalesced' };
-        }
-        const [row] = (
-          await client.query<EntryRow>(
-            named('insert', [
-              update.secureId,
-              orderId,
-              update.kind,
-              update.patch,
-              owner,
-              update.minIntervalMs,
-              notify && (order?.idle ?? true),
-            ]),
-          )
-        ).rows;
-        return { outcome: 'queued', entry: toEntry(row!) };
-      });
+      const [row] = await query<EntryRow & { outcome: SharedEnqueueResult['outcome']; folded: boolean }>('enqueue', [
+        update.secureId,
+        update.orderId ?? null,
+        update.kind,
+        update.patch,
+        update.terminal,
+        owner,
+        update.minIntervalMs,
+        notify,
+      ]);
+      if (row!.outcome !== 'queued') return { outcome: row!.outcome };
+      return { outcome: 'queued', entry: toEntry(row!), ...(row!.folded ? { foldedPosition: true } : {}) };
     },
     async claim(limit) {
       // Each replica trims the settled rows about once a minute, in the background.
@@ -280,6 +255,7 @@ export function createPostgresOutboxStore(options: PostgresOutboxStoreOptions): 
         await client.query(named('lockOrder', [secureId, null]));
         const dropped = (await client.query<EntryRow>(named('discard', [secureId]))).rows.map(toEntry);
         await client.query(named('close', [secureId]));
+        await client.query(named('recheck', [secureId]));
         return dropped;
       });
     },
