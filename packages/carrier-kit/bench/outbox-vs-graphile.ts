@@ -163,7 +163,9 @@ async function ours(url: string, service: Service, replicas: number): Promise<Sy
       return undefined;
     },
   };
-  const pools = Array.from({ length: replicas }, () => new pg.Pool({ connectionString: url, max: 10 }));
+  // As many connections per replica as graphile-worker has below: its WorkerUtils pool (addJob, pg's default
+  // of 10) and its runner's (maxPoolSize 10).
+  const pools = Array.from({ length: replicas }, () => new pg.Pool({ connectionString: url, max: 20 }));
   const stores = pools.map((pool, index) => createPostgresOutboxStore({ pool, owner: `replica-${index + 1}` }));
   const outboxes: Outbox[] = stores.map((store) =>
     createSharedOutbox({ api, store, batch: IN_FLIGHT, retry: { initialDelayMs: 50, maxDelayMs: 200 } }),

@@ -71,6 +71,8 @@ interface Settle {
  * queued for one of them waits: small batches keep that wait short (measured: 32 beat 1000 by a third).
  */
 const SETTLE_BATCH = 32;
+/** Most statuses queued in one transaction (those queued meanwhile wait for the next). */
+const STATUS_BATCH = 64;
 /** Most settled rows one prune statement deletes; a prune repeats it while it deletes full batches. */
 const PRUNE_BATCH = 5000;
 
@@ -202,24 +204,84 @@ export function createPostgresOutboxStore(options: PostgresOutboxStoreOptions): 
       scheduleFlush();
     });
 
+  type Update = Parameters<SharedOutboxStore['enqueue']>[0];
+  type EnqueueRow = EntryRow & {
+    outcome: SharedEnqueueResult['outcome'] | 'deferred';
+    folded?: boolean;
+    woke: boolean;
+  };
+
+  const toResult = (row: EnqueueRow): SharedEnqueueResult => {
+    // This replica claims soon only when the order needs one sooner (new, or idle until now); otherwise the
+    // settle of the update in flight or the claim of the due order takes it on.
+    if (row.woke) nudge();
+    // (`deferred` never gets here: enqueue queues it again, alone.)
+    if (row.outcome !== 'queued') return { outcome: row.outcome as SharedEnqueueResult['outcome'] };
+    return { outcome: 'queued', entry: toEntry(row), ...(row.folded ? { foldedPosition: true } : {}) };
+  };
+
+  /** Queues one update in its own transaction (a position, a deferred final status, or a batch that failed). */
+  const enqueueOne = async (update: Update): Promise<EnqueueRow> => {
+    const [row] = await query<EnqueueRow>('enqueue', [
+      update.secureId,
+      update.orderId ?? null,
+      update.kind,
+      update.patch,
+      update.terminal,
+      owner,
+      update.minIntervalMs,
+      notify,
+    ]);
+    return row!;
+  };
+
+  /** Statuses waiting for the next batch, and whether one is being written. */
+  const statuses: { update: Update; resolve: (row: EnqueueRow) => void; reject: (error: unknown) => void }[] = [];
+  let writingStatuses = false;
+
+  /**
+   * Writes the statuses queued so far in one transaction (group commit: the callers that came meanwhile
+   * share one round trip and one commit); each caller is answered once the batch committed. A batch that
+   * fails is written again one update at a time, so one bad update fails alone.
+   */
+  const writeStatuses = async (): Promise<void> => {
+    writingStatuses = true;
+    try {
+      while (statuses.length > 0) {
+        const batch = statuses.splice(0, STATUS_BATCH);
+        try {
+          const rows = await query<EnqueueRow & { ord: number }>('enqueueStatuses', [
+            batch.map((b) => b.update.secureId),
+            batch.map((b) => b.update.orderId ?? null),
+            batch.map((b) => b.update.patch),
+            batch.map((b) => b.update.terminal),
+            owner,
+            notify,
+          ]);
+          for (const row of rows) batch[row.ord - 1]!.resolve(row);
+        } catch {
+          for (const b of batch) enqueueOne(b.update).then(b.resolve, b.reject);
+        }
+      }
+    } finally {
+      writingStatuses = false;
+    }
+  };
+
+  const queueStatus = (update: Update): Promise<EnqueueRow> =>
+    new Promise((resolve, reject) => {
+      statuses.push({ update, resolve, reject });
+      if (!writingStatuses) setImmediate(() => void (writingStatuses ? undefined : writeStatuses()));
+    });
+
   return {
     shared: true,
     owner,
     leaseMs,
     async enqueue(update) {
-      nudge();
-      const [row] = await query<EntryRow & { outcome: SharedEnqueueResult['outcome']; folded: boolean }>('enqueue', [
-        update.secureId,
-        update.orderId ?? null,
-        update.kind,
-        update.patch,
-        update.terminal,
-        owner,
-        update.minIntervalMs,
-        notify,
-      ]);
-      if (row!.outcome !== 'queued') return { outcome: row!.outcome };
-      return { outcome: 'queued', entry: toEntry(row!), ...(row!.folded ? { foldedPosition: true } : {}) };
+      const result = update.kind === 'status' ? await queueStatus(update) : await enqueueOne(update);
+      if (result.outcome === 'deferred') return toResult(await enqueueOne(update));
+      return toResult(result);
     },
     async claim(limit) {
       // Each replica trims the settled rows about once a minute, in the background.

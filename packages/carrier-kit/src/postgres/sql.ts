@@ -353,7 +353,7 @@ END $fn$;
 -- rows a claim reads. Answers the outcome (queued, coalesced, dropped_terminal), whether a position was
 -- folded, and the update queued.
 CREATE FUNCTION carrier_outbox_enqueue(text, integer, text, jsonb, boolean, text, float8, boolean)
-RETURNS TABLE (outcome text, folded boolean, id bigint, secure_id text, order_id integer, kind text, patch jsonb, attempts integer, last_error text, created_ms float8, not_before_ms float8) LANGUAGE plpgsql AS $fn$
+RETURNS TABLE (outcome text, folded boolean, woke boolean, id bigint, secure_id text, order_id integer, kind text, patch jsonb, attempts integer, last_error text, created_ms float8, not_before_ms float8) LANGUAGE plpgsql AS $fn$
 #variable_conflict use_column
 DECLARE
   made boolean;
@@ -385,7 +385,7 @@ BEGIN
     IF $3 = 'position' AND (
       EXISTS (SELECT 1 FROM carrier_outbox_orders o WHERE o.secure_id = $1 AND o.closed)
       OR EXISTS (SELECT 1 FROM carrier_outbox t WHERE t.secure_id = $1 AND t.state = 'pending' AND t.terminal)) THEN
-      RETURN QUERY SELECT 'dropped_terminal'::text, false, NULL::bigint, NULL::text, NULL::integer, NULL::text,
+      RETURN QUERY SELECT 'dropped_terminal'::text, false, false, NULL::bigint, NULL::text, NULL::integer, NULL::text,
         NULL::jsonb, NULL::integer, NULL::text, NULL::float8, NULL::float8;
       RETURN;
     END IF;
@@ -395,7 +395,7 @@ BEGIN
     ORDER BY w.id DESC LIMIT 1;
     IF waiting IS NOT NULL AND $3 = 'position' THEN
       UPDATE carrier_outbox w SET patch = $4 WHERE w.id = waiting;
-      RETURN QUERY SELECT 'coalesced'::text, false, NULL::bigint, NULL::text, NULL::integer, NULL::text,
+      RETURN QUERY SELECT 'coalesced'::text, false, false, NULL::bigint, NULL::text, NULL::integer, NULL::text,
         NULL::jsonb, NULL::integer, NULL::text, NULL::float8, NULL::float8;
       RETURN;
     ELSIF waiting IS NOT NULL AND NOT ($4 ? 'lat' OR $4 ? 'lon') THEN
@@ -413,14 +413,79 @@ BEGIN
   IF NOT made THEN
     -- Sooner only, and never into a lease: skipped while a claim or settle holds the row (it re-checks).
     UPDATE carrier_outbox_orders o SET due_at = least(o.due_at, e.not_before), order_id = coalesce(o.order_id, $2)
-    WHERE o.secure_id = $1
-      AND (o.due_at IS NULL OR (o.due_at > e.not_before AND NOT coalesce(o.lease_until >= now(), false)))
-      AND o.secure_id IN (SELECT l.secure_id FROM carrier_outbox_orders l WHERE l.secure_id = $1 FOR NO KEY UPDATE SKIP LOCKED);
+    WHERE o.secure_id = (SELECT l.secure_id FROM carrier_outbox_orders l WHERE l.secure_id = $1
+      AND (l.due_at IS NULL OR (l.due_at > e.not_before AND NOT coalesce(l.lease_until >= now(), false)))
+      FOR NO KEY UPDATE SKIP LOCKED);
     GET DIAGNOSTICS sooner = ROW_COUNT;
   END IF;
   IF $8 AND (made OR sooner > 0) THEN PERFORM pg_notify('carrier_outbox', ''); END IF;
-  RETURN QUERY SELECT 'queued'::text, taken IS NOT NULL, e.id, e.secure_id, e.order_id, e.kind, e.patch, e.attempts,
+  RETURN QUERY SELECT 'queued'::text, taken IS NOT NULL, made OR sooner > 0, e.id, e.secure_id, e.order_id, e.kind, e.patch, e.attempts,
     e.last_error, (extract(epoch FROM e.created_at) * 1000)::float8, (extract(epoch FROM e.not_before) * 1000)::float8;
+END $fn$;
+-- Queues a batch of statuses in one transaction (the enqueues that came together on one replica): $1 orders,
+-- $2 order ids, $3 patches, $4 final, $5 replica, $6 wake the replicas. The orders' rows are made or taken FOR
+-- KEY SHARE all at once, in one order (no deadlock with a re-check, which takes them FOR UPDATE in the same
+-- order); then, in a fresh snapshot, the orders that need a replica sooner are made due (skipping those a
+-- claim or settle holds: it re-checks them); then the updates are queued in the order given. A final status
+-- of an order with a waiting position is answered 'deferred', not queued: it is queued by
+-- carrier_outbox_enqueue, which takes the position along.
+CREATE FUNCTION carrier_outbox_enqueue_statuses(text[], integer[], jsonb[], boolean[], text, boolean)
+RETURNS TABLE (ord integer, outcome text, woke boolean, id bigint, secure_id text, order_id integer, kind text, patch jsonb, attempts integer, last_error text, created_ms float8, not_before_ms float8) LANGUAGE plpgsql AS $fn$
+#variable_conflict use_column
+DECLARE
+  deferred integer[];
+  orders text[];
+  made text[] := '{}';
+  more text[];
+  held integer;
+  sooner text[];
+  e carrier_outbox%ROWTYPE;
+BEGIN
+  deferred := ARRAY(SELECT u.i FROM unnest($1, $3, $4) WITH ORDINALITY AS u(sid, p, fin, i)
+    WHERE u.fin AND NOT (u.p ? 'lat' OR u.p ? 'lon') AND EXISTS (
+      SELECT 1 FROM carrier_outbox w JOIN carrier_outbox_orders o ON o.secure_id = w.secure_id
+      WHERE w.secure_id = u.sid AND w.state = 'pending' AND w.kind = 'position'
+        AND NOT coalesce(o.lease_id = w.id AND o.lease_until >= now(), false)));
+  orders := ARRAY(SELECT DISTINCT u.sid FROM unnest($1) WITH ORDINALITY AS u(sid, i) WHERE u.i <> ALL(deferred) ORDER BY 1);
+  LOOP
+    WITH ins AS (
+      INSERT INTO carrier_outbox_orders (secure_id, order_id, due_at)
+      SELECT DISTINCT ON (u.sid) u.sid, u.oid, now() FROM unnest($1, $2) AS u(sid, oid)
+      WHERE u.sid = ANY(orders) AND u.sid <> ALL(made) ORDER BY u.sid, u.oid
+      ON CONFLICT DO NOTHING RETURNING secure_id
+    ) SELECT coalesce(array_agg(ins.secure_id), '{}') INTO more FROM ins;
+    made := made || more;
+    SELECT count(*) INTO held FROM (
+      SELECT 1 FROM carrier_outbox_orders o WHERE o.secure_id = ANY(orders) AND o.secure_id <> ALL(made)
+      ORDER BY o.secure_id FOR KEY SHARE) l;
+    EXIT WHEN held + cardinality(made) = cardinality(orders);
+  END LOOP;
+  WITH need AS (
+    SELECT l.secure_id FROM carrier_outbox_orders l
+    WHERE l.secure_id = ANY(orders) AND l.secure_id <> ALL(made)
+      AND (l.due_at IS NULL OR (l.due_at > now() AND NOT coalesce(l.lease_until >= now(), false)))
+    ORDER BY l.secure_id FOR NO KEY UPDATE SKIP LOCKED
+  ), moved AS (
+    UPDATE carrier_outbox_orders o SET due_at = least(o.due_at, now()) FROM need WHERE o.secure_id = need.secure_id
+    RETURNING o.secure_id
+  ) SELECT coalesce(array_agg(moved.secure_id), '{}') INTO sooner FROM moved;
+  IF $6 AND cardinality(made) + cardinality(sooner) > 0 THEN PERFORM pg_notify('carrier_outbox', ''); END IF;
+  FOR i IN 1 .. cardinality($1) LOOP
+    ord := i;
+    IF i = ANY(deferred) THEN
+      outcome := 'deferred'; woke := false; id := NULL; secure_id := NULL; order_id := NULL; kind := NULL;
+      patch := NULL; attempts := NULL; last_error := NULL; created_ms := NULL; not_before_ms := NULL;
+    ELSE
+      INSERT INTO carrier_outbox AS w (secure_id, order_id, kind, patch, enqueued_by, terminal)
+      VALUES ($1[i], $2[i], 'status', $3[i], $5, $4[i]) RETURNING w.* INTO e;
+      outcome := 'queued'; woke := $1[i] = ANY(made) OR $1[i] = ANY(sooner);
+      id := e.id; secure_id := e.secure_id; order_id := e.order_id; kind := e.kind; patch := e.patch;
+      attempts := e.attempts; last_error := e.last_error;
+      created_ms := (extract(epoch FROM e.created_at) * 1000)::float8;
+      not_before_ms := (extract(epoch FROM e.not_before) * 1000)::float8;
+    END IF;
+    RETURN NEXT;
+  END LOOP;
 END $fn$;`,
   },
 ];
@@ -475,6 +540,12 @@ RETURNING closed, due_at IS NULL AS idle`,
    * lock the order's row. Wakes the replicas ($8) when the order needs one sooner.
    */
   enqueue: `SELECT * FROM carrier_outbox_enqueue($1, $2, $3, $4, $5, $6, $7, $8)`,
+  /**
+   * Queues the statuses that came together on one replica in one transaction, in the order given
+   * (carrier_outbox_enqueue_statuses, migration 3); a final status that takes a waiting position along is
+   * answered `deferred`, for {@link OUTBOX_SQL.enqueue}.
+   */
+  enqueueStatuses: `SELECT * FROM carrier_outbox_enqueue_statuses($1, $2, $3, $4, $5, $6)`,
   /**
    * Claims up to $3 due orders (carrier_outbox_claim, migrations 2 and 3): the longest waiting orders
    * first, skipping those another replica is claiming or settling; per order its head update, leased to
