@@ -295,7 +295,7 @@ BEGIN
     WHERE e.id = ANY($1::bigint[]) AND e.id = s.id AND e.state = 'pending'
       AND (s.outcome <> 'retry' OR EXISTS (SELECT 1 FROM carrier_outbox_orders o
                                            WHERE o.secure_id = e.secure_id AND o.lease_owner = $5 AND o.lease_id = e.id))
-    RETURNING e.id, e.secure_id, e.kind, e.attempts, e.not_before, e.state
+    RETURNING e.id, e.secure_id, e.kind, e.attempts, e.not_before, e.state, e.terminal
   ), rest AS (
     -- Per order, through the index of pending updates: the cost follows the batch, not the table.
     SELECT e.secure_id, e.id, e.kind, e.attempts, e.not_before
@@ -311,24 +311,31 @@ BEGIN
     WHERE NOT (r.kind = 'position' AND r.attempts = 0 AND r.not_before > now()) ORDER BY r.secure_id, r.id
   ), firsts AS (
     SELECT r.secure_id, min(r.not_before) AS first_due FROM rest r GROUP BY r.secure_id
+  ), m AS (
+    -- mine: the order's lease is for one of these updates, or has run out; ends: its final status was settled.
+    SELECT o.secure_id, o.lease_id IN (SELECT id FROM done) OR o.lease_until IS NULL OR o.lease_until < now() AS mine,
+      EXISTS (SELECT 1 FROM done d WHERE d.secure_id = o.secure_id AND d.terminal AND d.state <> 'pending') AS ends
+    FROM carrier_outbox_orders o WHERE o.secure_id IN (SELECT secure_id FROM done)
   ), n AS (
-    SELECT o.secure_id, h.id AS head_id, h.not_before AS head_due, f.first_due,
-      coalesce($7::boolean AND h.not_before <= now() AND h.id NOT IN (SELECT id FROM done), false) AS take
-    FROM carrier_outbox_orders o
-    LEFT JOIN heads h ON h.secure_id = o.secure_id
-    LEFT JOIN firsts f ON f.secure_id = o.secure_id
-    WHERE o.secure_id IN (SELECT secure_id FROM done)
-      AND (o.lease_id IN (SELECT id FROM done) OR o.lease_until IS NULL OR o.lease_until < now())
+    SELECT m.secure_id, m.mine, m.ends, h.id AS head_id, h.not_before AS head_due, f.first_due,
+      coalesce(m.mine AND $7::boolean AND h.not_before <= now() AND h.id NOT IN (SELECT id FROM done), false) AS take
+    FROM m
+    LEFT JOIN heads h ON h.secure_id = m.secure_id
+    LEFT JOIN firsts f ON f.secure_id = m.secure_id
+    WHERE m.mine OR m.ends
   ), moved AS (
     UPDATE carrier_outbox_orders o SET
-      lease_owner = CASE WHEN n.take THEN $5 END,
-      lease_until = CASE WHEN n.take THEN now() + $6 * interval '1 millisecond' END,
-      lease_id = CASE WHEN n.take THEN n.head_id END,
+      lease_owner = CASE WHEN NOT n.mine THEN o.lease_owner WHEN n.take THEN $5 END,
+      lease_until = CASE WHEN NOT n.mine THEN o.lease_until WHEN n.take THEN now() + $6 * interval '1 millisecond' END,
+      lease_id = CASE WHEN NOT n.mine THEN o.lease_id WHEN n.take THEN n.head_id END,
       -- While the order stays leased, its due time stays (early: a claim then finds the lease live and moves it
       -- to the lease's end), so the row's indexed columns do not change and the update can be HOT.
-      due_at = CASE WHEN n.take AND o.due_at > now() THEN o.due_at
+      due_at = CASE WHEN NOT n.mine THEN o.due_at
+                    WHEN n.take AND o.due_at > now() THEN o.due_at
                     WHEN n.take THEN now() + $6 * interval '1 millisecond'
-                    ELSE coalesce(n.head_due, n.first_due) END
+                    ELSE coalesce(n.head_due, n.first_due) END,
+      -- A final status settled closes its order (while it was pending, its row said so: see enqueue).
+      closed = o.closed OR n.ends
     FROM n WHERE o.secure_id = n.secure_id
   )
   SELECT e.id, e.secure_id, e.order_id, e.kind, e.patch, e.attempts, e.last_error,
@@ -337,11 +344,6 @@ BEGIN
   FROM n CROSS JOIN LATERAL (SELECT * FROM carrier_outbox e WHERE e.id = n.head_id) e
   WHERE n.take
   ORDER BY e.not_before, e.id;
-  -- A final status settled closes its order (while it was pending, its row said so).
-  UPDATE carrier_outbox_orders o SET closed = true
-  WHERE o.secure_id = ANY(ARRAY(SELECT e.secure_id FROM carrier_outbox e
-                                WHERE e.id = ANY($1::bigint[]) AND e.terminal AND e.state <> 'pending'))
-    AND NOT o.closed;
   PERFORM carrier_outbox_recheck(orders);
 END $fn$;
 -- Queues an update in one call: $1 order, $2 order id, $3 kind, $4 patch, $5 final status, $6 replica, $7 ms
@@ -403,12 +405,16 @@ BEGIN
       RETURNING jsonb_build_object('lat', w.patch -> 'lat', 'lon', w.patch -> 'lon') INTO taken;
     END IF;
   END IF;
-  -- A position waits for the interval since the order's last position sent (by any replica).
+  -- A position waits for the interval since the order's last position sent (by any replica); one in flight
+  -- (its answer not written yet) counts as sent now.
   INSERT INTO carrier_outbox AS w (secure_id, order_id, kind, patch, enqueued_by, terminal, not_before)
   VALUES ($1, $2, $3, $4 || coalesce(taken, '{}'::jsonb), $6, $5,
     CASE WHEN $3 = 'position' THEN greatest(now(), (
       SELECT max(s.sent_at) FROM carrier_outbox s WHERE s.secure_id = $1 AND s.kind = 'position' AND s.state = 'sent'
-    ) + $7 * interval '1 millisecond') ELSE now() END)
+    ) + $7 * interval '1 millisecond', (
+      SELECT now() + $7 * interval '1 millisecond' FROM carrier_outbox f JOIN carrier_outbox_orders o ON o.lease_id = f.id
+      WHERE o.secure_id = $1 AND f.kind = 'position' AND f.state = 'pending' AND o.lease_until >= now()
+    )) ELSE now() END)
   RETURNING w.* INTO e;
   IF NOT made THEN
     -- Sooner only, and never into a lease: skipped while a claim or settle holds the row (it re-checks).
