@@ -214,7 +214,10 @@ export function createPostgresOutboxStore(options: PostgresOutboxStoreOptions): 
   const toResult = (row: EnqueueRow): SharedEnqueueResult => {
     // This replica claims soon only when the order needs one sooner (new, or idle until now); otherwise the
     // settle of the update in flight or the claim of the due order takes it on.
-    if (row.woke) nudge();
+    if (row.woke) {
+      idleUntil = 0; // the next claim of this replica asks the database, even before the wake-up fires
+      nudge();
+    }
     // (`deferred` never gets here: enqueue queues it again, alone.)
     if (row.outcome !== 'queued') return { outcome: row.outcome as SharedEnqueueResult['outcome'] };
     return { outcome: 'queued', entry: toEntry(row), ...(row.folded ? { foldedPosition: true } : {}) };
