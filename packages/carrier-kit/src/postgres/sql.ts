@@ -241,7 +241,10 @@ RETURNS TABLE (id bigint, secure_id text, order_id integer, kind text, patch jso
 #variable_conflict use_column
 DECLARE locked text[];
 BEGIN
+  -- An order in flight keeps an early due time (its settles then update its row HOT): it is passed over, not
+  -- locked, while its lease is live, so replicas do not take turns on each other's orders in flight.
   locked := ARRAY(SELECT secure_id FROM carrier_outbox_orders WHERE due_at <= now()
+    AND NOT coalesce(lease_until >= now(), false)
   ORDER BY due_at LIMIT $3 FOR NO KEY UPDATE SKIP LOCKED);
   IF cardinality(locked) = 0 THEN RETURN; END IF;
   RETURN QUERY WITH n AS (
