@@ -13,8 +13,8 @@ export interface PostgresOutboxStoreOptions extends PostgresConnectionOptions {
   /** How long settled updates (sent, refused, dropped) stay in the table, for audits (default 24 h). */
   keepMs?: number;
   /**
-   * Most claimed updates waiting in this replica's local queue (default 64): one claim fills it. A claim holds
-   * its orders' rows locked while it runs, so a smaller one keeps updates queued for them waiting less.
+   * Most claimed updates waiting in this replica's local queue (default 64): one claim fills it. A claim
+   * holds its orders' rows while it runs; other replicas' claims pass over them (128 measured no faster).
    */
   prefetch?: number;
   /** The local queue is filled again when it holds fewer than this (default 32). */
@@ -67,8 +67,8 @@ interface Settle {
 }
 
 /**
- * Most settles written in one statement. A settle holds its orders' rows locked while it runs, and an update
- * queued for one of them waits: small batches keep that wait short (measured: 32 beat 1000 by a third).
+ * Most settles written in one statement. Queueing no longer waits for a settle; waiting for more answers
+ * before writing (16, or 2 ms) measured no cheaper and slower with 3 replicas, so a settle goes at once.
  */
 const SETTLE_BATCH = 32;
 /** Most statuses queued in one transaction (those queued meanwhile wait for the next). */
