@@ -201,6 +201,302 @@ BEGIN
   ORDER BY e.not_before, e.id;
 END $fn$;`,
   },
+  {
+    version: 3,
+    name: 'outbox: an update is queued without waiting for the order row; claims and settles re-check the orders they leave idle',
+    // Additive: a column with a constant default (no rewrite), three functions, and the claim and settle
+    // replaced (CREATE OR REPLACE: same arguments and results). Replicas of version 2 may run beside it:
+    // their enqueues lock the order's row as before, which these functions wait for.
+    sql: `
+-- A pending final status closes its order (a position queued after it is dropped) without writing the order's row.
+ALTER TABLE carrier_outbox ADD COLUMN terminal boolean NOT NULL DEFAULT false;
+-- The orders $1, locked by the caller (a claim, settle or discard, FOR NO KEY UPDATE) and left with no lease and
+-- nothing due now, get their due time again from the updates pending, in a fresh snapshot taken once every
+-- enqueue holding their rows has committed: FOR UPDATE waits for the FOR KEY SHARE lock an enqueue holds from
+-- before it reads the order's due time until it commits. So an update is never left behind an order marked
+-- idle: either its enqueue sees the idle order and makes it due, or this re-check sees its update. Wakes the
+-- replicas when an order is due again.
+CREATE FUNCTION carrier_outbox_recheck(text[]) RETURNS void LANGUAGE plpgsql AS $fn$
+DECLARE idle text[];
+BEGIN
+  idle := ARRAY(SELECT o.secure_id FROM carrier_outbox_orders o
+    WHERE o.secure_id = ANY($1) AND NOT coalesce(o.lease_until >= now(), false) AND (o.due_at IS NULL OR o.due_at > now())
+    ORDER BY o.secure_id);
+  IF cardinality(idle) = 0 THEN RETURN; END IF;
+  PERFORM 1 FROM carrier_outbox_orders o WHERE o.secure_id = ANY(idle) ORDER BY o.secure_id FOR UPDATE;
+  WITH n AS (
+    SELECT o.secure_id, coalesce(
+      (SELECT h.not_before FROM carrier_outbox h
+       WHERE h.secure_id = o.secure_id AND h.state = 'pending' AND NOT (h.kind = 'position' AND h.attempts = 0 AND h.not_before > now())
+       ORDER BY h.id LIMIT 1),
+      (SELECT min(p.not_before) FROM carrier_outbox p WHERE p.secure_id = o.secure_id AND p.state = 'pending')) AS due
+    FROM carrier_outbox_orders o WHERE o.secure_id = ANY(idle)
+  )
+  UPDATE carrier_outbox_orders o SET due_at = n.due FROM n
+  WHERE o.secure_id = n.secure_id AND n.due IS NOT NULL AND (o.due_at IS NULL OR n.due < o.due_at);
+  IF FOUND THEN PERFORM pg_notify('carrier_outbox', ''); END IF;
+END $fn$;
+CREATE OR REPLACE FUNCTION carrier_outbox_claim(text, float8, integer)
+RETURNS TABLE (id bigint, secure_id text, order_id integer, kind text, patch jsonb, attempts integer, last_error text, created_ms float8, not_before_ms float8) LANGUAGE plpgsql AS $fn$
+#variable_conflict use_column
+DECLARE locked text[];
+BEGIN
+  -- An order in flight keeps an early due time (its settles then update its row HOT): it is passed over, not
+  -- locked, while its lease is live, so replicas do not take turns on each other's orders in flight.
+  locked := ARRAY(SELECT secure_id FROM carrier_outbox_orders WHERE due_at <= now()
+    AND NOT coalesce(lease_until >= now(), false)
+  ORDER BY due_at LIMIT $3 FOR NO KEY UPDATE SKIP LOCKED);
+  IF cardinality(locked) = 0 THEN RETURN; END IF;
+  RETURN QUERY WITH n AS (
+    SELECT o.secure_id, h.id AS head_id, h.not_before AS head_due,
+      coalesce(o.lease_until >= now(), false) AS held,
+      (SELECT min(p.not_before) FROM carrier_outbox p WHERE p.secure_id = o.secure_id AND p.state = 'pending') AS first_due
+    FROM carrier_outbox_orders o
+    LEFT JOIN LATERAL (
+      SELECT e.id, e.not_before FROM carrier_outbox e
+      WHERE e.secure_id = o.secure_id AND e.state = 'pending' AND NOT (e.kind = 'position' AND e.attempts = 0 AND e.not_before > now())
+      ORDER BY e.id LIMIT 1
+    ) h ON true
+    WHERE o.secure_id = ANY(locked)
+  ), leased AS (
+    UPDATE carrier_outbox_orders o SET
+      lease_owner = CASE WHEN n.held THEN o.lease_owner WHEN n.head_due <= now() THEN $1 END,
+      lease_until = CASE WHEN n.held THEN o.lease_until WHEN n.head_due <= now() THEN now() + $2 * interval '1 millisecond' END,
+      lease_id = CASE WHEN n.held THEN o.lease_id WHEN n.head_due <= now() THEN n.head_id END,
+      due_at = CASE WHEN n.held THEN o.lease_until WHEN n.head_due <= now() THEN now() + $2 * interval '1 millisecond'
+                    ELSE coalesce(n.head_due, n.first_due) END
+    FROM n WHERE o.secure_id = n.secure_id
+  )
+  SELECT e.id, e.secure_id, e.order_id, e.kind, e.patch, e.attempts, e.last_error,
+    (extract(epoch FROM e.created_at) * 1000)::float8 AS created_ms,
+    (extract(epoch FROM e.not_before) * 1000)::float8 AS not_before_ms
+  FROM n CROSS JOIN LATERAL (SELECT * FROM carrier_outbox e WHERE e.id = n.head_id) e
+  WHERE NOT n.held AND n.head_due <= now()
+  ORDER BY e.not_before, e.id;
+  PERFORM carrier_outbox_recheck(locked);
+END $fn$;
+CREATE OR REPLACE FUNCTION carrier_outbox_settle(bigint[], text[], float8[], text[], text, float8, boolean)
+RETURNS TABLE (id bigint, secure_id text, order_id integer, kind text, patch jsonb, attempts integer, last_error text, created_ms float8, not_before_ms float8) LANGUAGE plpgsql AS $fn$
+#variable_conflict use_column
+DECLARE orders text[];
+BEGIN
+  orders := ARRAY(SELECT DISTINCT e.secure_id FROM carrier_outbox e WHERE e.id = ANY($1::bigint[]));
+  PERFORM o.secure_id FROM carrier_outbox_orders o WHERE o.secure_id = ANY(orders)
+  ORDER BY o.secure_id FOR NO KEY UPDATE OF o;
+  RETURN QUERY WITH s AS (
+    SELECT * FROM unnest($1::bigint[], $2::text[], $3::float8[], $4::text[]) AS s(id, outcome, delay_ms, error)
+  ), done AS (
+    UPDATE carrier_outbox e SET
+      state = CASE WHEN s.outcome = 'retry' THEN 'pending' ELSE s.outcome END,
+      attempts = e.attempts + CASE WHEN s.outcome = 'retry' THEN 1 ELSE 0 END,
+      not_before = CASE WHEN s.outcome = 'retry' THEN now() + s.delay_ms * interval '1 millisecond' ELSE e.not_before END,
+      last_error = coalesce(s.error, e.last_error),
+      sent_at = CASE WHEN s.outcome = 'sent' THEN clock_timestamp() ELSE e.sent_at END,
+      sent_by = CASE WHEN s.outcome = 'sent' THEN $5 ELSE e.sent_by END,
+      sent_seq = CASE WHEN s.outcome = 'sent' THEN nextval('carrier_outbox_sent_seq') ELSE e.sent_seq END
+    FROM s
+    WHERE e.id = ANY($1::bigint[]) AND e.id = s.id AND e.state = 'pending'
+      AND (s.outcome <> 'retry' OR EXISTS (SELECT 1 FROM carrier_outbox_orders o
+                                           WHERE o.secure_id = e.secure_id AND o.lease_owner = $5 AND o.lease_id = e.id))
+    RETURNING e.id, e.secure_id, e.kind, e.attempts, e.not_before, e.state, e.terminal
+  ), rest AS (
+    -- Per order, through the index of pending updates: the cost follows the batch, not the table.
+    SELECT e.secure_id, e.id, e.kind, e.attempts, e.not_before
+    FROM (SELECT DISTINCT secure_id FROM done) d
+    CROSS JOIN LATERAL (
+      SELECT e.secure_id, e.id, e.kind, e.attempts, e.not_before FROM carrier_outbox e
+      WHERE e.secure_id = d.secure_id AND e.state = 'pending' AND e.id NOT IN (SELECT id FROM done)
+    ) e
+    UNION ALL
+    SELECT secure_id, id, kind, attempts, not_before FROM done WHERE state = 'pending'
+  ), heads AS (
+    SELECT DISTINCT ON (r.secure_id) r.secure_id, r.id, r.not_before FROM rest r
+    WHERE NOT (r.kind = 'position' AND r.attempts = 0 AND r.not_before > now()) ORDER BY r.secure_id, r.id
+  ), firsts AS (
+    SELECT r.secure_id, min(r.not_before) AS first_due FROM rest r GROUP BY r.secure_id
+  ), m AS (
+    -- mine: the order's lease is for one of these updates, or has run out; ends: its final status was settled.
+    SELECT o.secure_id, o.lease_id IN (SELECT id FROM done) OR o.lease_until IS NULL OR o.lease_until < now() AS mine,
+      EXISTS (SELECT 1 FROM done d WHERE d.secure_id = o.secure_id AND d.terminal AND d.state <> 'pending') AS ends
+    FROM carrier_outbox_orders o WHERE o.secure_id IN (SELECT secure_id FROM done)
+  ), n AS (
+    SELECT m.secure_id, m.mine, m.ends, h.id AS head_id, h.not_before AS head_due, f.first_due,
+      coalesce(m.mine AND $7::boolean AND h.not_before <= now() AND h.id NOT IN (SELECT id FROM done), false) AS take
+    FROM m
+    LEFT JOIN heads h ON h.secure_id = m.secure_id
+    LEFT JOIN firsts f ON f.secure_id = m.secure_id
+    WHERE m.mine OR m.ends
+  ), moved AS (
+    UPDATE carrier_outbox_orders o SET
+      lease_owner = CASE WHEN NOT n.mine THEN o.lease_owner WHEN n.take THEN $5 END,
+      lease_until = CASE WHEN NOT n.mine THEN o.lease_until WHEN n.take THEN now() + $6 * interval '1 millisecond' END,
+      lease_id = CASE WHEN NOT n.mine THEN o.lease_id WHEN n.take THEN n.head_id END,
+      -- While the order stays leased, its due time stays (early: a claim then finds the lease live and moves it
+      -- to the lease's end), so the row's indexed columns do not change and the update can be HOT.
+      due_at = CASE WHEN NOT n.mine THEN o.due_at
+                    WHEN n.take AND o.due_at > now() THEN o.due_at
+                    WHEN n.take THEN now() + $6 * interval '1 millisecond'
+                    ELSE coalesce(n.head_due, n.first_due) END,
+      -- A final status settled closes its order (while it was pending, its row said so: see enqueue).
+      closed = o.closed OR n.ends
+    FROM n WHERE o.secure_id = n.secure_id
+  )
+  SELECT e.id, e.secure_id, e.order_id, e.kind, e.patch, e.attempts, e.last_error,
+    (extract(epoch FROM e.created_at) * 1000)::float8 AS created_ms,
+    (extract(epoch FROM e.not_before) * 1000)::float8 AS not_before_ms
+  FROM n CROSS JOIN LATERAL (SELECT * FROM carrier_outbox e WHERE e.id = n.head_id) e
+  WHERE n.take
+  ORDER BY e.not_before, e.id;
+  PERFORM carrier_outbox_recheck(orders);
+END $fn$;
+-- Queues an update in one call: $1 order, $2 order id, $3 kind, $4 patch, $5 final status, $6 replica, $7 ms
+-- between positions, $8 wake the replicas. A status takes the order's row FOR KEY SHARE only (claims and
+-- settles of the order go on meanwhile: their FOR NO KEY UPDATE does not conflict), queues its row, and
+-- writes the order's due time only when the order needs a replica sooner and no claim or settle holds its
+-- row (one that does re-checks the order before it leaves it idle: carrier_outbox_recheck). A position, or
+-- a final status that takes the order's waiting position along, takes the row FOR UPDATE: it rewrites
+-- rows a claim reads. Answers the outcome (queued, coalesced, dropped_terminal), whether a position was
+-- folded, and the update queued.
+CREATE FUNCTION carrier_outbox_enqueue(text, integer, text, jsonb, boolean, text, float8, boolean)
+RETURNS TABLE (outcome text, folded boolean, woke boolean, id bigint, secure_id text, order_id integer, kind text, patch jsonb, attempts integer, last_error text, created_ms float8, not_before_ms float8) LANGUAGE plpgsql AS $fn$
+#variable_conflict use_column
+DECLARE
+  made boolean;
+  alone boolean;
+  waiting bigint;
+  taken jsonb;
+  e carrier_outbox%ROWTYPE;
+  sooner integer := 0;
+BEGIN
+  alone := $3 = 'position' OR ($5 AND NOT ($4 ? 'lat' OR $4 ? 'lon') AND EXISTS (
+    SELECT 1 FROM carrier_outbox w JOIN carrier_outbox_orders o ON o.secure_id = w.secure_id
+    WHERE w.secure_id = $1 AND w.state = 'pending' AND w.kind = 'position'
+      AND NOT coalesce(o.lease_id = w.id AND o.lease_until >= now(), false)));
+  -- The order's row: made when new (due at once), else locked, never written here. A row pruned between the
+  -- two statements is made again.
+  LOOP
+    INSERT INTO carrier_outbox_orders (secure_id, order_id, due_at) VALUES ($1, $2, now())
+    ON CONFLICT DO NOTHING RETURNING true INTO made;
+    EXIT WHEN made;
+    IF alone THEN
+      PERFORM 1 FROM carrier_outbox_orders o WHERE o.secure_id = $1 FOR UPDATE;
+    ELSE
+      PERFORM 1 FROM carrier_outbox_orders o WHERE o.secure_id = $1 FOR KEY SHARE;
+    END IF;
+    EXIT WHEN FOUND;
+  END LOOP;
+  made := coalesce(made, false);
+  IF alone AND NOT made THEN
+    IF $3 = 'position' AND (
+      EXISTS (SELECT 1 FROM carrier_outbox_orders o WHERE o.secure_id = $1 AND o.closed)
+      OR EXISTS (SELECT 1 FROM carrier_outbox t WHERE t.secure_id = $1 AND t.state = 'pending' AND t.terminal)) THEN
+      RETURN QUERY SELECT 'dropped_terminal'::text, false, false, NULL::bigint, NULL::text, NULL::integer, NULL::text,
+        NULL::jsonb, NULL::integer, NULL::text, NULL::float8, NULL::float8;
+      RETURN;
+    END IF;
+    SELECT w.id INTO waiting FROM carrier_outbox w JOIN carrier_outbox_orders o ON o.secure_id = w.secure_id
+    WHERE w.secure_id = $1 AND w.state = 'pending' AND w.kind = 'position'
+      AND NOT coalesce(o.lease_id = w.id AND o.lease_until >= now(), false)
+    ORDER BY w.id DESC LIMIT 1;
+    IF waiting IS NOT NULL AND $3 = 'position' THEN
+      UPDATE carrier_outbox w SET patch = $4 WHERE w.id = waiting;
+      RETURN QUERY SELECT 'coalesced'::text, false, false, NULL::bigint, NULL::text, NULL::integer, NULL::text,
+        NULL::jsonb, NULL::integer, NULL::text, NULL::float8, NULL::float8;
+      RETURN;
+    ELSIF waiting IS NOT NULL AND NOT ($4 ? 'lat' OR $4 ? 'lon') THEN
+      UPDATE carrier_outbox w SET state = 'coalesced' WHERE w.id = waiting AND w.state = 'pending'
+      RETURNING jsonb_build_object('lat', w.patch -> 'lat', 'lon', w.patch -> 'lon') INTO taken;
+    END IF;
+  END IF;
+  -- A position waits for the interval since the order's last position sent (by any replica); one in flight
+  -- (its answer not written yet) counts as sent now.
+  INSERT INTO carrier_outbox AS w (secure_id, order_id, kind, patch, enqueued_by, terminal, not_before)
+  VALUES ($1, $2, $3, $4 || coalesce(taken, '{}'::jsonb), $6, $5,
+    CASE WHEN $3 = 'position' THEN greatest(now(), (
+      SELECT max(s.sent_at) FROM carrier_outbox s WHERE s.secure_id = $1 AND s.kind = 'position' AND s.state = 'sent'
+    ) + $7 * interval '1 millisecond', (
+      SELECT now() + $7 * interval '1 millisecond' FROM carrier_outbox f JOIN carrier_outbox_orders o ON o.lease_id = f.id
+      WHERE o.secure_id = $1 AND f.kind = 'position' AND f.state = 'pending' AND o.lease_until >= now()
+    )) ELSE now() END)
+  RETURNING w.* INTO e;
+  IF NOT made THEN
+    -- Sooner only, and never into a lease: skipped while a claim or settle holds the row (it re-checks).
+    UPDATE carrier_outbox_orders o SET due_at = least(o.due_at, e.not_before), order_id = coalesce(o.order_id, $2)
+    WHERE o.secure_id = (SELECT l.secure_id FROM carrier_outbox_orders l WHERE l.secure_id = $1
+      AND (l.due_at IS NULL OR (l.due_at > e.not_before AND NOT coalesce(l.lease_until >= now(), false)))
+      FOR NO KEY UPDATE SKIP LOCKED);
+    GET DIAGNOSTICS sooner = ROW_COUNT;
+  END IF;
+  IF $8 AND (made OR sooner > 0) THEN PERFORM pg_notify('carrier_outbox', ''); END IF;
+  RETURN QUERY SELECT 'queued'::text, taken IS NOT NULL, made OR sooner > 0, e.id, e.secure_id, e.order_id, e.kind, e.patch, e.attempts,
+    e.last_error, (extract(epoch FROM e.created_at) * 1000)::float8, (extract(epoch FROM e.not_before) * 1000)::float8;
+END $fn$;
+-- Queues a batch of statuses in one transaction (the enqueues that came together on one replica): $1 orders,
+-- $2 order ids, $3 patches, $4 final, $5 replica, $6 wake the replicas. The orders' rows are made or taken FOR
+-- KEY SHARE all at once, in one order (no deadlock with a re-check, which takes them FOR UPDATE in the same
+-- order); then, in a fresh snapshot, the orders that need a replica sooner are made due (skipping those a
+-- claim or settle holds: it re-checks them); then the updates are queued in the order given. A final status
+-- of an order with a waiting position is answered 'deferred', not queued: it is queued by
+-- carrier_outbox_enqueue, which takes the position along.
+CREATE FUNCTION carrier_outbox_enqueue_statuses(text[], integer[], jsonb[], boolean[], text, boolean)
+RETURNS TABLE (ord integer, outcome text, woke boolean, id bigint, secure_id text, order_id integer, kind text, patch jsonb, attempts integer, last_error text, created_ms float8, not_before_ms float8) LANGUAGE plpgsql AS $fn$
+#variable_conflict use_column
+DECLARE
+  deferred integer[];
+  orders text[];
+  made text[] := '{}';
+  more text[];
+  held integer;
+  sooner text[];
+  e carrier_outbox%ROWTYPE;
+BEGIN
+  deferred := ARRAY(SELECT u.i FROM unnest($1, $3, $4) WITH ORDINALITY AS u(sid, p, fin, i)
+    WHERE u.fin AND NOT (u.p ? 'lat' OR u.p ? 'lon') AND EXISTS (
+      SELECT 1 FROM carrier_outbox w JOIN carrier_outbox_orders o ON o.secure_id = w.secure_id
+      WHERE w.secure_id = u.sid AND w.state = 'pending' AND w.kind = 'position'
+        AND NOT coalesce(o.lease_id = w.id AND o.lease_until >= now(), false)));
+  orders := ARRAY(SELECT DISTINCT u.sid FROM unnest($1) WITH ORDINALITY AS u(sid, i) WHERE u.i <> ALL(deferred) ORDER BY 1);
+  LOOP
+    WITH ins AS (
+      INSERT INTO carrier_outbox_orders (secure_id, order_id, due_at)
+      SELECT DISTINCT ON (u.sid) u.sid, u.oid, now() FROM unnest($1, $2) AS u(sid, oid)
+      WHERE u.sid = ANY(orders) AND u.sid <> ALL(made) ORDER BY u.sid, u.oid
+      ON CONFLICT DO NOTHING RETURNING secure_id
+    ) SELECT coalesce(array_agg(ins.secure_id), '{}') INTO more FROM ins;
+    made := made || more;
+    SELECT count(*) INTO held FROM (
+      SELECT 1 FROM carrier_outbox_orders o WHERE o.secure_id = ANY(orders) AND o.secure_id <> ALL(made)
+      ORDER BY o.secure_id FOR KEY SHARE) l;
+    EXIT WHEN held + cardinality(made) = cardinality(orders);
+  END LOOP;
+  WITH need AS (
+    SELECT l.secure_id FROM carrier_outbox_orders l
+    WHERE l.secure_id = ANY(orders) AND l.secure_id <> ALL(made)
+      AND (l.due_at IS NULL OR (l.due_at > now() AND NOT coalesce(l.lease_until >= now(), false)))
+    ORDER BY l.secure_id FOR NO KEY UPDATE SKIP LOCKED
+  ), moved AS (
+    UPDATE carrier_outbox_orders o SET due_at = least(o.due_at, now()) FROM need WHERE o.secure_id = need.secure_id
+    RETURNING o.secure_id
+  ) SELECT coalesce(array_agg(moved.secure_id), '{}') INTO sooner FROM moved;
+  IF $6 AND cardinality(made) + cardinality(sooner) > 0 THEN PERFORM pg_notify('carrier_outbox', ''); END IF;
+  FOR i IN 1 .. cardinality($1) LOOP
+    ord := i;
+    IF i = ANY(deferred) THEN
+      outcome := 'deferred'; woke := false; id := NULL; secure_id := NULL; order_id := NULL; kind := NULL;
+      patch := NULL; attempts := NULL; last_error := NULL; created_ms := NULL; not_before_ms := NULL;
+    ELSE
+      INSERT INTO carrier_outbox AS w (secure_id, order_id, kind, patch, enqueued_by, terminal)
+      VALUES ($1[i], $2[i], 'status', $3[i], $5, $4[i]) RETURNING w.* INTO e;
+      outcome := 'queued'; woke := $1[i] = ANY(made) OR $1[i] = ANY(sooner);
+      id := e.id; secure_id := e.secure_id; order_id := e.order_id; kind := e.kind; patch := e.patch;
+      attempts := e.attempts; last_error := e.last_error;
+      created_ms := (extract(epoch FROM e.created_at) * 1000)::float8;
+      not_before_ms := (extract(epoch FROM e.not_before) * 1000)::float8;
+    END IF;
+    RETURN NEXT;
+  END LOOP;
+END $fn$;`,
+  },
 ];
 
 /** Statements of {@link migrate}. */
@@ -240,95 +536,34 @@ export const OUTBOX_CHANNEL = 'carrier_outbox';
  */
 export const OUTBOX_SQL = {
   /**
-   * Makes sure the order has its row and locks it for the rest of the transaction: enqueues, claims and
-   * settles of one order take turns on this row, so none of them sees half of another.
+   * Makes sure the order has its row and locks it for the rest of the transaction (a discard): claims,
+   * settles and the enqueues that rewrite rows of the order wait for it.
    */
   lockOrder: `INSERT INTO carrier_outbox_orders (secure_id, order_id) VALUES ($1, $2)
 ON CONFLICT (secure_id) DO UPDATE SET order_id = coalesce(EXCLUDED.order_id, carrier_outbox_orders.order_id)
 RETURNING closed, due_at IS NULL AS idle`,
-  /** The position of the order still waiting to be sent (not in flight), to fold into a newer one. */
-  waitingPosition: `SELECT e.id, e.patch FROM carrier_outbox e JOIN carrier_outbox_orders o USING (secure_id)
-WHERE e.secure_id = $1 AND e.state = 'pending' AND e.kind = 'position' AND NOT ${IN_FLIGHT}
-ORDER BY e.id DESC LIMIT 1`,
-  replacePatch: `UPDATE carrier_outbox SET patch = $2 WHERE id = $1`,
   /**
-   * Queues an update in the transaction of {@link OUTBOX_SQL.lockOrder}, brings the order's due time
-   * forward unless an update of it is in flight, and wakes the replicas when $7 (the order was idle).
-   * A position waits for the interval since the order's last position sent (by any replica).
+   * Queues an update in one call (carrier_outbox_enqueue, migration 3): a status waits for no claim or
+   * settle of its order; a position (folded into the waiting one, or after the interval since the last
+   * one sent, or dropped once the order is closed) and a final status that takes the waiting position along
+   * lock the order's row. Wakes the replicas ($8) when the order needs one sooner.
    */
-  insert: `WITH e AS (
-  INSERT INTO carrier_outbox (secure_id, order_id, kind, patch, enqueued_by, not_before)
-  VALUES ($1, $2, $3, $4, $5,
-    CASE WHEN $3 = 'position' THEN greatest(now(), (
-      SELECT max(sent_at) FROM carrier_outbox WHERE secure_id = $1 AND kind = 'position' AND state = 'sent'
-    ) + $6 * interval '1 millisecond') ELSE now() END)
-  RETURNING *
-), o AS (
-  UPDATE carrier_outbox_orders o
-  SET due_at = CASE WHEN o.lease_until >= now() THEN o.due_at ELSE least(o.due_at, (SELECT not_before FROM e)) END
-  WHERE o.secure_id = $1
-  RETURNING CASE WHEN $7::boolean THEN pg_notify('${OUTBOX_CHANNEL}', '') END AS woke
-)
-SELECT ${entryColumns('e')} FROM e LEFT JOIN o ON true`,
+  enqueue: `SELECT * FROM carrier_outbox_enqueue($1, $2, $3, $4, $5, $6, $7, $8)`,
   /**
-   * A status that does not end the delivery, queued in one statement: the order's row is made or locked
-   * by its upsert, and made due now unless an update of it is in flight. The replicas are woken when
-   * the order was idle (read before the upsert: a missed wake-up only waits for the next poll).
+   * Queues the statuses that came together on one replica in one transaction, in the order given
+   * (carrier_outbox_enqueue_statuses, migration 3); a final status that takes a waiting position along is
+   * answered `deferred`, for {@link OUTBOX_SQL.enqueue}.
    */
-  insertStatus: `WITH before AS (
-  SELECT due_at FROM carrier_outbox_orders WHERE secure_id = $1
-), ensured AS (
-  INSERT INTO carrier_outbox_orders AS o (secure_id, order_id, due_at) VALUES ($1, $2, now())
-  ON CONFLICT (secure_id) DO UPDATE SET order_id = coalesce(EXCLUDED.order_id, o.order_id),
-    due_at = CASE WHEN o.lease_until >= now() THEN o.due_at ELSE least(o.due_at, now()) END
-  RETURNING secure_id
-), e AS (
-  INSERT INTO carrier_outbox (secure_id, order_id, kind, patch, enqueued_by)
-  SELECT secure_id, $2, 'status', $3, $4 FROM ensured
-  RETURNING *
-)
-SELECT ${entryColumns('e')} FROM e
-LEFT JOIN LATERAL (SELECT pg_notify('${OUTBOX_CHANNEL}', '') AS woke
-                   WHERE $5::boolean AND NOT EXISTS (SELECT 1 FROM before WHERE due_at IS NOT NULL)) w ON true`,
+  enqueueStatuses: `SELECT * FROM carrier_outbox_enqueue_statuses($1, $2, $3, $4, $5, $6)`,
   /**
-   * The status that ends a delivery, queued in one statement: closes the order (its positions are no
-   * longer sent), makes it due unless an update of it is in flight, and folds the order's waiting
-   * position into it ($3 carries no position of its own): the last position rides along with the final
-   * status, in one call. A position queued by a transaction that commits while this one waits for the
-   * order's row is not folded; it is sent before the final status, as queued.
-   */
-  insertFinal: `WITH before AS (
-  SELECT due_at FROM carrier_outbox_orders WHERE secure_id = $1
-), o AS (
-  INSERT INTO carrier_outbox_orders AS o (secure_id, order_id, due_at, closed) VALUES ($1, $2, now(), true)
-  ON CONFLICT (secure_id) DO UPDATE SET order_id = coalesce(EXCLUDED.order_id, o.order_id), closed = true,
-    due_at = CASE WHEN o.lease_until >= now() THEN o.due_at ELSE least(o.due_at, now()) END
-  RETURNING secure_id, lease_id, lease_until
-), waiting AS (
-  SELECT e.id FROM carrier_outbox e, o
-  WHERE e.secure_id = $1 AND e.state = 'pending' AND e.kind = 'position' AND NOT ${IN_FLIGHT}
-    AND NOT ($3::jsonb ? 'lat' OR $3::jsonb ? 'lon')
-  ORDER BY e.id DESC LIMIT 1
-), folded AS (
-  UPDATE carrier_outbox e SET state = 'coalesced' FROM waiting w WHERE e.id = w.id AND e.state = 'pending'
-  RETURNING jsonb_build_object('lat', e.patch -> 'lat', 'lon', e.patch -> 'lon') AS position
-), e AS (
-  INSERT INTO carrier_outbox (secure_id, order_id, kind, patch, enqueued_by)
-  SELECT secure_id, $2, 'status', $3::jsonb || coalesce((SELECT position FROM folded), '{}'::jsonb), $4 FROM o
-  RETURNING *
-)
-SELECT ${entryColumns('e')}, EXISTS (SELECT 1 FROM folded) AS folded FROM e
-LEFT JOIN LATERAL (SELECT pg_notify('${OUTBOX_CHANNEL}', '') AS woke
-                   WHERE $5::boolean AND NOT EXISTS (SELECT 1 FROM before WHERE due_at IS NOT NULL)) w ON true`,
-  /**
-   * Claims up to $3 due orders (carrier_outbox_claim, migration 2): the longest
-   * waiting orders first, skipping those another replica is claiming or settling; per order its head
-   * update, leased to replica $1 for $2 ms when nothing of the order is in flight.
+   * Claims up to $3 due orders (carrier_outbox_claim, migrations 2 and 3): the longest waiting orders
+   * first, skipping those another replica is claiming or settling; per order its head update, leased to
+   * replica $1 for $2 ms when nothing of the order is in flight.
    */
   claim: `SELECT * FROM carrier_outbox_claim($1, $2, $3)`,
   /**
    * Writes the final status of a batch of updates and moves each order on to its next update: see
-   * carrier_outbox_settle (migration 2).
+   * carrier_outbox_settle (migrations 2 and 3).
    */
   settle: `SELECT * FROM carrier_outbox_settle($1, $2, $3, $4, $5, $6, $7)`,
   /** Gives back this replica's ($1) leases on updates it claimed but did not send ($2): their orders are due again. */
@@ -345,6 +580,11 @@ RETURNING ${entryColumns('e')}`,
   close: `UPDATE carrier_outbox_orders SET closed = true,
   due_at = CASE WHEN lease_until >= now() THEN due_at END
 WHERE secure_id = $1`,
+  /**
+   * After {@link OUTBOX_SQL.close}: a status queued meanwhile (an enqueue does not wait for the discard's
+   * lock) makes the order due again (carrier_outbox_recheck, migration 3).
+   */
+  recheck: `SELECT carrier_outbox_recheck(ARRAY[$1::text])`,
   /**
    * Forgets up to $2 updates settled (sent, refused, dropped, folded) more than $1 ms ago, and the
    * orders left with no update and nothing due. Replicas pruning at once take different rows.

@@ -149,7 +149,10 @@ test.runIf(run)('a callback that reaches two replicas is handled once, and again
   const second = b.claim('5008|order_created|', 5000);
   // a dies half-way: its connection drops, the transaction rolls back, and b handles the callback.
   const { rows } = await poolOf(url).query<{ pid: number }>(
-    `SELECT pid FROM pg_stat_activity WHERE state = 'idle in transaction' AND datname = current_database()`,
+    // a's transaction has written the key (it has an xid); b's, between two statements of its claim, may be
+    // idle in transaction too, but has written nothing yet.
+    `SELECT pid FROM pg_stat_activity
+     WHERE state = 'idle in transaction' AND backend_xid IS NOT NULL AND datname = current_database()`,
   );
   expect(rows.length).toBeGreaterThan(0);
   await poolOf(url).query('SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [rows.map((r) => r.pid)]);
@@ -170,7 +173,7 @@ test.runIf(run)(
   async () => {
     const url = await server.createDatabase();
     const first = await runCli([BIN_SOURCES['restoapi-carrier']!, 'migrate', '--store', url]);
-    expect(first.stdout.trim()).toBe(`applied migrations 1, 2; the database is at schema version 2`);
+    expect(first.stdout.trim()).toBe(`applied migrations 1, 2, 3; the database is at schema version 3`);
     const [second, bad, down, both] = await Promise.all([
       ...[url, 'mysql://db/carrier', 'postgres://u:secret@127.0.0.1:9/x'].map((store) =>
         runCli([BIN_SOURCES['restoapi-carrier']!, 'migrate', '--store', store]),
@@ -192,7 +195,7 @@ test.runIf(run)(
     ]);
     expect([second!.status, second!.stdout.trim()]).toEqual([
       0,
-      'nothing to apply; the database is at schema version 2',
+      'nothing to apply; the database is at schema version 3',
     ]);
     expect([bad!.status, bad!.stderr]).toEqual([
       2,
@@ -240,8 +243,106 @@ test.runIf(run)('migration 2 takes over the updates a deployment at version 1 le
     ('o1', 'status', '{"status":"courier_assigned"}', 'sent'),
     ('o1', 'status', '{"status":"delivering"}', 'pending'),
     ('o2', 'status', '{"status":"courier_assigned"}', 'sent')`);
-  expect(await migrate({ pool: db })).toEqual({ applied: [2], version: 2 });
+  expect(await migrate({ pool: db })).toEqual({ applied: [2, 3], version: 3 });
   const store = createPostgresOutboxStore({ pool: db, owner: 'new' });
   expect((await store.claim(5)).map((e) => [e.secureId, e.patch])).toEqual([['o1', { status: 'delivering' }]]);
   await store.release!();
 });
+
+test.runIf(run)(
+  'migration 3 upgrades a database version 2 used: its closed orders and pending updates carry on',
+  async () => {
+    const url = await server.createDatabase();
+    const db = poolOf(url);
+    // Schema 2 as the previous version left it: o1 closed by its final status (still pending), o2 in flight.
+    await db.query(MIGRATIONS[0]!.sql);
+    await db.query(MIGRATIONS[1]!.sql);
+    await db.query(`CREATE TABLE carrier_kit_migrations (version integer PRIMARY KEY, name text NOT NULL,
+    applied_at timestamptz NOT NULL DEFAULT now())`);
+    await db.query(`INSERT INTO carrier_kit_migrations (version, name) VALUES (1, 'old'), (2, 'old')`);
+    await db.query(`INSERT INTO carrier_outbox_orders (secure_id, closed, due_at) VALUES ('o1', true, now())`);
+    await db.query(
+      `INSERT INTO carrier_outbox (secure_id, kind, patch) VALUES ('o1', 'status', '{"status":"delivered"}')`,
+    );
+    await db.query(`INSERT INTO carrier_outbox_orders (secure_id, due_at, lease_owner, lease_until)
+    VALUES ('o2', now() - interval '1 minute', 'gone', now() - interval '1 minute')`);
+    const [{ id }] = (
+      await db.query<{ id: string }>(
+        `INSERT INTO carrier_outbox (secure_id, kind, patch) VALUES ('o2', 'status', '{"status":"courier_assigned"}') RETURNING id`,
+      )
+    ).rows as [{ id: string }];
+    await db.query(`UPDATE carrier_outbox_orders SET lease_id = $1 WHERE secure_id = 'o2'`, [id]);
+    expect(await migrate({ pool: db })).toEqual({ applied: [3], version: 3 });
+    const store = createPostgresOutboxStore({ pool: db, owner: 'new' });
+    expect((await store.enqueue(position('o1', 52.5))).outcome).toBe('dropped_terminal');
+    await store.enqueue(status('o2', 'delivering'));
+    const claimed = await store.claim(5);
+    expect(claimed.map((e) => [e.secureId, e.patch])).toEqual([
+      ['o1', { status: 'delivered' }],
+      ['o2', { status: 'courier_assigned' }],
+    ]);
+    await Promise.all(claimed.map((e) => store.markSent(e.id)));
+    // The settle of o2's first update leased its next one, queued after the upgrade.
+    expect((await store.claim(5)).map((e) => e.patch)).toEqual([{ status: 'delivering' }]);
+    await store.release!();
+  },
+);
+
+/** Waits until a backend of the server waits for a row lock (`what`), for at most 5 s. */
+async function untilLockWait(db: pg.Pool, what: string): Promise<void> {
+  const until = Date.now() + 5_000;
+  while (Date.now() < until) {
+    const { rows } = await db.query(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock'`);
+    if (rows.length > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`${what} did not wait`);
+}
+
+test.runIf(run)(
+  'a status is queued while a claim or settle holds its order, and a settle never leaves it idle',
+  async () => {
+    const url = await database();
+    const db = poolOf(url);
+    const store = createPostgresOutboxStore({ pool: poolOf(url), owner: 'r' });
+    await store.enqueue(status('o1', 'courier_assigned'));
+    const [first] = await store.claim(5);
+    // A claim or settle of o1 under way holds its row (FOR NO KEY UPDATE): the enqueue does not wait for it.
+    const holder = await db.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query(`SELECT 1 FROM carrier_outbox_orders WHERE secure_id = 'o1' FOR NO KEY UPDATE`);
+      const queued = await Promise.race([
+        store.enqueue(status('o1', 'delivering')).then(() => 'queued'),
+        new Promise((resolve) => setTimeout(() => resolve('waited for the row lock'), 5_000)),
+      ]);
+      expect(queued).toBe('queued');
+    } finally {
+      await holder.query('ROLLBACK');
+      holder.release();
+    }
+    await store.markSent(first!.id);
+    const [second] = await store.claim(5);
+    expect(second?.patch).toEqual({ status: 'delivering' });
+    // An enqueue not yet committed when the settle of the order's last update would leave the order idle: the
+    // settle waits for it and sees its update, so the order stays due.
+    const enqueuer = await db.connect();
+    try {
+      await enqueuer.query('BEGIN');
+      await enqueuer.query(
+        `SELECT * FROM carrier_outbox_enqueue('o1', NULL, 'status', '{"status":"delivered"}', true, 'x', 0, false)`,
+      );
+      const settled = store.markSent(second!.id);
+      await untilLockWait(db, 'the settle that leaves the order idle, for the enqueue under way,');
+      await enqueuer.query('COMMIT');
+      await settled;
+    } finally {
+      enqueuer.release();
+    }
+    // A replica claiming now (this one waits idleMs after a claim that found less than it asked for) takes it.
+    const other = createPostgresOutboxStore({ pool: poolOf(url), owner: 's' });
+    expect((await other.claim(5)).map((e) => e.patch)).toEqual([{ status: 'delivered' }]);
+    await other.release!();
+    await store.release!();
+  },
+);
