@@ -232,6 +232,25 @@ export const DEPARTURES = {
     area: 'limit',
     decision: '/paths/~1api~1orders/get/parameters/1',
   },
+  'count-this-page': {
+    does: "an order list's `meta.count` counts the orders on this page, like the generic collection `count`",
+    area: 'body shape',
+    decision: '/components/schemas/OrderListMeta/properties/count',
+    silentUnderSpec:
+      'the spec tests read meta.count only where the orders fit on one page, where both meanings agree; a full test counts over all pages',
+  },
+  'categories-newest-first': {
+    does: '`GET /api/draft_categories` lists categories newest (highest id) first, whatever their `menu_order`',
+    area: 'ordering',
+    decision: '/paths/~1api~1draft_categories/get',
+  },
+  'weight-zero': {
+    does: 'a dish without a known weight shows `weight: "0"`, not `null`',
+    area: 'format',
+    decision: '/components/schemas/DraftDish/properties/weight',
+    silentUnderSpec:
+      'the spec does not say what a dish without a weight shows; only the decided defaults test of full reads it',
+  },
 } as const satisfies Record<string, Departure>;
 
 /** The name of one departure. */
@@ -734,6 +753,22 @@ export function createIndependentService(options: IndependentServiceOptions = {}
         },
       };
     }
+    if (on.has('count-this-page') && method === 'GET' && /^\/(api\/)?orders\/?$/.test(path) && isRecord(body)) {
+      const meta = body.meta;
+      if (isRecord(meta) && Array.isArray(body.orders)) meta.count = body.orders.length;
+    }
+    if (
+      on.has('categories-newest-first') &&
+      method === 'GET' &&
+      /^\/api\/draft_categories\/?$/.test(path) &&
+      isRecord(body) &&
+      Array.isArray(body.draft_categories)
+    )
+      (body.draft_categories as Json[]).sort((a, b) => Number(b.id) - Number(a.id));
+    if (on.has('weight-zero'))
+      eachKey(body, 'weight', (holder) => {
+        if ('draft_category_id' in holder && holder.weight === null) holder.weight = '0';
+      });
     if (
       on.has('dishes-newest-first') &&
       method === 'GET' &&
@@ -766,7 +801,12 @@ export function createIndependentService(options: IndependentServiceOptions = {}
 
   async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
-    if (url.pathname.startsWith('/__mock')) return mock.fetch(request);
+    if (url.pathname.startsWith('/__mock')) {
+      // The storefront the control API shows is this service's menu too.
+      const answer = await mock.fetch(request);
+      if (!on.has('weight-zero') || !(answer.headers.get('content-type') ?? '').includes('json')) return answer;
+      return translateResponse(request, url, answer);
+    }
     const translated = await translateRequest(request, url);
     const response = translated instanceof Response ? translated : await mock.fetch(translated);
     let answer = await translateResponse(request, url, response);

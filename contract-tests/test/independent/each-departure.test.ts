@@ -55,6 +55,9 @@ const PROBES: Record<DepartureName, string[]> = {
   'unassign-refused': ['updateOrder'],
   'sms-option-named': ['setOrderStatus'],
   'per-page-clamped': ['listOrders'],
+  'count-this-page': ['listOrders'],
+  'categories-newest-first': ['listDraftCategories'],
+  'weight-zero': ['getDraftDish', 'createDraftDish'],
 };
 
 /** The sample `npm test` runs: one departure of each family the issue names first. */
