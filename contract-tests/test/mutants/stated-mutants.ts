@@ -108,7 +108,7 @@ interface RecordSite {
   resource: string;
   /** The answer's root key holding it (an object or an array of them); `''` for the body itself. */
   root: string;
-  /** Inside the record (`delivery` for the carrier view's delivery block). */
+  /** Inside the record (`delivery` for the carrier view's delivery block; each entry when it is an array). */
   inner?: string;
   method: string;
   path: RegExp;
@@ -164,6 +164,21 @@ const SITES: readonly RecordSite[] = [
     path: carrierOrder,
     test: 'schema.getCarrierOrder',
   },
+  {
+    resource: 'DeliveryZone > Timetable entry',
+    root: '',
+    inner: 'timetables',
+    method: 'GET',
+    path: /^\/api\/delivery_zones\/\d+$/,
+    test: 'schema.getDeliveryZone',
+  },
+  {
+    resource: 'StaffMember',
+    root: 'staff_members',
+    method: 'POST',
+    path: /^\/api\/session$/,
+    test: 'schema.createSession',
+  },
 ];
 
 /** A value of a JSON type the field never has: a stated type broken. */
@@ -191,6 +206,8 @@ export const DECIDED_FIELD_TYPES: Readonly<Record<string, string>> = {
   'Resources > DeliveryZone: minimal_order_price': 'its type is decided: the spec says only "nullable"',
   'Resources > DeliveryZone: timezone': 'the marker on DeliveryZone › .timezone covers the whole property',
   'Resources > DeliveryZone: area': 'the marker on DeliveryZone › .area covers the whole property',
+  'Resources > DeliveryZone > Timetable entry: date':
+    'the spec gives no type ("a special date"): its format is decided (Timetable › .date)',
 };
 
 /**
@@ -215,8 +232,9 @@ export function fieldMutants(clauseIds: readonly string[]): StatedMutant[] {
           (body) => {
             const roots = site.root ? body?.[site.root] : body;
             for (const record of Array.isArray(roots) ? roots : [roots]) {
-              const holder = site.inner ? record?.[site.inner] : record;
-              if (holder && typeof holder === 'object' && field in holder) holder[field] = wrongType(holder[field]);
+              const inner = site.inner ? record?.[site.inner] : record;
+              for (const holder of Array.isArray(inner) ? inner : [inner])
+                if (holder && typeof holder === 'object' && field in holder) holder[field] = wrongType(holder[field]);
             }
             return body;
           },
