@@ -7,6 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMock, type Mock, type MockOptions } from '@restoapi/mock-server';
+import { listDecisions, openapiDocument } from '@restoapi/openapi';
 import { toFetchRequest, writeFetchResponse } from '@restoapi/mock-server/node';
 
 /** One way the independent service decides differently, and the decision of openapi/ it departs from. */
@@ -237,6 +238,25 @@ export const DEPARTURES = {
     area: 'limit',
     decision: '/paths/~1api~1orders/get/parameters/1',
   },
+  'count-this-page': {
+    does: "an order list's `meta.count` counts the orders on this page, like the generic collection `count`",
+    area: 'body shape',
+    decision: '/components/schemas/OrderListMeta/properties/count',
+    silentUnderSpec:
+      'the spec tests read meta.count only where the orders fit on one page, where both meanings agree; a full test counts over all pages',
+  },
+  'categories-newest-first': {
+    does: '`GET /api/draft_categories` lists categories newest (highest id) first, whatever their `menu_order`',
+    area: 'ordering',
+    decision: '/paths/~1api~1draft_categories/get',
+  },
+  'weight-zero': {
+    does: 'a dish without a known weight shows `weight: "0"`, not `null`',
+    area: 'format',
+    decision: '/components/schemas/DraftDish/properties/weight',
+    silentUnderSpec:
+      'the spec does not say what a dish without a weight shows; only the decided defaults test of full reads it',
+  },
 } as const satisfies Record<string, Departure>;
 
 /** The name of one departure. */
@@ -269,10 +289,116 @@ export const ANSWER_DEPARTURES: readonly DepartureName[] = [
   'bearer-challenge',
 ];
 
+/**
+ * A departure generated from the document's markers: one mechanism applied to every marker of its kind, so the
+ * harness covers the decisions rather than a sample of them. `success status`: an operation whose success
+ * status is decided answers another success status (201 or 202 as 200, 200 as 204 with no body, or as 201
+ * for a POST, 204 as 200 with an empty object). `error status`: a decided error answer comes with another 4xx.
+ */
+export interface FamilyDeparture extends Departure {
+  family: 'success status' | 'error status';
+  /** The operations whose tests show it. */
+  probe: readonly string[];
+  /** The answers it changes: their method and path. */
+  sites: readonly { method: string; path: RegExp }[];
+  /** The status it changes, and the status it answers instead. */
+  from: number;
+  to: number;
+}
+
+/** The other success status a service could choose for a decided one. */
+const OTHER_SUCCESS: Readonly<Record<number, number>> = { 200: 204, 201: 200, 202: 200, 204: 200 };
+
+/** The other 4xx a service could choose for each decided error answer (the spec shows no error status). */
+const OTHER_ERROR: Readonly<Record<string, number>> = {
+  Conflict: 422,
+  Forbidden: 404,
+  NotFound: 403,
+  Unauthorized: 403,
+  InvalidCredentials: 403,
+  UnsupportedMediaType: 400,
+};
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/** A path template of the document as a pattern of request paths (`{id}` is one segment; a trailing slash is allowed). */
+function pathPattern(template: string): RegExp {
+  const escaped = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
+  return new RegExp(`^${escaped}/?$`);
+}
+
+/** The generated departures, by name, from the markers no hand-made departure covers. */
+function familyDepartures(): Record<string, FamilyDeparture> {
+  type Operation = { operationId?: string; responses?: Record<string, { $ref?: string }> };
+  const paths = (openapiDocument as unknown as { paths: Record<string, Record<string, Operation>> }).paths;
+  const taken = new Set<string>(
+    Object.values(DEPARTURES as Record<string, Departure>).flatMap((d) => [d.decision, ...(d.also ?? [])]),
+  );
+  const out: Record<string, FamilyDeparture> = {};
+  for (const { pointer } of listDecisions(openapiDocument)) {
+    if (taken.has(pointer)) continue;
+    const success = /^\/paths\/([^/]+)\/(get|put|post|delete)\/responses\/(2\d\d)$/.exec(pointer);
+    if (success) {
+      const path = success[1]!.replace(/~1/g, '/').replace(/~0/g, '~');
+      const method = success[2]!.toUpperCase();
+      const from = Number(success[3]);
+      const to = method === 'POST' && from === 200 ? 201 : OTHER_SUCCESS[from];
+      const operationId = paths[path]?.[success[2]!]?.operationId;
+      if (!to || !operationId) continue;
+      const body = to === 204 ? ', with no body' : from === 204 ? ', with an empty JSON object' : '';
+      out[`other-status:${operationId}`] = {
+        family: 'success status',
+        area: 'status',
+        decision: pointer,
+        does: `\`${method} ${path}\` answers ${to} instead of ${from}${body}`,
+        probe: [operationId],
+        sites: [{ method, path: pathPattern(path) }],
+        from,
+        to,
+      };
+      continue;
+    }
+    const error = /^\/components\/responses\/([^/]+)$/.exec(pointer);
+    const to = error ? OTHER_ERROR[error[1]!] : undefined;
+    if (!error || !to) continue;
+    const ref = `#/components/responses/${error[1]}`;
+    const sites: { method: string; path: RegExp }[] = [];
+    const probe = new Set<string>();
+    let from = 0;
+    for (const [path, item] of Object.entries(paths))
+      for (const method of METHODS)
+        for (const [status, response] of Object.entries(item[method]?.responses ?? {}))
+          if (response.$ref === ref) {
+            sites.push({ method: method.toUpperCase(), path: pathPattern(path) });
+            probe.add(item[method]!.operationId!);
+            from = Number(status);
+          }
+    if (!sites.length) continue;
+    out[`other-error:${error[1]}`] = {
+      family: 'error status',
+      area: 'status',
+      decision: pointer,
+      does: `answers ${to} where the document decided ${from} (${error[1]})`,
+      silentUnderSpec:
+        'the spec shows no error status: its tests take any 4xx for a refusal, only full expects this one',
+      probe: [...probe],
+      sites,
+      from,
+      to,
+    };
+  }
+  return out;
+}
+
+/** Every generated departure, by name (see {@link FamilyDeparture}). */
+export const FAMILY_DEPARTURES: Readonly<Record<string, FamilyDeparture>> = familyDepartures();
+
 /** Options of {@link createIndependentService}. */
 export interface IndependentServiceOptions {
   /** The departures to make (default {@link ANSWER_DEPARTURES}); `[]` is the mock itself. */
   departures?: readonly DepartureName[];
+  /** Generated departures to make too, by name (see {@link FAMILY_DEPARTURES}; default none). */
+  families?: readonly string[];
   /** Options of the mock behind the wrapper. */
   mock?: MockOptions;
 }
@@ -349,6 +475,26 @@ function invalidField(pointer: string, detail: string): Response {
   });
 }
 
+/** The same answer with another status: no body for a 204, an empty JSON object in place of none. */
+async function restatus(answer: Response, status: number): Promise<Response> {
+  const headers = new Headers(answer.headers);
+  headers.delete('content-length');
+  if (status === 204) {
+    headers.delete('content-type');
+    return new Response(null, { status, headers });
+  }
+  const text = await answer.text();
+  if (text && answer.status >= 400) {
+    // An error body says its own status too (Error.status): the service answers consistently.
+    const body = JSON.parse(text) as { errors?: { status?: string }[] };
+    for (const error of body.errors ?? []) if (error.status) error.status = String(status);
+    return Response.json(body, { status, headers });
+  }
+  if (text) return new Response(text, { status, headers });
+  headers.set('content-type', 'application/json');
+  return new Response('{}', { status, headers });
+}
+
 /**
  * Creates the independent service in process.
  * @example
@@ -358,6 +504,11 @@ function invalidField(pointer: string, detail: string): Response {
 export function createIndependentService(options: IndependentServiceOptions = {}): IndependentService {
   const mock = createMock(options.mock);
   const on = new Set<DepartureName>(options.departures ?? ANSWER_DEPARTURES);
+  const families = (options.families ?? []).map((name) => {
+    const family = FAMILY_DEPARTURES[name];
+    if (!family) throw new Error(`no generated departure ${name}`);
+    return family;
+  });
   /** Records whose photo was just uploaded and not read since (`photo-later`). */
   const processing = new Set<string>();
 
@@ -608,6 +759,22 @@ export function createIndependentService(options: IndependentServiceOptions = {}
         },
       };
     }
+    if (on.has('count-this-page') && method === 'GET' && /^\/(api\/)?orders\/?$/.test(path) && isRecord(body)) {
+      const meta = body.meta;
+      if (isRecord(meta) && Array.isArray(body.orders)) meta.count = body.orders.length;
+    }
+    if (
+      on.has('categories-newest-first') &&
+      method === 'GET' &&
+      /^\/api\/draft_categories\/?$/.test(path) &&
+      isRecord(body) &&
+      Array.isArray(body.draft_categories)
+    )
+      (body.draft_categories as Json[]).sort((a, b) => Number(b.id) - Number(a.id));
+    if (on.has('weight-zero'))
+      eachKey(body, 'weight', (holder) => {
+        if ('draft_category_id' in holder && holder.weight === null) holder.weight = '0';
+      });
     if (
       on.has('dishes-newest-first') &&
       method === 'GET' &&
@@ -640,10 +807,21 @@ export function createIndependentService(options: IndependentServiceOptions = {}
 
   async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
-    if (url.pathname.startsWith('/__mock')) return mock.fetch(request);
+    if (url.pathname.startsWith('/__mock')) {
+      // The storefront the control API shows is this service's menu too.
+      const answer = await mock.fetch(request);
+      if (!on.has('weight-zero') || !(answer.headers.get('content-type') ?? '').includes('json')) return answer;
+      return translateResponse(request, url, answer);
+    }
     const translated = await translateRequest(request, url);
     const response = translated instanceof Response ? translated : await mock.fetch(translated);
-    const answer = await translateResponse(request, url, response);
+    let answer = await translateResponse(request, url, response);
+    for (const family of families)
+      if (
+        answer.status === family.from &&
+        family.sites.some((s) => s.method === request.method && s.path.test(url.pathname))
+      )
+        answer = await restatus(answer, family.to);
     if (on.has('json-vnd-api') && /^application\/json\b/i.test(answer.headers.get('content-type') ?? ''))
       answer.headers.set('content-type', 'application/vnd.api+json');
     return answer;

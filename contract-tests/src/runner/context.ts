@@ -439,8 +439,17 @@ export class TestContext {
       !this.runtime.verdict.acceptsStatus(response.operationId, response.status)
     ) {
       const label = typeof expected === 'object' ? expected.join(' or ') : String(expected);
+      // A refusal of another 4xx than a decided one: the failure names the decision of the expected status.
+      const refusal =
+        typeof expected === 'number' &&
+        expected >= 400 &&
+        expected < 500 &&
+        response.status >= 400 &&
+        response.operationId
+          ? this.runtime.http.classifier.statusDecision(response.operationId, expected)
+          : undefined;
       this.fail(
-        `${what ? `${what}: ` : ''}${response.method} ${new URL(response.url).pathname}${new URL(response.url).search} answered ${response.status}, expected ${label}.${describeBody(response)}`,
+        `${what ? `${what}: ` : ''}${response.method} ${new URL(response.url).pathname}${new URL(response.url).search} answered ${response.status}, expected ${label}${refusal ? ` (the ${describeDecision(refusal)})` : ''}.${describeBody(response)}`,
       );
     }
   }

@@ -271,8 +271,18 @@ export const menuTests = [
         t.list<Rec>(list.body, ['draft_categories'], 'the list of draft categories').some((c) => c.id === category.id),
         "the category is missing from its organization's list",
       );
-      for (const c of t.list<Rec>(list.body, ['draft_categories'], 'the draft categories'))
-        t.equal(c.organization_id, t.fixtures.orgId, `organization of category ${c.id}`);
+      const listed = t.list<Rec>(list.body, ['draft_categories'], 'the draft categories');
+      for (const c of listed) t.equal(c.organization_id, t.fixtures.orgId, `organization of category ${c.id}`);
+      // The order of the list is decided: the storefront's (menu_order, then id).
+      const storefront = [...listed].sort(
+        (a, b) => Number(a.menu_order) - Number(b.menu_order) || Number(a.id) - Number(b.id),
+      );
+      t.decided(
+        opPointer('/api/draft_categories', 'get'),
+        listed.every((c, i) => c.id === storefront[i]!.id),
+        `categories in storefront order (menu_order, then id): got ids ${listed.map((c) => c.id).join(', ')}`,
+        list,
+      );
       t.status(
         await staff.put(`/api/draft_categories/${category.id}`, {
           draft_category: { name: 'Renamed by the contract tests', menu_order: 42 },

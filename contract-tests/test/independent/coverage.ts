@@ -3,9 +3,9 @@
  * the spec's checkable clauses a mutant that `spec` kills breaks (issue 36): the figures `npm test` prints.
  */
 import { listDecisions, openapiDocument } from '@restoapi/openapi';
-import { DEPARTURES, DEPARTURE_NAMES, type DepartureName } from '../../../scripts/testing/independent-service.js';
+import { DEPARTURES, DEPARTURE_NAMES, FAMILY_DEPARTURES } from '../../../scripts/testing/independent-service.js';
 import { CLAUSES } from '../../src/generated/clauses.js';
-import { SPEC_KILLED_MUTANTS, STATED_MUTANTS, fieldMutants } from '../mutants/stated-mutants.js';
+import { SPEC_KILLED_MUTANTS, STATED_MUTANTS, endpointMutants, fieldMutants } from '../mutants/stated-mutants.js';
 
 /**
  * Markers where no departure would show anything, with the reason. The suite never provokes a rate limit, a
@@ -18,6 +18,22 @@ export const NO_DEPARTURE: Readonly<Record<string, string>> = {
   '/components/responses/TooManyRequests': 'the suite provokes no throttling: a rate-limit answer is never seen',
   '/components/responses/ServerError': 'a 5xx fails every profile: there is no correct service that answers one',
   '/components/responses/PayloadTooLarge': 'the suite sends no oversized body to a service it does not own',
+  '/components/responses/CallbackAcknowledged':
+    "the carrier's answer to a callback: restoapi-contract carrier checks a carrier, the service never answers it",
+  '/components/responses/CallbackNotAcknowledged':
+    "the carrier's refusal of a callback and the retries it causes: retries happen on the service's own clock, over hours",
+  '/webhooks/order_created/post/x-carrier-timing/delivery':
+    "a carrier's timing, checked by restoapi-contract carrier: the service's answers do not show it",
+  '/webhooks/order_created/post/x-carrier-timing/positions':
+    "a carrier's timing, checked by restoapi-contract carrier: the service's answers do not show it",
+  '/webhooks/order_created/post/x-carrier-timing/cancellation':
+    "a carrier's timing, checked by restoapi-contract carrier: the service's answers do not show it",
+  '/components/parameters/WebhookId':
+    'the optional callback signature, sent only to a carrier that registered a secret through support; the suite registers none',
+  '/components/parameters/WebhookSignature':
+    'the optional callback signature, sent only to a carrier that registered a secret through support; the suite registers none',
+  '/components/parameters/WebhookTimestamp':
+    'the optional callback signature, sent only to a carrier that registered a secret through support; the suite registers none',
 };
 
 /** Every `x-decision` marker of the document, by pointer. */
@@ -25,14 +41,16 @@ export function decisionMarkers(): string[] {
   return listDecisions(openapiDocument).map((decision) => decision.pointer);
 }
 
-/** The departures of the harness that depart from each marker. */
-export function departuresByMarker(): Map<string, DepartureName[]> {
-  const out = new Map<string, DepartureName[]>();
-  for (const name of DEPARTURE_NAMES) {
-    const departure: { decision: string; also?: readonly string[] } = DEPARTURES[name];
+/** The departures of the harness (hand-made and generated) that depart from each marker. */
+export function departuresByMarker(): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const all: [string, { decision: string; also?: readonly string[] }][] = [
+    ...DEPARTURE_NAMES.map((name) => [name, DEPARTURES[name]] as [string, { decision: string }]),
+    ...Object.entries(FAMILY_DEPARTURES),
+  ];
+  for (const [name, departure] of all)
     for (const pointer of [departure.decision, ...(departure.also ?? [])])
       out.set(pointer, [...(out.get(pointer) ?? []), name]);
-  }
   return out;
 }
 
@@ -45,7 +63,7 @@ export function checkableClauses(): string[] {
 export function mutantsByClause(): Map<string, string[]> {
   const out = new Map<string, string[]>();
   const add = (clause: string, mutant: string): void => void out.set(clause, [...(out.get(clause) ?? []), mutant]);
-  for (const mutant of [...STATED_MUTANTS, ...statedFieldMutants()])
+  for (const mutant of [...STATED_MUTANTS, ...statedFieldMutants(), ...endpointMutants(checkableClauses())])
     for (const clause of mutant.clauses) add(clause, mutant.id);
   for (const [mutant, clauses] of Object.entries(SPEC_KILLED_MUTANTS))
     for (const clause of clauses) add(clause, mutant);
@@ -68,8 +86,8 @@ export function coverageReport(): string {
   const killed = mutantsByClause();
   const broken = clauses.filter((clause) => killed.has(clause));
   return [
-    `departures  ${withDeparture.length}/${markers.length} x-decision markers have a departure (${DEPARTURE_NAMES.length} departures); ${reasoned.length} have none by reason, ${open.length} none yet`,
+    `departures  ${withDeparture.length}/${markers.length} x-decision markers have a departure (${DEPARTURE_NAMES.length} departures and ${Object.keys(FAMILY_DEPARTURES).length} generated); ${reasoned.length} have none by reason, ${open.length} none yet`,
     ...reasoned.map((pointer) => `  no departure: ${pointer}: ${NO_DEPARTURE[pointer]}`),
-    `mutants     ${broken.length}/${clauses.length} checkable clauses broken by a mutant that spec kills (${STATED_MUTANTS.length + statedFieldMutants().length + Object.keys(SPEC_KILLED_MUTANTS).length} mutants)`,
+    `mutants     ${broken.length}/${clauses.length} checkable clauses broken by a mutant that spec kills (${STATED_MUTANTS.length + statedFieldMutants().length + endpointMutants(clauses).length + Object.keys(SPEC_KILLED_MUTANTS).length} mutants)`,
   ].join('\n');
 }

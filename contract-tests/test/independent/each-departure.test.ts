@@ -55,6 +55,9 @@ const PROBES: Record<DepartureName, string[]> = {
   'unassign-refused': ['updateOrder'],
   'sms-option-named': ['setOrderStatus'],
   'per-page-clamped': ['listOrders'],
+  'count-this-page': ['listOrders'],
+  'categories-newest-first': ['listDraftCategories'],
+  'weight-zero': ['getDraftDish', 'createDraftDish'],
 };
 
 /** Sequences per stateful machine in a probe (the first is the machine's tour). */

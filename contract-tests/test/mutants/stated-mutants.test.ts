@@ -2,14 +2,17 @@ import { describe, expect, test } from 'vitest';
 import { createMock } from '@restoapi/mock-server';
 import { runContractSuite } from '../../src/index.js';
 import { IN_PROCESS_URL, MOCK_CONFIG, fetchOf } from '../helpers.js';
-import { sampledRuns } from '../../../scripts/testing/test-mode.js';
+import { sampledCases, sampledRuns } from '../../../scripts/testing/test-mode.js';
 import { CLAUSES } from '../../src/generated/clauses.js';
-import { STATED_MUTANTS, fieldMutants } from './stated-mutants.js';
+import { STATED_MUTANTS, endpointMutants, fieldMutants } from './stated-mutants.js';
 
 // The field mutants (a stated field with a JSON type it never has): a sample in npm test, all in the full run.
 const FIELDS = fieldMutants(CLAUSES.map((clause) => clause.id));
 const step = Math.max(1, Math.floor(FIELDS.length / sampledRuns(6, FIELDS.length)));
 const SAMPLE = FIELDS.filter((_, index) => index % step === 0);
+// The endpoint mutants (a stated endpoint missing): two in npm test, all in the full run.
+const ENDPOINTS = endpointMutants(CLAUSES.filter((clause) => !clause.notShown).map((clause) => clause.id));
+const ENDPOINT_SAMPLE = sampledCases(ENDPOINTS, 2);
 
 // Each faulty service that breaks a stated clause fails under `spec`, the failure naming no decision: a
 // decision marker covers only what was decided (issue 36). Its selection passes on the correct mock.
@@ -17,7 +20,10 @@ describe('the spec profile kills every mutant of a stated clause', () => {
   test(`the field mutants: ${SAMPLE.length} of ${FIELDS.length} in this run (every one in npm run test:all)`, () => {
     expect(SAMPLE.length).toBeGreaterThan(0);
   });
-  for (const mutant of [...STATED_MUTANTS, ...SAMPLE]) {
+  test(`the endpoint mutants: ${ENDPOINT_SAMPLE.length} of ${ENDPOINTS.length} in this run (every one in npm run test:all)`, () => {
+    expect(ENDPOINTS.length).toBeGreaterThan(30);
+  });
+  for (const mutant of [...STATED_MUTANTS, ...SAMPLE, ...ENDPOINT_SAMPLE]) {
     test(`${mutant.id}: ${mutant.description}`, async () => {
       for (const faulty of [false, true]) {
         const mock = createMock();

@@ -3,6 +3,7 @@
  * kill every one of them (issue 36, "the other way round"). Together with the stated mutants of mutants.ts
  * (those `spec` kills, listed in {@link SPEC_KILLED_MUTANTS}) they make the clause coverage the suite prints.
  */
+import { openapiDocument } from '@restoapi/openapi';
 import { transformJson, type Mutant } from './mutants.js';
 
 /** A mutant that breaks stated clauses: `spec` kills it. */
@@ -107,7 +108,7 @@ interface RecordSite {
   resource: string;
   /** The answer's root key holding it (an object or an array of them); `''` for the body itself. */
   root: string;
-  /** Inside the record (`delivery` for the carrier view's delivery block). */
+  /** Inside the record (`delivery` for the carrier view's delivery block; each entry when it is an array). */
   inner?: string;
   method: string;
   path: RegExp;
@@ -163,6 +164,21 @@ const SITES: readonly RecordSite[] = [
     path: carrierOrder,
     test: 'schema.getCarrierOrder',
   },
+  {
+    resource: 'DeliveryZone > Timetable entry',
+    root: '',
+    inner: 'timetables',
+    method: 'GET',
+    path: /^\/api\/delivery_zones\/\d+$/,
+    test: 'schema.getDeliveryZone',
+  },
+  {
+    resource: 'StaffMember',
+    root: 'staff_members',
+    method: 'POST',
+    path: /^\/api\/session$/,
+    test: 'schema.createSession',
+  },
 ];
 
 /** A value of a JSON type the field never has: a stated type broken. */
@@ -190,6 +206,8 @@ export const DECIDED_FIELD_TYPES: Readonly<Record<string, string>> = {
   'Resources > DeliveryZone: minimal_order_price': 'its type is decided: the spec says only "nullable"',
   'Resources > DeliveryZone: timezone': 'the marker on DeliveryZone › .timezone covers the whole property',
   'Resources > DeliveryZone: area': 'the marker on DeliveryZone › .area covers the whole property',
+  'Resources > DeliveryZone > Timetable entry: date':
+    'the spec gives no type ("a special date"): its format is decided (Timetable › .date)',
 };
 
 /**
@@ -214,13 +232,76 @@ export function fieldMutants(clauseIds: readonly string[]): StatedMutant[] {
           (body) => {
             const roots = site.root ? body?.[site.root] : body;
             for (const record of Array.isArray(roots) ? roots : [roots]) {
-              const holder = site.inner ? record?.[site.inner] : record;
-              if (holder && typeof holder === 'object' && field in holder) holder[field] = wrongType(holder[field]);
+              const inner = site.inner ? record?.[site.inner] : record;
+              for (const holder of Array.isArray(inner) ? inner : [inner])
+                if (holder && typeof holder === 'object' && field in holder) holder[field] = wrongType(holder[field]);
             }
             return body;
           },
         ),
       });
     }
+  return out;
+}
+
+/** A stated endpoint's clause as the method and concrete paths it names (`:id` as 1), or undefined. */
+function endpointOf(clause: string): { method: string; paths: string[] } | undefined {
+  const match = /^Endpoints > [^:]+: (GET|PUT|POST|DELETE) (\S+)(?: or (\S+))?$/.exec(clause);
+  if (!match) return undefined;
+  const concrete = (path: string): string => {
+    const full = path.startsWith('/') ? path : `${/^\/?\S*\//.exec(match[2]!)![0]}${path}`;
+    return full
+      .replace(/:[a-z_]+/g, '1')
+      .replace(/\/$/, '')
+      .replace(/^\/orders/, '/api/orders');
+  };
+  return { method: match[1]!, paths: [match[2]!, ...(match[3] ? [match[3]] : [])].map(concrete) };
+}
+
+/** A path template of the document as a pattern of request paths (`{id}` is one segment; a trailing slash too). */
+function templatePattern(template: string): RegExp {
+  return new RegExp(`^${template.replace(/[.]/g, '\\.').replace(/\{[^}]+\}/g, '[^/]+')}/?$`);
+}
+
+/**
+ * One mutant per stated endpoint: the service has no such endpoint (404 with an error body, on every form the
+ * clause names). Each breaks that endpoint's clause, and `spec` kills it: only the endpoints the spec leaves
+ * "not shown" may be missing (runner/request-shapes.ts).
+ */
+export function endpointMutants(clauseIds: readonly string[]): StatedMutant[] {
+  const operations = Object.entries(openapiDocument.paths ?? {}).flatMap(([template, item]) =>
+    (['get', 'put', 'post', 'delete'] as const).flatMap((method) => {
+      const operation = (item as Record<string, { operationId?: string } | undefined>)[method];
+      return operation?.operationId
+        ? [{ method: method.toUpperCase(), pattern: templatePattern(template), id: operation.operationId }]
+        : [];
+    }),
+  );
+  const out: StatedMutant[] = [];
+  for (const clause of clauseIds) {
+    const endpoint = endpointOf(clause);
+    if (!endpoint) continue;
+    const ids = operations
+      .filter((o) => o.method === endpoint.method && endpoint.paths.some((p) => o.pattern.test(p)))
+      .map((o) => o.id);
+    if (!ids.length) continue;
+    const patterns = operations.filter((o) => ids.includes(o.id));
+    out.push({
+      id: `no-endpoint-${ids.join('-')}`,
+      description: `the service has no ${clause.slice(clause.indexOf(': ') + 2)} (404)`,
+      clauses: [clause],
+      selection: { operations: ids },
+      wrap: (handle) => async (request) => {
+        const url = new URL(request.url);
+        // The spec's /orders… alias is the same endpoint.
+        const path = url.pathname.replace(/^\/orders/, '/api/orders');
+        if (!patterns.some((o) => o.method === request.method && o.pattern.test(path))) return handle(request);
+        return Response.json(
+          { errors: [{ status: '404', code: 'not_found', title: 'No such endpoint' }] },
+          { status: 404 },
+        );
+      },
+    });
+  }
   return out;
 }

@@ -2961,6 +2961,10 @@ export const fixtureSchema: Record<string, unknown> = {
           "examples": [
             1
           ],
+          "x-decided": [
+            "minimum",
+            "maximum"
+          ],
           "x-decision": "The numbering base of `day` is not shown. It is ISO 8601 (1 = Monday … 7 = Sunday): an international standard with no ambiguity about the first day of the week; 0 is invalid."
         },
         "open_at": {

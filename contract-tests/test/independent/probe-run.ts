@@ -1,0 +1,31 @@
+import {
+  createIndependentService,
+  type IndependentServiceOptions,
+} from '../../../scripts/testing/independent-service.js';
+import { runContractSuite, type SuiteResult } from '../../src/index.js';
+import { MOCK_CONFIG } from '../helpers.js';
+
+/**
+ * Runs the suite's tests of `operations` (a departure's probe) against a fresh independent service, under one
+ * profile, with a fixed seed; the service is closed after.
+ * @example const spec = await probeRun({ departures: [], families: ['other-error:Conflict'] }, ['setOrderStatus'], 'spec');
+ */
+export async function probeRun(
+  service: IndependentServiceOptions,
+  operations: readonly string[],
+  profile: 'spec' | 'full',
+): Promise<SuiteResult> {
+  const independent = createIndependentService(service);
+  try {
+    return await runContractSuite({
+      baseUrl: 'http://independent.local',
+      fetch: independent.fetch,
+      config: MOCK_CONFIG,
+      profile,
+      seed: 23,
+      selection: { operations: [...operations] },
+    });
+  } finally {
+    await independent.close();
+  }
+}
