@@ -22,7 +22,7 @@
  *   npm run bench -w @restoapi/carrier-kit                      (2000 orders × 5, 3 rounds)
  *   BENCH_QUICK=1 npm run bench -w @restoapi/carrier-kit        (300 orders × 5, 1 round)
  *   BENCH_ORDERS=… BENCH_ROUNDS=… BENCH_SERVICE_MS=…            (any size)
- *   BENCH_CASES=live/1,drained/3                                (some cases only, and no history part)
+ *   BENCH_CASES=live/1,drained/3                                (some cases only; `history` for the claim's cost)
  */
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
@@ -43,9 +43,12 @@ const CALLERS = 64;
 const TICKS = 100; // USER_HZ of /proc/<pid>/stat on Linux
 
 /** CPU seconds the server's processes used so far: the live ones, and the backends that ended (cutime). */
-function serverCpuSeconds(server: TestPostgres): number {
+const serverCpuSeconds = (server: TestPostgres): number => cpuSeconds(server.pids());
+
+/** CPU seconds the processes `pids` used so far; the first one's ended children counted too. */
+function cpuSeconds(pids: number[]): number {
   let ticks = 0;
-  const [main, ...children] = server.pids();
+  const [main, ...children] = pids;
   for (const pid of [main!, ...children]) {
     try {
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
@@ -66,6 +69,8 @@ const quiet = new Logger(() => () => undefined);
 interface Measure {
   rate: number;
   cpuMsPerUpdate: number;
+  /** CPU the replicas' processes used per update (their HTTP client, pg and the queue's own work). */
+  replicaMsPerUpdate: number;
   outOfOrder: number;
 }
 
@@ -100,25 +105,35 @@ async function measure(
     const all = (cmd: string): Promise<void[]> => Promise.all(children.map((child) => child.call(cmd)));
     let started: number;
     let cpu: number;
+    const replicaCpu = (): number => children.reduce((sum, child) => sum + cpuSeconds([child.pid]), 0);
+    let own: number;
     if (mode === 'drained') {
       await all('queue');
       // The backlog's statistics and visibility map made now, for both systems alike: otherwise autovacuum
       // works on what the queueing wrote at some point of the drain, or not, depending on how long queueing took.
       await settleTables(url);
       cpu = serverCpuSeconds(server);
+      own = replicaCpu();
       started = performance.now();
       await all('start');
     } else {
       await all('start');
       cpu = serverCpuSeconds(server);
+      own = replicaCpu();
       started = performance.now();
       await all('queue');
     }
     const { outOfOrder } = await service.call<{ outOfOrder: number }>('wait');
     const seconds = (performance.now() - started) / 1000;
     cpu = serverCpuSeconds(server) - cpu;
+    own = replicaCpu() - own;
     await all('stop');
-    return { rate: UPDATES / seconds, cpuMsPerUpdate: (cpu * 1000) / UPDATES, outOfOrder };
+    return {
+      rate: UPDATES / seconds,
+      cpuMsPerUpdate: (cpu * 1000) / UPDATES,
+      replicaMsPerUpdate: (own * 1000) / UPDATES,
+      outOfOrder,
+    };
   } finally {
     await Promise.all(children.map((child) => child.kill()));
   }
@@ -258,7 +273,7 @@ try {
         const m = await measure(server, service, serviceUrl, who, mode, replicas);
         entry[who].push(m);
         console.error(
-          `round ${round + 1} ${key} ${who}: ${m.rate.toFixed(0)} updates/s, ${m.cpuMsPerUpdate.toFixed(3)} DB CPU ms/update, ${m.outOfOrder} out of order`,
+          `round ${round + 1} ${key} ${who}: ${m.rate.toFixed(0)} updates/s, ${m.cpuMsPerUpdate.toFixed(3)} DB CPU ms/update, ${m.replicaMsPerUpdate.toFixed(3)} replica CPU ms/update, ${m.outOfOrder} out of order`,
         );
       }
     }
@@ -268,9 +283,9 @@ try {
     `\n${ORDERS} orders × ${STEPS.length} updates, service answers after ${SERVICE_MS} ms, ${IN_FLIGHT} in flight per worker, ${ROUNDS} round${ROUNDS > 1 ? 's' : ''}: median (range) by round\n`,
   );
   console.log(
-    '| load | replicas | ours updates/s | graphile-worker tuned updates/s | throughput ours / anchor | DB CPU ms/update ours | anchor | DB CPU ours / anchor | out of order ours / anchor |',
+    '| load | replicas | ours updates/s | graphile-worker tuned updates/s | throughput ours / anchor | DB CPU ms/update ours | anchor | DB CPU ours / anchor | replica CPU ms/update ours | anchor | out of order ours / anchor |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const { mode, replicas } of cases) {
     const { ours: o, anchor: a } = results.get(`${mode}/${replicas}`)!;
     const ratio = (f: (m: Measure) => number): number[] => o.map((m, i) => f(m) / f(a[i]!));
@@ -287,14 +302,17 @@ try {
       )} | ${spread(
         a.map((m) => m.cpuMsPerUpdate),
         3,
-      )} | ${spread(ratio((m) => m.cpuMsPerUpdate))}× | ${o.reduce((n, m) => n + m.outOfOrder, 0)} / ${a.reduce(
-        (n, m) => n + m.outOfOrder,
-        0,
-      )} |`,
+      )} | ${spread(ratio((m) => m.cpuMsPerUpdate))}× | ${spread(
+        o.map((m) => m.replicaMsPerUpdate),
+        3,
+      )} | ${spread(
+        a.map((m) => m.replicaMsPerUpdate),
+        3,
+      )} | ${o.reduce((n, m) => n + m.outOfOrder, 0)} / ${a.reduce((n, m) => n + m.outOfOrder, 0)} |`,
     );
   }
 
-  if (!only) {
+  if (!only || only.includes('history')) {
     console.log('\nThe claim as history grows (2000 orders × 5 pending beside it), shared buffers touched:\n');
     console.log(
       '| settled updates kept | finished orders | claim of 16 orders | claim of 64 orders (a full local queue) |',

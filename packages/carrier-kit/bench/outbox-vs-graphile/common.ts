@@ -69,6 +69,8 @@ export function serve(handlers: Record<string, (args: never) => unknown>): void 
 
 /** A forked process of the bench and the calls it answers. */
 export interface Child {
+  /** The process id, to read its CPU time. */
+  pid: number;
   call<T = void>(cmd: string, args?: unknown): Promise<T>;
   /** Ends the process and waits for its exit. */
   kill(): Promise<void>;
@@ -91,6 +93,7 @@ export function forkChild(file: string, args: string[] = []): Child {
     pending.clear();
   });
   return {
+    pid: child.pid!,
     call: <T>(cmd: string, args?: unknown) =>
       new Promise<T>((resolve, reject) => {
         const id = (next += 1);
