@@ -173,7 +173,7 @@ test.runIf(run)(
   async () => {
     const url = await server.createDatabase();
     const first = await runCli([BIN_SOURCES['restoapi-carrier']!, 'migrate', '--store', url]);
-    expect(first.stdout.trim()).toBe(`applied migrations 1, 2, 3; the database is at schema version 3`);
+    expect(first.stdout.trim()).toBe(`applied migrations 1, 2, 3, 4; the database is at schema version 4`);
     const [second, bad, down, both] = await Promise.all([
       ...[url, 'mysql://db/carrier', 'postgres://u:secret@127.0.0.1:9/x'].map((store) =>
         runCli([BIN_SOURCES['restoapi-carrier']!, 'migrate', '--store', store]),
@@ -195,7 +195,7 @@ test.runIf(run)(
     ]);
     expect([second!.status, second!.stdout.trim()]).toEqual([
       0,
-      'nothing to apply; the database is at schema version 3',
+      'nothing to apply; the database is at schema version 4',
     ]);
     expect([bad!.status, bad!.stderr]).toEqual([
       2,
@@ -230,6 +230,28 @@ test.runIf(run)('settled updates and finished orders are pruned on their own onc
   expect((await db.query('SELECT secure_id FROM carrier_outbox_orders')).rows).toEqual([{ secure_id: 'o1' }]);
 });
 
+test.runIf(run)(
+  'a pruning round forgets the settled updates older than keepMs and keeps the younger ones',
+  async () => {
+    const url = await database();
+    const db = poolOf(url);
+    const store = createPostgresOutboxStore({ pool: db, owner: 'r', keepMs: 60_000 });
+    for (const order of ['old', 'young']) await store.enqueue(status(order, 'courier_assigned'));
+    await Promise.all((await store.claim(5)).map((e) => store.markSent(e.id)));
+    await db.query(`UPDATE carrier_outbox SET created_at = now() - interval '1 hour' WHERE secure_id = 'old'`);
+    await store.enqueue(status('young', 'delivering'));
+    const other = createPostgresOutboxStore({ pool: db, owner: 's', keepMs: 60_000 });
+    await other.claim(1);
+    await other.release!();
+    expect((await db.query('SELECT secure_id, state FROM carrier_outbox ORDER BY id')).rows).toEqual([
+      { secure_id: 'young', state: 'sent' },
+      { secure_id: 'young', state: 'pending' },
+    ]);
+    expect((await db.query('SELECT secure_id FROM carrier_outbox_orders')).rows).toEqual([{ secure_id: 'young' }]);
+    await store.release!();
+  },
+);
+
 test.runIf(run)('migration 2 takes over the updates a deployment at version 1 left pending', async () => {
   const url = await server.createDatabase();
   const db = poolOf(url);
@@ -243,7 +265,7 @@ test.runIf(run)('migration 2 takes over the updates a deployment at version 1 le
     ('o1', 'status', '{"status":"courier_assigned"}', 'sent'),
     ('o1', 'status', '{"status":"delivering"}', 'pending'),
     ('o2', 'status', '{"status":"courier_assigned"}', 'sent')`);
-  expect(await migrate({ pool: db })).toEqual({ applied: [2, 3], version: 3 });
+  expect(await migrate({ pool: db })).toEqual({ applied: [2, 3, 4], version: 4 });
   const store = createPostgresOutboxStore({ pool: db, owner: 'new' });
   expect((await store.claim(5)).map((e) => [e.secureId, e.patch])).toEqual([['o1', { status: 'delivering' }]]);
   await store.release!();
@@ -272,7 +294,7 @@ test.runIf(run)(
       )
     ).rows as [{ id: string }];
     await db.query(`UPDATE carrier_outbox_orders SET lease_id = $1 WHERE secure_id = 'o2'`, [id]);
-    expect(await migrate({ pool: db })).toEqual({ applied: [3], version: 3 });
+    expect(await migrate({ pool: db })).toEqual({ applied: [3, 4], version: 4 });
     const store = createPostgresOutboxStore({ pool: db, owner: 'new' });
     expect((await store.enqueue(position('o1', 52.5))).outcome).toBe('dropped_terminal');
     await store.enqueue(status('o2', 'delivering'));
