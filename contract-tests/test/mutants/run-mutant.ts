@@ -1,6 +1,8 @@
 import { createMock } from '@restoapi/mock-server';
+import { expect } from 'vitest';
 import { runContractSuite, type RunOptions, type SuiteResult } from '../../src/index.js';
 import { IN_PROCESS_URL, MOCK_CONFIG, fetchOf } from '../helpers.js';
+import { sampledEach } from '../../../scripts/testing/test-mode.js';
 import type { Mutant } from './mutants.js';
 
 /** Runs the full profile (seed 3) against a fresh mock behind the mutant, with these options. */
@@ -28,4 +30,23 @@ export const FIXED_KINDS: Partial<RunOptions> = {
 /** The failures of a run, one line each (empty when everything passed). */
 export function notPassed(result: SuiteResult): string[] {
   return result.results.filter((r) => r.status !== 'passed').map((r) => `${r.id}: ${r.failure ?? r.skipReason}`);
+}
+
+/**
+ * One test per mutant that the whole fixed suite passes against it, so its fault is sequence-only. About 5 s of CPU
+ * each: `npm test` runs `sample` of the family (spread over it), the full run all of them.
+ */
+export function fixedTestsPass(family: string, mutants: readonly Mutant[], sample: number, timeout: number): void {
+  sampledEach(
+    mutants.map((mutant) => [mutant.id, mutant] as const),
+    sample,
+    `the whole fixed suite per mutant; npm test proves ${sample} of the family sequence-only`,
+  )(
+    `${family} mutant %s: the fixed tests pass (a sequence-only fault)`,
+    async (_id, mutant) => {
+      const fixed = await runAgainst(mutant, FIXED_KINDS);
+      expect(notPassed(fixed), 'the fixed tests must not see a sequence-only fault').toEqual([]);
+    },
+    timeout,
+  );
 }
