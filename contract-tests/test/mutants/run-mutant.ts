@@ -1,8 +1,8 @@
 import { createMock } from '@restoapi/mock-server';
-import { expect } from 'vitest';
+import { expect, test } from 'vitest';
 import { runContractSuite, type RunOptions, type SuiteResult } from '../../src/index.js';
 import { IN_PROCESS_URL, MOCK_CONFIG, fetchOf } from '../helpers.js';
-import { sampledEach } from '../../../scripts/testing/test-mode.js';
+import { fullRunOnly, sampledEach } from '../../../scripts/testing/test-mode.js';
 import type { Mutant } from './mutants.js';
 
 /** Runs the full profile (seed 3) against a fresh mock behind the mutant, with these options. */
@@ -49,4 +49,19 @@ export function fixedTestsPass(family: string, mutants: readonly Mutant[], sampl
     },
     timeout,
   );
+}
+
+/**
+ * The test of one mutant's kill: in `npm test` for one mutant per stateful test that kills the family (the last of
+ * each in the family's list), so every machine still kills one; in the full run for every mutant. The others are
+ * reported as skipped in `npm test`, "(full run only: …)".
+ */
+export function killTest(
+  family: readonly Mutant[],
+  mutant: Mutant,
+): (title: string, body: () => Promise<void>, timeout: number) => void {
+  const last = family.filter((m) => m.killedBy === mutant.killedBy).at(-1);
+  if (last === mutant) return (title, body, timeout) => test(title, body, timeout);
+  return (title, body, timeout) =>
+    fullRunOnly(title, `npm test kills the last mutant of the family that ${mutant.killedBy} kills`)(body, timeout);
 }

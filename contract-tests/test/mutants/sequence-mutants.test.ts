@@ -1,6 +1,6 @@
 import { afterAll, expect, test } from 'vitest';
 import { SEQUENCE_MUTANTS } from './mutants.js';
-import { fixedTestsPass, runAgainst } from './run-mutant.js';
+import { fixedTestsPass, killTest, runAgainst } from './run-mutant.js';
 import { FULL_RUN } from '../../../scripts/testing/test-mode.js';
 
 const killedBy: string[] = [];
@@ -22,28 +22,32 @@ test("the issue's five sequence-only faults, two of the imports and one of the c
   ]);
 });
 
-// Two checks per mutant. The kill runs for every mutant: in `npm test` only the stateful test named as its killer
-// (the others, which pass, run all their sequences), in the full run all of them; the proof that the fault is
-// sequence-only, the whole fixed suite passing against it (about 5 s of CPU each), for two of them in `npm test`,
-// and for all in the full run.
+// Two checks per mutant, both for every mutant in the full run. The kill: in `npm test` for one mutant per stateful
+// test that kills the family, and by that test only (the others, which pass, would run all their sequences); in the
+// full run by all the stateful tests, the named one among the killers. The proof that the fault is sequence-only,
+// the whole fixed suite passing against it (about 5 s of CPU each): in `npm test` for two of them.
 for (const mutant of SEQUENCE_MUTANTS) {
-  test(`sequence-only mutant ${mutant.id}: ${mutant.description}; ${FULL_RUN ? 'a stateful test' : mutant.killedBy} kills it`, async () => {
-    const stateful = await runAgainst(mutant, { selection: FULL_RUN ? 'stateful' : { ids: [mutant.killedBy!] } });
-    const killers = stateful.results.filter((r) => r.status === 'failed');
-    (killers.length ? killedBy : survived).push(
-      `${mutant.id}${killers.length ? ` by ${killers.map((r) => r.id).join(', ')}` : ''}`,
-    );
-    expect(killers.length, `mutant ${mutant.id} survived the stateful tests`).toBeGreaterThan(0);
-    expect(killers.map((r) => r.id)).toContain(mutant.killedBy);
-    for (const killer of killers) {
-      expect(killer.kind).toBe('stateful');
-      const shrunk = /a sequence of (\d+) commands/.exec(killer.failure ?? '');
-      expect(shrunk, `the failure of ${killer.id} prints the shrunk sequence`).not.toBeNull();
-      expect(killer.failure).toMatch(/replay exactly: --seed 3 --replay stateful\.\w+=(tour:[\d,]+|[\d:]+)/);
-      longest = Math.max(longest, Number(shrunk![1]));
-      console.log(`${mutant.id} killed by ${killer.id}:\n${killer.failure}`);
-    }
-  }, 120_000);
+  killTest(SEQUENCE_MUTANTS, mutant)(
+    `sequence-only mutant ${mutant.id}: ${mutant.description}; ${FULL_RUN ? 'a stateful test' : mutant.killedBy} kills it`,
+    async () => {
+      const stateful = await runAgainst(mutant, { selection: FULL_RUN ? 'stateful' : { ids: [mutant.killedBy!] } });
+      const killers = stateful.results.filter((r) => r.status === 'failed');
+      (killers.length ? killedBy : survived).push(
+        `${mutant.id}${killers.length ? ` by ${killers.map((r) => r.id).join(', ')}` : ''}`,
+      );
+      expect(killers.length, `mutant ${mutant.id} survived the stateful tests`).toBeGreaterThan(0);
+      expect(killers.map((r) => r.id)).toContain(mutant.killedBy);
+      for (const killer of killers) {
+        expect(killer.kind).toBe('stateful');
+        const shrunk = /a sequence of (\d+) commands/.exec(killer.failure ?? '');
+        expect(shrunk, `the failure of ${killer.id} prints the shrunk sequence`).not.toBeNull();
+        expect(killer.failure).toMatch(/replay exactly: --seed 3 --replay stateful\.\w+=(tour:[\d,]+|[\d:]+)/);
+        longest = Math.max(longest, Number(shrunk![1]));
+        console.log(`${mutant.id} killed by ${killer.id}:\n${killer.failure}`);
+      }
+    },
+    120_000,
+  );
 }
 
 fixedTestsPass('sequence-only', SEQUENCE_MUTANTS, 2, 120_000);
