@@ -48,7 +48,7 @@ test('the lagging-replica family: one fault per read command, each naming its ki
 
 // Two checks per mutant, both for every mutant in the full run. The kill (sequences of one machine, 1 to 15 s of
 // CPU): in `npm test` for one mutant per machine. The proof that the fault is sequence-only, the whole fixed suite
-// passing against it (about 5 s of CPU each): in `npm test` for three of them spread over the family.
+// passing against it (about 5 s of CPU each): in `npm test` for the first of the family.
 for (const mutant of LAGGING_REPLICA_MUTANTS) {
   killTest(LAGGING_REPLICA_MUTANTS, mutant)(
     `lagging-replica mutant ${mutant.id}: a read command of ${mutant.killedBy} kills it`,
@@ -70,7 +70,7 @@ for (const mutant of LAGGING_REPLICA_MUTANTS) {
   );
 }
 
-fixedTestsPass('lagging-replica', LAGGING_REPLICA_MUTANTS, 3, 180_000);
+fixedTestsPass('lagging-replica', LAGGING_REPLICA_MUTANTS, 1, 180_000);
 
 afterAll(() => {
   console.log(
