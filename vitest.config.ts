@@ -27,12 +27,23 @@ export default defineConfig({
       'examples/*/**/*.test.ts',
       'test/**/*.test.ts',
     ],
-    typecheck: { enabled: true, include: ['**/*.test-d.ts'], tsconfig: './tsconfig.typetests.json' },
+    // The type tests (*.test-d.ts) are files of tsconfig.json, so npm test's typecheck step fails on any of them
+    // already; the full run has vitest check them again and report each as a test (a tsc of its own, ~12 s of CPU).
+    typecheck: {
+      enabled: process.env.RESTOAPI_TEST_FULL === '1',
+      include: ['**/*.test-d.ts'],
+      tsconfig: './tsconfig.typetests.json',
+    },
     testTimeout: 20_000,
     // A folder for servers the files of a run share (one PostgreSQL: sharedPostgres), stopped when the run ends.
     globalSetup: ['./scripts/testing/global-setup.ts'],
     // Vitest's default in a run is one worker per core but one, so a single worker on the 2-core CI machine; most
     // files wait on child processes, sockets and timers, so two workers cut the wall time by about 40%.
     maxWorkers: 2,
+    // A worker runs file after file without a fresh module graph for each: the sources the files share (the mock,
+    // the contract suite, the OpenAPI document and its validators) are loaded once per worker rather than once per
+    // file, which cut the CPU of the mock server's 81 files from 188 s to 100 s. Test files must therefore leave no
+    // state behind in shared modules: they restore what they stub and stop what they start (they did already).
+    isolate: false,
   },
 });

@@ -393,6 +393,7 @@ export const SEQUENCE_MUTANTS: Mutant[] = [
     description: 'a deleted draft dish comes back in the list once another dish is created',
     selection: 'stateful',
     sequenceOnly: true,
+    killedBy: 'stateful.menu',
     wrap: stateful(
       () => ({ deleted: [] as any[], ghosts: [] as any[] }),
       (handle, state) => async (request) => {
@@ -430,6 +431,7 @@ export const SEQUENCE_MUTANTS: Mutant[] = [
     description: 'a second publication changes nothing when only draft categories changed since the first',
     selection: 'stateful',
     sequenceOnly: true,
+    killedBy: 'stateful.menu',
     wrap: stateful(
       () => ({ last: undefined as any, dishes: false, categories: false }),
       (handle, state) => async (request) => {
@@ -456,6 +458,7 @@ export const SEQUENCE_MUTANTS: Mutant[] = [
     description: 'the order list shows an order as it was before an update of its contact name or comment',
     selection: 'stateful',
     sequenceOnly: true,
+    killedBy: 'stateful.orders',
     wrap: stateful(
       () => ({ before: new Map<number, any>() }),
       (handle, state) => async (request) => {
@@ -495,6 +498,7 @@ export const SEQUENCE_MUTANTS: Mutant[] = [
     description: "an order's second status change is applied twice: the order moves one step further than asked",
     selection: 'stateful',
     sequenceOnly: true,
+    killedBy: 'stateful.orders',
     wrap: stateful(
       () => ({ changes: new Map<number, number>() }),
       (handle, state) => async (request) => {
@@ -526,6 +530,7 @@ export const SEQUENCE_MUTANTS: Mutant[] = [
     description: 'a session token dies after its second use of GET /api/session',
     selection: 'stateful',
     sequenceOnly: true,
+    killedBy: 'stateful.sessions',
     wrap: stateful(
       () => ({ uses: new Map<string, number>() }),
       (handle, state) => async (request) => {
@@ -561,6 +566,7 @@ export const SEQUENCE_MUTANTS: Mutant[] = [
       'the next menu import brings back a dish deleted through the API since the last import, though the import does not carry it',
     selection: 'stateful',
     sequenceOnly: true,
+    killedBy: 'stateful.imports',
     wrap: stateful(
       () => ({ deleted: [] as any[] }),
       (handle, state) => async (request) => {
@@ -608,6 +614,7 @@ export const SEQUENCE_MUTANTS: Mutant[] = [
       'from the second client import on, an import deletes the previously imported clients as if from_scratch=true were given',
     selection: 'stateful',
     sequenceOnly: true,
+    killedBy: 'stateful.imports',
     wrap: stateful(
       () => ({ imports: 0 }),
       (handle, state) => async (request) => {
@@ -629,6 +636,7 @@ export const SEQUENCE_MUTANTS: Mutant[] = [
     description: "from an order's second delivery update on, the carrier API answers 200 but drops courier_phone",
     selection: 'stateful',
     sequenceOnly: true,
+    killedBy: 'stateful.orders',
     wrap: stateful(
       () => ({ updates: new Map<string, number>() }),
       (handle, state) => async (request) => {

@@ -1,6 +1,8 @@
 import { createMock } from '@restoapi/mock-server';
+import { expect, test } from 'vitest';
 import { runContractSuite, type RunOptions, type SuiteResult } from '../../src/index.js';
 import { IN_PROCESS_URL, MOCK_CONFIG, fetchOf } from '../helpers.js';
+import { fullRunOnly, sampledEach } from '../../../scripts/testing/test-mode.js';
 import type { Mutant } from './mutants.js';
 
 /** Runs the full profile (seed 3) against a fresh mock behind the mutant, with these options. */
@@ -41,4 +43,38 @@ export function stacked(mutants: readonly Mutant[]): Mutant {
     selection: 'all',
     wrap: (handle) => mutants.reduceRight((inner, mutant) => mutant.wrap(inner), handle),
   };
+}
+
+/**
+ * One test per mutant that the whole fixed suite passes against it, so its fault is sequence-only. About 5 s of CPU
+ * each: `npm test` runs `sample` of the family (spread over it), the full run all of them.
+ */
+export function fixedTestsPass(family: string, mutants: readonly Mutant[], sample: number, timeout: number): void {
+  sampledEach(
+    mutants.map((mutant) => [mutant.id, mutant] as const),
+    sample,
+    `the whole fixed suite per mutant; npm test proves ${sample} of the family sequence-only`,
+  )(
+    `${family} mutant %s: the fixed tests pass (a sequence-only fault)`,
+    async (_id, mutant) => {
+      const fixed = await runAgainst(mutant, FIXED_KINDS);
+      expect(notPassed(fixed), 'the fixed tests must not see a sequence-only fault').toEqual([]);
+    },
+    timeout,
+  );
+}
+
+/**
+ * The test of one mutant's kill: in `npm test` for one mutant per stateful test that kills the family (the last of
+ * each in the family's list), so every machine still kills one; in the full run for every mutant. The others are
+ * reported as skipped in `npm test`, "(full run only: …)".
+ */
+export function killTest(
+  family: readonly Mutant[],
+  mutant: Mutant,
+): (title: string, body: () => Promise<void>, timeout: number) => void {
+  const last = family.filter((m) => m.killedBy === mutant.killedBy).at(-1);
+  if (last === mutant) return (title, body, timeout) => test(title, body, timeout);
+  return (title, body, timeout) =>
+    fullRunOnly(title, `npm test kills the last mutant of the family that ${mutant.killedBy} kills`)(body, timeout);
 }

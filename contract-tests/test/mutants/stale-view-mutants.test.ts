@@ -1,6 +1,6 @@
 import { afterAll, expect, test } from 'vitest';
 import { STALE_VIEW_MUTANTS } from './stale-view-mutants.js';
-import { FIXED_KINDS, notPassed, runAgainst, stacked } from './run-mutant.js';
+import { FIXED_KINDS, killTest, notPassed, runAgainst, stacked } from './run-mutant.js';
 import { FULL_RUN, fullRunOnly } from '../../../scripts/testing/test-mode.js';
 
 const killed: string[] = [];
@@ -66,22 +66,27 @@ fullRunOnly(
   expect(notPassed(fixed), 'the fixed tests fail only against the mutants stacked').toEqual([]);
 }, 600_000);
 
+// In `npm test` one mutant per machine (the last the machine kills); the full run all of them.
 for (const mutant of STALE_VIEW_MUTANTS) {
-  test(`stale-view mutant ${mutant.id}: ${mutant.killedBy} kills it within the default runs, at seeds ${SEEDS.join(', ')}`, async () => {
-    for (const seed of SEEDS) {
-      // The default number of sequences (20): the tour, run first on every run, reads each view after its writes.
-      const stateful = await runAgainst(mutant, { selection: { ids: [mutant.killedBy!] }, seed });
-      const killer = stateful.results[0]!;
-      (killer.status === 'failed' ? killed : survived).push(`${mutant.id} → ${killer.id} (seed ${seed})`);
-      expect(killer.status, `mutant ${mutant.id} survived ${mutant.killedBy} at seed ${seed}`).toBe('failed');
-      expect(killer.failure).toMatch(/^a sequence of \d+ commands breaks the model/);
-      expect(killer.failure).toMatch(SHRUNK_TO[mutant.id]!);
-      expect(killer.failure).toMatch(
-        new RegExp(`replay exactly: --seed ${seed} --replay stateful\\.\\w+=(tour:[\\d,]+|[\\d:]+)`),
-      );
-      if (seed === SEEDS[0]) console.log(`${mutant.id} killed by ${killer.id}:\n${killer.failure}`);
-    }
-  }, 600_000);
+  killTest(STALE_VIEW_MUTANTS, mutant)(
+    `stale-view mutant ${mutant.id}: ${mutant.killedBy} kills it within the default runs, at seeds ${SEEDS.join(', ')}`,
+    async () => {
+      for (const seed of SEEDS) {
+        // The default number of sequences (20): the tour, run first on every run, reads each view after its writes.
+        const stateful = await runAgainst(mutant, { selection: { ids: [mutant.killedBy!] }, seed });
+        const killer = stateful.results[0]!;
+        (killer.status === 'failed' ? killed : survived).push(`${mutant.id} → ${killer.id} (seed ${seed})`);
+        expect(killer.status, `mutant ${mutant.id} survived ${mutant.killedBy} at seed ${seed}`).toBe('failed');
+        expect(killer.failure).toMatch(/^a sequence of \d+ commands breaks the model/);
+        expect(killer.failure).toMatch(SHRUNK_TO[mutant.id]!);
+        expect(killer.failure).toMatch(
+          new RegExp(`replay exactly: --seed ${seed} --replay stateful\\.\\w+=(tour:[\\d,]+|[\\d:]+)`),
+        );
+        if (seed === SEEDS[0]) console.log(`${mutant.id} killed by ${killer.id}:\n${killer.failure}`);
+      }
+    },
+    600_000,
+  );
 }
 
 afterAll(() => {

@@ -36,10 +36,10 @@ test("the README's simulator flow: the developer's carrier gets the demo storefr
   const carrier = startCli(localArgv(simulate!.replaceAll('4010', port).replace('--port 4020', '--port 0')));
   running.push(carrier);
   await carrier.waitFor(/^carrier \d+ registered at .* with chaos .*; waiting for orders \(speed 40 km\/h\)$/);
-  // The storefront places an order 3 s after the start and then every 45 s: this carrier takes it.
+  // The storefront places an order 3 s after the start and then every 45 s: this carrier takes one of them (the
+  // second when the carrier registered after the first was placed, on a busy machine).
   const [, number] = await carrier.waitFor(/^([A-Z]{2}-\d+) .* assigning courier/, 90_000);
-  const [, placed] = await mock.waitFor(/^\[storefront\] placed ([A-Z]{2}-\d+) /);
-  expect(number).toBe(placed);
+  await mock.waitFor(new RegExp(`^\\[storefront\\] placed ${number} `));
   expect(carrier.lines.join('\n')).not.toMatch(/warning: carrier/);
 
   const stopped = await carrier.stop('SIGINT');

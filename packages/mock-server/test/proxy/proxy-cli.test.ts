@@ -116,7 +116,8 @@ test("the README's proxy commands, run as written: the proxy shows a decided dep
     if (proxy.child.exitCode === null) await proxy.stop();
     await upstream.close();
   }
-});
+  // Two program starts and a dozen requests: past the default 20 s on a busy machine.
+}, 60_000);
 
 const badInvocations: [string[], RegExp][] = [
   [['proxy'], /required option '--upstream <url>' not specified/],
