@@ -384,6 +384,21 @@ async function read(t: TestContext, client: Client, path: string, query?: Record
   return { status: response.status, body: normalize(response.body) };
 }
 
+/**
+ * The import's job state once no job is running: a job started before the refused request (by another test, or a
+ * retry) moves from `queued` to `working` to its end on its own, which a re-read must not take for a change the
+ * refused request made. Waits at most 10 s, then reads whatever the state is.
+ */
+async function settledImport(t: TestContext, client: Client, path: string): Promise<unknown> {
+  const until = Date.now() + 10_000;
+  for (;;) {
+    const state = await read(t, client, path);
+    const job = (state as { body?: { job_status?: unknown } }).body?.job_status;
+    if ((job !== 'queued' && job !== 'working') || Date.now() > until) return state;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 async function firstId(t: TestContext, client: Client, path: string, key: string): Promise<number> {
   const response = await client.get(path, { organization_id: t.fixtures.orgId });
   t.status(response, 200, `listing ${key}`);
@@ -504,7 +519,7 @@ async function baseFor(t: TestContext, op: OperationInfo): Promise<Base> {
         ? read(t, staff, '/api/orders', t.listPage)
         : kind
           ? [
-              await read(t, staff, `/api/organizations/${org}/import/${kind}`),
+              await settledImport(t, staff, `/api/organizations/${org}/import/${kind}`),
               await read(t, staff, '/api/draft_dishes', { organization_id: org }),
             ]
           : read(t, staff, `/api/organizations/${org}`);
