@@ -300,3 +300,28 @@ test('JSON under another JSON media type departs only from the decided media typ
   const text = classifier.checkResponse('getOrder', { status: 200, contentType: 'text/plain', body: 'order' });
   expect(text.stated).toEqual([expect.objectContaining({ keyword: 'contentType' })]);
 });
+
+test('a request is refused by the innermost decision on its way: an unknown field of a decided body, a decided list', () => {
+  const body = {
+    categories: [{ name: 'Pizza', zz: 1 }],
+    dishes: [{ name: 'Margherita', price: 9.5, category_name: 'Pizza', zz: 2 }],
+    zz: 3,
+  };
+  const result = api.validateRequest('importMenu', { params: { id: '1' }, query: {}, contentType: json, body });
+  expect(result.valid).toBe(false);
+  const decisions = Object.fromEntries(
+    (result.valid ? [] : result.issues).map((issue) => [
+      issue.pointer,
+      classifier.requestDecision('importMenu', issue)?.pointer,
+    ]),
+  );
+  expect(decisions).toEqual({
+    '/zz': '/components/schemas/MenuImport',
+    '/categories/0/zz': '/components/schemas/MenuImportCategory',
+    '/dishes/0/zz': '/components/schemas/MenuImportDish',
+  });
+  const sort = api.validateRequest('listOrders', { query: '?sort_by=zz' });
+  expect(sort.valid ? undefined : classifier.requestDecision('listOrders', sort.issues[0]!)?.pointer).toBe(
+    '/paths/~1api~1orders/get/parameters/6',
+  );
+});

@@ -57,6 +57,12 @@ export interface DepartureClassifier {
    * since the spec shows no error status; for a 2xx when the success answer is decided.
    */
   statusDecision(operationId: string, status: number): DecisionRef | undefined;
+  /**
+   * The decision that makes a request invalid, for one issue of {@link ApiDescription.validateRequest}: the
+   * innermost marker on the way to the body member or the parameter (an unknown field of a decided body, a
+   * value outside a decided enum); undefined when the spec states the rule.
+   */
+  requestDecision(operationId: string, issue: ValidationIssue): DecisionRef | undefined;
 }
 
 /** Keywords about one value (not about the shape around it): stated by the value's own schema wherever it appears. */
@@ -370,9 +376,33 @@ export function createDepartureClassifier(description: ApiDescription): Departur
     return issues;
   };
 
+  const requestDecision: DepartureClassifier['requestDecision'] = (operationId, issue) => {
+    const op = description.operation(operationId);
+    if (issue.in === 'body') {
+      const pointer = op.requestBody?.content['application/json'];
+      const schema = pointer ? getAtPointer(document, pointer) : undefined;
+      return isRecord(schema) ? schemaDecision({ node: schema, pointer: pointer! }, issue) : undefined;
+    }
+    const parameter = op.parameters.find((p) => p.in === issue.in && p.name === issue.name);
+    if (!parameter) return undefined;
+    // A marker on the parameter covers its values; else the markers of its schema (`/status/0` is an item).
+    const at = parameter.schemaPointer.replace(/\/schema$/, '');
+    const node = getAtPointer(document, at);
+    if (isRecord(node) && covers(node, undefined)) return decisionAt(at);
+    const schema = getAtPointer(document, parameter.schemaPointer);
+    const inner = issue.pointer.split('/').slice(2).join('/');
+    return isRecord(schema)
+      ? schemaDecision(
+          { node: schema, pointer: parameter.schemaPointer },
+          { ...issue, pointer: inner ? `/${inner}` : '' },
+        )
+      : undefined;
+  };
+
   return {
     decisionAt,
     classify,
+    requestDecision,
     statusDecision: (operationId, status) => statusDecision(description.operation(operationId), status),
     checkResponse(operationId, response) {
       const op = description.operation(operationId);

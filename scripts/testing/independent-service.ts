@@ -7,7 +7,16 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMock, type Mock, type MockOptions } from '@restoapi/mock-server';
-import { listDecisions, openapiDocument } from '@restoapi/openapi';
+import {
+  createApiDescription,
+  createDepartureClassifier,
+  getAtPointer,
+  listDecisions,
+  openapiDocument,
+  type ApiDescription,
+  type DepartureClassifier,
+  type ValidationIssue,
+} from '@restoapi/openapi';
 import { toFetchRequest, writeFetchResponse } from '@restoapi/mock-server/node';
 
 /** One way the independent service decides differently, and the decision of openapi/ it departs from. */
@@ -294,14 +303,16 @@ export const ANSWER_DEPARTURES: readonly DepartureName[] = [
  * harness covers the decisions rather than a sample of them. `success status`: an operation whose success
  * status is decided answers another success status (201 or 202 as 200, 200 as 204 with no body, or as 201
  * for a POST, 204 as 200 with an empty object). `error status`: a decided error answer comes with another 4xx.
+ * `refusal`: what a decision refuses in requests (an unknown field of a decided body, a value outside a decided
+ * list of a query parameter) is let through instead: the field dropped, the parameter ignored.
  */
 export interface FamilyDeparture extends Departure {
-  family: 'success status' | 'error status';
+  family: 'success status' | 'error status' | 'refusal';
   /** The operations whose tests show it. */
   probe: readonly string[];
-  /** The answers it changes: their method and path. */
+  /** The answers it changes: their method and path (none for a refusal). */
   sites: readonly { method: string; path: RegExp }[];
-  /** The status it changes, and the status it answers instead. */
+  /** The status it changes, and the status it answers instead (0 for a refusal: no status is changed). */
   from: number;
   to: number;
 }
@@ -387,7 +398,102 @@ function familyDepartures(): Record<string, FamilyDeparture> {
       to,
     };
   }
+  for (const [pointer, operations] of lenientSites()) {
+    if (taken.has(pointer)) continue;
+    const where = listDecisions(openapiDocument).find((d) => d.pointer === pointer)!.where;
+    out[`lenient:${shortName(pointer)}`] = {
+      family: 'refusal',
+      area: 'refusal',
+      decision: pointer,
+      does: `lets through what the document refuses at ${where}: an unknown field is dropped, a value outside the list ignored`,
+      silentUnderSpec:
+        'the spec does not state these refusals: under spec the suite sends no unknown field or undocumented value; the decided negative tests of full do',
+      probe: [...operations],
+      sites: [],
+      from: 0,
+      to: 0,
+    };
+  }
   return out;
+}
+
+/** The document, its validators and its classifier, made once (compiling the validators takes a while). */
+let described: { api: ApiDescription; classifier: DepartureClassifier } | undefined;
+function describedApi(): { api: ApiDescription; classifier: DepartureClassifier } {
+  if (!described) {
+    const api = createApiDescription();
+    described = { api, classifier: createDepartureClassifier(api) };
+  }
+  return described;
+}
+
+/** A marker's pointer as a short name: `OrderUpdate.order`, `listOrders.status`. */
+function shortName(pointer: string): string {
+  const schema = /^\/components\/schemas\/(.+)$/.exec(pointer);
+  if (schema) return schema[1]!.replace(/\/properties\//g, '.');
+  const parameter = /^\/paths\/[^/]+\/[a-z]+\/parameters\/(\d+)$/.exec(pointer);
+  const op = describedApi().api.operations.find((o) => pointer.startsWith(`${o.pointer}/`));
+  const raw = getAtPointer(openapiDocument, pointer) as { name?: string } | undefined;
+  return parameter && op ? `${op.operationId}.${raw?.name ?? parameter[1]}` : pointer;
+}
+
+/**
+ * The markers that make a request invalid where the spec states nothing: every closed object of a request body
+ * (an unknown field refused) and every query parameter with a list of values, whose innermost marker is
+ * decided, with the operations that take them. Read from the document by walking each request body's schema.
+ */
+function lenientSites(): Map<string, Set<string>> {
+  const { api, classifier } = describedApi();
+  const out = new Map<string, Set<string>>();
+  const add = (operationId: string, issue: ValidationIssue): void => {
+    const decision = classifier.requestDecision(operationId, issue)?.pointer;
+    if (decision) out.set(decision, (out.get(decision) ?? new Set()).add(operationId));
+  };
+  for (const op of api.operations) {
+    if (op.kind !== 'paths') continue;
+    const walk = (node: unknown, path: string[], trail: readonly unknown[]): void => {
+      if (!isRecord(node) || trail.includes(node) || path.length > 8) return;
+      const within = [...trail, node];
+      if (typeof node.$ref === 'string') return walk(getAtPointer(openapiDocument, node.$ref.slice(1)), path, within);
+      for (const key of ['allOf', 'oneOf', 'anyOf'])
+        for (const branch of Array.isArray(node[key]) ? (node[key] as unknown[]) : []) walk(branch, path, within);
+      if (node.additionalProperties === false)
+        add(op.operationId, {
+          in: 'body',
+          pointer: `/${[...path, 'zz_unknown_field'].join('/')}`,
+          keyword: 'additionalProperties',
+          message: 'unknown field',
+        });
+      for (const [name, property] of Object.entries(isRecord(node.properties) ? node.properties : {}))
+        walk(property, [...path, name], within);
+      if (isRecord(node.items)) walk(node.items, [...path, '0'], within);
+    };
+    const body = op.requestBody?.content['application/json'];
+    if (body) walk(getAtPointer(openapiDocument, body), [], []);
+    for (const parameter of op.parameters) {
+      // Ignoring the value of a required parameter refuses the request all the same.
+      if (parameter.in !== 'query' || parameter.required) continue;
+      const schema = resolved(getAtPointer(openapiDocument, parameter.schemaPointer));
+      const item = resolved(schema.items);
+      if (Array.isArray(schema.enum) || Array.isArray(item.enum))
+        add(op.operationId, {
+          in: 'query',
+          name: parameter.name,
+          pointer: `/${parameter.name}${Array.isArray(schema.enum) ? '' : '/0'}`,
+          keyword: 'enum',
+          message: 'a value outside the list',
+        });
+    }
+  }
+  return out;
+}
+
+/** A schema with its `$ref`s followed (an empty object for anything else). */
+function resolved(schema: unknown): Json {
+  let node = schema;
+  for (let hops = 0; isRecord(node) && typeof node.$ref === 'string' && hops < 10; hops += 1)
+    node = getAtPointer(openapiDocument, node.$ref.slice(1));
+  return isRecord(node) ? node : {};
 }
 
 /** Every generated departure, by name (see {@link FamilyDeparture}). */
@@ -509,6 +615,8 @@ export function createIndependentService(options: IndependentServiceOptions = {}
     if (!family) throw new Error(`no generated departure ${name}`);
     return family;
   });
+  /** The refusals this service does not make (`lenient:*`), by marker. */
+  const lenient = new Set(families.filter((f) => f.family === 'refusal').map((f) => f.decision));
   /** Records whose photo was just uploaded and not read since (`photo-later`). */
   const processing = new Set<string>();
 
@@ -805,8 +913,56 @@ export function createIndependentService(options: IndependentServiceOptions = {}
     return json(answerStatus, body, headers);
   }
 
-  async function handle(request: Request): Promise<Response> {
-    const url = new URL(request.url);
+  /** The request with what a `lenient:*` departure lets through taken out: unknown fields, undocumented values. */
+  async function letThrough(request: Request, url: URL): Promise<Request> {
+    const { api, classifier } = describedApi();
+    const match = api.match(request.method, url.pathname);
+    if (!match) return request;
+    const operationId = match.operation.operationId;
+    const json = (request.headers.get('content-type') ?? '').includes('json');
+    const text = json ? await request.text() : undefined;
+    let body: unknown;
+    try {
+      body = text === undefined ? undefined : JSON.parse(text);
+    } catch {
+      // not JSON: the mock refuses it as it is
+    }
+    // Validation may coerce what it reads: it gets a copy, the mock the body as sent.
+    const result = api.validateRequest(operationId, {
+      params: match.params,
+      query: url.search,
+      contentType: body === undefined ? undefined : 'application/json',
+      body: structuredClone(body),
+    });
+    let changed = false;
+    for (const issue of result.valid ? [] : result.issues) {
+      if (!lenient.has(classifier.requestDecision(operationId, issue)?.pointer ?? '')) continue;
+      if (issue.in === 'query' && issue.name) {
+        url.searchParams.delete(issue.name);
+        changed = true;
+      } else if (issue.in === 'body' && issue.keyword === 'additionalProperties') {
+        const path = issue.pointer.split('/').slice(1);
+        const holder = path
+          .slice(0, -1)
+          .reduce<unknown>(
+            (node, key) => (isRecord(node) || Array.isArray(node) ? (node as Json)[key] : undefined),
+            body,
+          );
+        if (isRecord(holder)) delete holder[path.at(-1)!];
+        changed = true;
+      }
+    }
+    if (text === undefined) return changed ? new Request(url, request) : request;
+    return new Request(url, {
+      method: request.method,
+      headers: request.headers,
+      body: changed ? JSON.stringify(body) : text,
+    });
+  }
+
+  async function handle(original: Request): Promise<Response> {
+    const url = new URL(original.url);
+    const request = lenient.size && !url.pathname.startsWith('/__mock') ? await letThrough(original, url) : original;
     if (url.pathname.startsWith('/__mock')) {
       // The storefront the control API shows is this service's menu too.
       const answer = await mock.fetch(request);

@@ -446,9 +446,15 @@ const BODIES: Record<string, (t: TestContext) => Promise<unknown>> = {
       },
     ],
   }),
-  importOrders: async (t) => ({
-    orders: [await t.fixtures.orderDraft({ change: 10, total: 12, client_external_id: 'negative-client' })],
-  }),
+  importOrders: async (t) => {
+    const order = (await t.fixtures.orderDraft({ change: 10, total: 12, client_external_id: 'negative-client' })) as {
+      buddies?: { items?: Record<string, unknown>[] }[];
+    };
+    // A line with its chosen add-ons, so that the decided shape of `config` is tried too.
+    const line = order.buddies?.[0]?.items?.[0];
+    if (line) line.config = [{ name: 'Size', items: [{ name: 'L', price: 0 }] }];
+    return { orders: [order] };
+  },
   updateRestaurant: async () => ({ restaurant: { name: 'Negative', phone: '+49 30 0', address: 'Negative 1' } }),
   createDraftCategory: async (t) => ({
     draft_category: { name: 'Negative', organization_id: t.fixtures.orgId, menu_order: 3 },
@@ -665,6 +671,13 @@ function negativeTest(op: OperationInfo, profile: 'spec' | 'full'): ContractTest
         );
       }
       if (chosen.length === 0) t.skip('no invalid variant of this kind exists for the operation');
+      // Under `full`, each decision that alone refuses a variant is tried once whatever the seed (below), and
+      // a service that takes such a variant fails naming that decision.
+      const decisions = new Map<Mutation, string>();
+      for (const mutation of t.full ? chosen : []) {
+        const decision = decisionOf(t, op, base, mutation);
+        if (decision) decisions.set(mutation, decision);
+      }
       const seed = (t.seed + hash(op.operationId)) | 0;
       // Each kind of fault is equally likely, whatever the number of variants of each kind.
       const kinds = [...new Set(chosen.map((m) => m.kind))].map((kind) =>
@@ -677,6 +690,16 @@ function negativeTest(op: OperationInfo, profile: 'spec' | 'full'): ContractTest
           throw new CheckFailure(
             `${mutation.label}: answered ${response.status} (a server error) ${response.text.slice(0, 200)}`,
           );
+        const decision = decisions.get(mutation);
+        if (response.status < 400 && decision) {
+          t.decided(
+            decision,
+            false,
+            `${mutation.label}: accepted with ${response.status}; the document refuses it with ${DECIDED_STATUS[mutation.kind]}`,
+            response,
+          );
+          return;
+        }
         const leniency = DECIDED_REFUSAL[mutation.kind];
         if (response.status < 400 && leniency) {
           // Under `spec` a warning; under `full` a failure naming the decision that refuses it.
@@ -707,10 +730,12 @@ function negativeTest(op: OperationInfo, profile: 'spec' | 'full'): ContractTest
         // Tried first, whatever the seed: a number for a name, the refusal a lenient service is most likely to
         // skip by coercing it (a warning under spec, naming the decision).
         const coercible = chosen.find((m) => m.kind === 'wrongType' && /\/name = 42$/.test(m.label));
+        const examples = [...(coercible ? [coercible] : []), ...firstOfEach(decisions)].map((m) => [m] as [Mutation]);
         await fc.assert(property, {
           seed,
-          ...(coercible ? { examples: [[coercible] as [Mutation]] } : {}),
-          numRuns: Math.min(t.config.propertyRuns, chosen.length * 3),
+          ...(examples.length ? { examples } : {}),
+          // fast-check counts the examples among the runs: they come on top of the random ones.
+          numRuns: Math.min(t.config.propertyRuns, chosen.length * 3) + examples.length,
           endOnFailure: true,
           verbose: 0,
         });
@@ -726,6 +751,39 @@ function negativeTest(op: OperationInfo, profile: 'spec' | 'full'): ContractTest
       }
     },
   });
+}
+
+/**
+ * The decision that alone makes a variant invalid (an unknown field of a decided body, a value outside a
+ * decided list), when every problem the document finds in it is decided by that one marker.
+ */
+function decisionOf(t: TestContext, op: OperationInfo, base: Base, mutation: Mutation): string | undefined {
+  if (mutation.raw !== undefined || mutation.rawParams || mutation.kind === 'contentType' || base.form)
+    return undefined;
+  const body = mutation.body ?? base.body;
+  // Validation may coerce what it reads: it gets a copy.
+  const result = t.validator.validateRequest(op.operationId, {
+    params: mutation.params ?? base.params,
+    query: (mutation.query ?? base.query) as Record<string, string>,
+    contentType: body === undefined ? undefined : 'application/json',
+    body: structuredClone(body),
+  });
+  if (result.valid) return undefined;
+  // One fault: the deepest issue, the others on its way (a nullable configurator's `type` above its item).
+  const deepest = result.issues.reduce((a, b) => (b.pointer.length > a.pointer.length ? b : a));
+  const onTheWay = result.issues.every(
+    (issue) => issue.in === deepest.in && `${deepest.pointer}/`.startsWith(`${issue.pointer}/`),
+  );
+  return onTheWay ? t.runtime.http.classifier.requestDecision(op.operationId, deepest)?.pointer : undefined;
+}
+
+/** The first variant of each decision and kind (an unknown field, a missing one, a value out of range), in order. */
+function firstOfEach(decisions: ReadonlyMap<Mutation, string>): Mutation[] {
+  const seen = new Set<string>();
+  const key = (mutation: Mutation, decision: string): string => `${mutation.kind} ${decision}`;
+  return [...decisions]
+    .filter(([mutation, decision]) => !seen.has(key(mutation, decision)) && seen.add(key(mutation, decision)))
+    .map(([mutation]) => mutation);
 }
 
 /** Property-based negative tests for every operation with parameters or a body. */

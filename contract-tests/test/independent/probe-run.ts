@@ -7,13 +7,14 @@ import { MOCK_CONFIG } from '../helpers.js';
 
 /**
  * Runs the suite's tests of `operations` (a departure's probe) against a fresh independent service, under one
- * profile, with a fixed seed; the service is closed after.
+ * profile, with a fixed seed; the service is closed after. With `ids`, only those tests of them run.
  * @example const spec = await probeRun({ departures: [], families: ['other-error:Conflict'] }, ['setOrderStatus'], 'spec');
  */
 export async function probeRun(
   service: IndependentServiceOptions,
   operations: readonly string[],
   profile: 'spec' | 'full',
+  ids?: readonly string[],
 ): Promise<SuiteResult> {
   const independent = createIndependentService(service);
   try {
@@ -23,7 +24,7 @@ export async function probeRun(
       config: MOCK_CONFIG,
       profile,
       seed: 23,
-      selection: { operations: [...operations] },
+      selection: ids ? { ids: [...ids] } : { operations: [...operations] },
     });
   } finally {
     await independent.close();
