@@ -304,10 +304,11 @@ export const ANSWER_DEPARTURES: readonly DepartureName[] = [
  * status is decided answers another success status (201 or 202 as 200, 200 as 204 with no body, or as 201
  * for a POST, 204 as 200 with an empty object). `error status`: a decided error answer comes with another 4xx.
  * `refusal`: what a decision refuses in requests (an unknown field of a decided body, a value outside a decided
- * list of a query parameter) is let through instead: the field dropped, the parameter ignored.
+ * list of a query parameter) is let through instead: the field dropped, the parameter ignored. `answer value`:
+ * a decided record or value of the answers is written another way ({@link ANSWER_CHANGES}).
  */
 export interface FamilyDeparture extends Departure {
-  family: 'success status' | 'error status' | 'refusal';
+  family: 'success status' | 'error status' | 'refusal' | 'answer value';
   /** The operations whose tests show it. */
   probe: readonly string[];
   /** The answers it changes: their method and path (none for a refusal). */
@@ -315,6 +316,8 @@ export interface FamilyDeparture extends Departure {
   /** The status it changes, and the status it answers instead (0 for a refusal: no status is changed). */
   from: number;
   to: number;
+  /** For an answer value: the test of `full` that fails naming it, the cheapest of them. */
+  shows?: string;
 }
 
 /** The other success status a service could choose for a decided one. */
@@ -398,6 +401,21 @@ function familyDepartures(): Record<string, FamilyDeparture> {
       to,
     };
   }
+  for (const [pointer, change] of Object.entries(ANSWER_CHANGES)) {
+    if (taken.has(pointer)) continue;
+    out[`answer:${shortName(pointer)}`] = {
+      family: 'answer value',
+      area: 'format',
+      decision: pointer,
+      does: change.does,
+      probe: change.probe,
+      shows: change.shows,
+      ...(change.silentUnderSpec ? { silentUnderSpec: change.silentUnderSpec } : {}),
+      sites: [],
+      from: 0,
+      to: 0,
+    };
+  }
   for (const [pointer, operations] of lenientSites()) {
     if (taken.has(pointer)) continue;
     const where = listDecisions(openapiDocument).find((d) => d.pointer === pointer)!.where;
@@ -416,6 +434,116 @@ function familyDepartures(): Record<string, FamilyDeparture> {
   }
   return out;
 }
+
+/**
+ * Another way of writing a decided record or value in every answer that carries it: one entry per marker,
+ * applied by one mechanism (every object of an answer that holds `key` is given to `change`).
+ */
+interface AnswerChange {
+  does: string;
+  /** The operations whose tests read it. */
+  probe: readonly string[];
+  /** The test of `full` that fails naming the decision, the cheapest of them (the harness's check runs it). */
+  shows: string;
+  silentUnderSpec?: string;
+  key: string;
+  change(holder: Json): void;
+}
+
+/** The `answer value` departures, by marker. */
+const ANSWER_CHANGES: Readonly<Record<string, AnswerChange>> = {
+  '/components/schemas/Error/properties/status': {
+    does: "error objects give their `status` as a number (`422`), not as the answer's status in a string",
+    probe: ['createDraftDish'],
+    shows: 'menu.draft-dish-required-fields',
+    key: 'errors',
+    change: (holder) => {
+      for (const error of Array.isArray(holder.errors) ? holder.errors : [])
+        if (isRecord(error) && typeof error.status === 'string') error.status = Number(error.status);
+    },
+  },
+  '/components/schemas/Delivery': {
+    does: 'a delivery block leaves out the fields the carrier has not sent yet, instead of showing them as `null`',
+    probe: ['getCarrierOrder'],
+    shows: 'schema.getCarrierOrder',
+    key: 'delivery',
+    change: (holder) => {
+      const delivery = holder.delivery;
+      if (isRecord(delivery) && 'status' in delivery)
+        for (const [name, value] of Object.entries(delivery)) if (value === null) delete delivery[name];
+    },
+  },
+  '/components/schemas/MenuPublication': {
+    does: 'a publication\'s `version` is a string (`"3"`)',
+    probe: ['publishMenu'],
+    shows: 'schema.publishMenu',
+    key: 'version',
+    change: (holder) => {
+      if ('published_at' in holder && typeof holder.version === 'number') holder.version = String(holder.version);
+    },
+  },
+  '/components/schemas/ImportJobState': {
+    does: 'the state of an import with no job running says `status: "ready"`, not `idle`',
+    probe: ['getMenuImport', 'getClientImport'],
+    shows: 'schema.getMenuImport',
+    key: 'status',
+    change: (holder) => {
+      if ('job_percent' in holder && holder.status === 'idle') holder.status = 'ready';
+    },
+  },
+  '/components/schemas/OrderItem': {
+    does: "an order item's prices (`price`, `item_price`) are JSON numbers, not decimal strings",
+    probe: ['listOrderItems'],
+    shows: 'schema.listOrderItems',
+    key: 'item_price',
+    change: (holder) => {
+      if ('buddy_id' in holder)
+        for (const name of ['price', 'item_price'])
+          if (typeof holder[name] === 'string') holder[name] = Number(holder[name]);
+    },
+  },
+  '/components/schemas/Buddy': {
+    does: "a buddy's `total` is a JSON number, not a decimal string",
+    probe: ['listOrderBuddies'],
+    shows: 'schema.listOrderBuddies',
+    key: 'item_ids',
+    change: (holder) => {
+      if (typeof holder.total === 'string') holder.total = Number(holder.total);
+    },
+  },
+  '/components/schemas/DishWeight': {
+    does: 'a dish weight is written with three decimals (`"450.000"`)',
+    probe: ['getDraftDish'],
+    shows: 'schema.getDraftDish',
+    key: 'weight',
+    change: (holder) => {
+      if ('draft_category_id' in holder && typeof holder.weight === 'string' && /^\d+$/.test(holder.weight))
+        holder.weight = `${holder.weight}.000`;
+    },
+  },
+  '/components/schemas/CarrierOrderStatus': {
+    does: 'the carrier view shows an accepted order as `preparing` (the kitchen has it), not `confirmed`',
+    probe: ['getCarrierOrder'],
+    shows: 'stateful.orders',
+    silentUnderSpec:
+      'every carrier status stays one the spec lists; only the model of full reads the carrier view after each status change',
+    key: 'order_status',
+    change: (holder) => {
+      if (holder.order_status === 'confirmed') holder.order_status = 'preparing';
+    },
+  },
+  '/components/schemas/Timetable/properties/date': {
+    does: 'a dated timetable entry gives its `date` as a timestamp (`2026-12-24T00:00:00Z`)',
+    probe: ['getDeliveryZone', 'updateDeliveryZone'],
+    shows: 'zones.timetable',
+    key: 'timetables',
+    change: (holder) => {
+      for (const entry of Array.isArray(holder.timetables) ? holder.timetables : [])
+        if (isRecord(entry) && typeof entry.date === 'string' && /^\d{4}-\d\d-\d\d$/.test(entry.date))
+          entry.date = `${entry.date}T00:00:00Z`;
+    },
+  },
+};
 
 /** The document, its validators and its classifier, made once (compiling the validators takes a while). */
 let described: { api: ApiDescription; classifier: DepartureClassifier } | undefined;
@@ -615,6 +743,8 @@ export function createIndependentService(options: IndependentServiceOptions = {}
     if (!family) throw new Error(`no generated departure ${name}`);
     return family;
   });
+  /** The answer values this service writes another way (`answer:*`). */
+  const answerChanges = families.filter((f) => f.family === 'answer value').map((f) => ANSWER_CHANGES[f.decision]!);
   /** The refusals this service does not make (`lenient:*`), by marker. */
   const lenient = new Set(families.filter((f) => f.family === 'refusal').map((f) => f.decision));
   /** Records whose photo was just uploaded and not read since (`photo-later`). */
@@ -824,6 +954,7 @@ export function createIndependentService(options: IndependentServiceOptions = {}
         const avatar = holder.avatar;
         if (isRecord(avatar) && typeof avatar.original === 'string') avatar.large = avatar.original;
       });
+    for (const change of answerChanges) eachKey(body, change.key, change.change);
     if (on.has('prices-three-decimals'))
       eachKey(body, 'price', (holder) => {
         // A dish's own price; option prices are returned exactly as sent (ConfiguratorPrice).

@@ -218,9 +218,12 @@ export const zoneTests = [
       );
       t.equal(read.length, timetables.length, 'number of timetable entries');
       const sorted = [...read].sort((a, b) => a.day - b.day);
+      // The format of `date` is decided (a full-date): the day it names is compared, a timestamp of that day
+      // is the same date (its format is judged by the answer check, a warning under spec).
+      const day = (date: unknown): unknown => (typeof date === 'string' ? date.slice(0, 10) : (date ?? null));
       t.equal(
-        sorted.map((e) => [e.day, e.is_working, e.date ?? null]),
-        timetables.map((e) => [e.day, e.is_working, e.date ?? null]),
+        sorted.map((e) => [e.day, e.is_working, day(e.date)]),
+        timetables.map((e) => [e.day, e.is_working, day(e.date)]),
         'day, is_working and date of the entries',
       );
       for (const entry of read) t.check(Number.isInteger(entry.id), 'a timetable entry without an integer id');
