@@ -14,6 +14,8 @@ import { SPEC_KILLED_MUTANTS, STATED_MUTANTS, endpointMutants, fieldMutants } fr
 export const NO_DEPARTURE: Readonly<Record<string, string>> = {
   '/info': 'a versioned path prefix is part of --base-url: the suite never sees the version',
   '/paths/~1api-delivery~1orders~1{secure_id}': 'another address of the carrier API is --carrier-base-url',
+  '/paths/~1api~1orders':
+    'the spec states that `/orders…` and `/api/orders…` are the same endpoints: the marker decides only how the document lists them, which no service chooses',
   '/components/headers/Retry-After': 'the suite provokes no throttling or 503, so the header is never read',
   '/components/responses/TooManyRequests': 'the suite provokes no throttling: a rate-limit answer is never seen',
   '/components/responses/ServerError': 'a 5xx fails every profile: there is no correct service that answers one',
