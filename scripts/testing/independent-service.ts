@@ -557,6 +557,17 @@ const ANSWER_CHANGES: Readonly<Record<string, AnswerChange>> = {
       });
     },
   },
+  '/components/schemas/CourierPosition': {
+    does: "a courier's last known position gives no `updated_at`",
+    probe: ['getCourier', 'listCouriers', 'updateCarrierDelivery'],
+    shows: 'stateful.orders',
+    silentUnderSpec:
+      'a courier has a position only after a carrier reports one; only the model of full does, and reads the couriers after it',
+    key: 'last_known_position',
+    change: (holder) => {
+      if (isRecord(holder.last_known_position)) delete holder.last_known_position.updated_at;
+    },
+  },
   '/components/schemas/CarrierOrderStatus': {
     does: 'the carrier view shows an accepted order as `preparing` (the kitchen has it), not `confirmed`',
     probe: ['getCarrierOrder'],
