@@ -568,6 +568,35 @@ const ANSWER_CHANGES: Readonly<Record<string, AnswerChange>> = {
       if (isRecord(holder.last_known_position)) delete holder.last_known_position.updated_at;
     },
   },
+  '/components/schemas/DraftDish/properties/external_id': {
+    does: 'a dish without an `external_id` shows it as an empty string, not `null`',
+    probe: ['createDraftDish', 'getDraftDish'],
+    shows: 'menu.decided-create-and-delete',
+    silentUnderSpec:
+      'an empty string is a string, as the spec gives the field; only the decided defaults test of full reads it',
+    key: 'external_id',
+    change: (holder) => {
+      if ('draft_category_id' in holder && holder.external_id === null) holder.external_id = '';
+    },
+  },
+  '/components/schemas/DraftDish/properties/options': {
+    does: "a dish's configurator comes back with its amounts as JSON numbers, whether they were sent as numbers or numeric strings",
+    probe: ['createDraftDish', 'updateDraftDish', 'getDraftDish'],
+    shows: 'menu.decided-publication-and-configurator',
+    silentUnderSpec:
+      'the spec allows a number or a numeric string; only the decided configurator test of full reads back what it sent',
+    key: 'options',
+    change: (holder) => {
+      const numeric = (value: unknown): unknown =>
+        typeof value === 'string' && /^\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+      for (const group of 'draft_category_id' in holder && Array.isArray(holder.options) ? holder.options : []) {
+        if (!isRecord(group)) continue;
+        for (const name of ['min', 'max']) if (name in group) group[name] = numeric(group[name]);
+        for (const item of Array.isArray(group.items) ? group.items : [])
+          if (isRecord(item)) item.price = numeric(item.price);
+      }
+    },
+  },
   '/components/schemas/CarrierOrderStatus': {
     does: 'the carrier view shows an accepted order as `preparing` (the kitchen has it), not `confirmed`',
     probe: ['getCarrierOrder'],
@@ -1145,8 +1174,15 @@ export function createIndependentService(options: IndependentServiceOptions = {}
     if (url.pathname.startsWith('/__mock')) {
       // The storefront the control API shows is this service's menu too.
       const answer = await mock.fetch(request);
-      if (!on.has('weight-zero') || !(answer.headers.get('content-type') ?? '').includes('json')) return answer;
-      return translateResponse(request, url, answer);
+      if (!(answer.headers.get('content-type') ?? '').includes('json')) return answer;
+      if (on.has('weight-zero')) return translateResponse(request, url, answer);
+      if (!answerChanges.length) return answer;
+      // The records it shows are this service's, written its way (a dish's configurator on the storefront).
+      const body: unknown = await answer.json();
+      for (const change of answerChanges) eachKey(body, change.key, change.change);
+      const headers = new Headers(answer.headers);
+      headers.delete('content-length');
+      return json(answer.status, body, headers);
     }
     const translated = await translateRequest(request, url);
     const response = translated instanceof Response ? translated : await mock.fetch(translated);
