@@ -506,6 +506,24 @@ END $fn$;`,
     // version 3 beside it prune with a scan of the table, once a minute.
     sql: `DROP INDEX IF EXISTS carrier_outbox_done;`,
   },
+  {
+    version: 5,
+    name: 'outbox: a settle is a HOT update (no index names a column it writes)',
+    // A settle writes `state`, `sent_at` and the counters. The partial indexes named `state` (pending rows)
+    // and `sent_at` (sent positions), so each settle wrote a new entry in every index of the table and left a
+    // dead one behind. Now the one index by order, (secure_id, id), names only columns that never change, and
+    // the table keeps room on each page for the settled version of its rows (fillfactor 50, for pages written
+    // from now on): a settle writes no index entry. An order's pending updates are found by walking its own
+    // rows in id order (its kept history included, so the walk grows with that order's settled updates, not
+    // with the table). The index is built in the migration's transaction, which holds writes on the table
+    // while it builds: migrate at a quiet time when the table is large. Replicas of version 4 may run beside it.
+    sql: `
+CREATE INDEX carrier_outbox_order_updates ON carrier_outbox (secure_id, id);
+DROP INDEX IF EXISTS carrier_outbox_pending;
+DROP INDEX IF EXISTS carrier_outbox_sent_positions;
+DROP INDEX IF EXISTS carrier_outbox_order;
+ALTER TABLE carrier_outbox SET (fillfactor = 50);`,
+  },
 ];
 
 /** Statements of {@link migrate}. */
