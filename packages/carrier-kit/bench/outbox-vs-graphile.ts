@@ -62,7 +62,8 @@ function cpuSeconds(pids: number[]): number {
 }
 
 type Mode = 'drained' | 'live';
-type Who = 'ours' | 'anchor';
+/** `bound`: no queue, the updates sent from memory with the same HTTP call (the ceiling; see replica.ts). */
+type Who = 'ours' | 'anchor' | 'bound';
 
 const quiet = new Logger(() => () => undefined);
 
@@ -71,6 +72,8 @@ interface Measure {
   cpuMsPerUpdate: number;
   /** CPU the replicas' processes used per update (their HTTP client, pg and the queue's own work). */
   replicaMsPerUpdate: number;
+  /** CPU the service's process used per update (the same work for every system). */
+  serviceMsPerUpdate: number;
   outOfOrder: number;
 }
 
@@ -82,10 +85,10 @@ async function measure(
   mode: Mode,
   replicas: number,
 ): Promise<Measure> {
-  const url = await server.createDatabase(`${who}_${mode}_${replicas}_${Date.now()}`);
+  const url = who === 'bound' ? '' : await server.createDatabase(`${who}_${mode}_${replicas}_${Date.now()}`);
   // The schema once, here, before the replicas start (as a deployment migrates before it rolls out).
   if (who === 'ours') await migrate({ connectionString: url });
-  else await runMigrations({ connectionString: url, logger: quiet });
+  else if (who === 'anchor') await runMigrations({ connectionString: url, logger: quiet });
   await service.call('reset', UPDATES);
   const children = Array.from({ length: replicas }, () => forkChild('./replica.ts'));
   try {
@@ -107,19 +110,22 @@ async function measure(
     let cpu: number;
     const replicaCpu = (): number => children.reduce((sum, child) => sum + cpuSeconds([child.pid]), 0);
     let own: number;
+    let serviceCpu = 0;
     if (mode === 'drained') {
       await all('queue');
       // The backlog's statistics and visibility map made now, for both systems alike: otherwise autovacuum
       // works on what the queueing wrote at some point of the drain, or not, depending on how long queueing took.
-      await settleTables(url);
+      if (url) await settleTables(url);
       cpu = serverCpuSeconds(server);
       own = replicaCpu();
+      serviceCpu = cpuSeconds([service.pid]);
       started = performance.now();
       await all('start');
     } else {
       await all('start');
       cpu = serverCpuSeconds(server);
       own = replicaCpu();
+      serviceCpu = cpuSeconds([service.pid]);
       started = performance.now();
       await all('queue');
     }
@@ -127,11 +133,13 @@ async function measure(
     const seconds = (performance.now() - started) / 1000;
     cpu = serverCpuSeconds(server) - cpu;
     own = replicaCpu() - own;
+    serviceCpu = cpuSeconds([service.pid]) - serviceCpu;
     await all('stop');
     return {
       rate: UPDATES / seconds,
       cpuMsPerUpdate: (cpu * 1000) / UPDATES,
       replicaMsPerUpdate: (own * 1000) / UPDATES,
+      serviceMsPerUpdate: (serviceCpu * 1000) / UPDATES,
       outOfOrder,
     };
   } finally {
@@ -260,20 +268,21 @@ const only = process.env.BENCH_CASES?.split(',');
 const cases = (['drained', 'live'] as const)
   .flatMap((mode) => [1, 3].map((replicas) => ({ mode, replicas })))
   .filter(({ mode, replicas }) => !only || only.includes(`${mode}/${replicas}`));
-const results = new Map<string, { ours: Measure[]; anchor: Measure[] }>();
+const results = new Map<string, Record<Who, Measure[]>>();
 try {
   for (let round = 0; round < ROUNDS; round += 1) {
     for (const { mode, replicas } of cases) {
       const key = `${mode}/${replicas}`;
-      const entry = results.get(key) ?? { ours: [], anchor: [] };
+      const entry = results.get(key) ?? { ours: [], anchor: [], bound: [] };
       results.set(key, entry);
       // Turns: who goes first changes each round, so a slow spell of the shared machine hits both.
-      const order = (round + replicas) % 2 === 0 ? (['ours', 'anchor'] as const) : (['anchor', 'ours'] as const);
+      const order =
+        (round + replicas) % 2 === 0 ? (['ours', 'anchor', 'bound'] as const) : (['anchor', 'ours', 'bound'] as const);
       for (const who of order) {
         const m = await measure(server, service, serviceUrl, who, mode, replicas);
         entry[who].push(m);
         console.error(
-          `round ${round + 1} ${key} ${who}: ${m.rate.toFixed(0)} updates/s, ${m.cpuMsPerUpdate.toFixed(3)} DB CPU ms/update, ${m.replicaMsPerUpdate.toFixed(3)} replica CPU ms/update, ${m.outOfOrder} out of order`,
+          `round ${round + 1} ${key} ${who}: ${m.rate.toFixed(0)} updates/s, ${m.cpuMsPerUpdate.toFixed(3)} DB CPU ms/update, ${m.replicaMsPerUpdate.toFixed(3)} replica CPU ms/update, ${m.serviceMsPerUpdate.toFixed(3)} service CPU ms/update, ${m.outOfOrder} out of order`,
         );
       }
     }
@@ -283,33 +292,53 @@ try {
     `\n${ORDERS} orders × ${STEPS.length} updates, service answers after ${SERVICE_MS} ms, ${IN_FLIGHT} in flight per worker, ${ROUNDS} round${ROUNDS > 1 ? 's' : ''}: median (range) by round\n`,
   );
   console.log(
-    '| load | replicas | ours updates/s | graphile-worker tuned updates/s | throughput ours / anchor | DB CPU ms/update ours | anchor | DB CPU ours / anchor | replica CPU ms/update ours | anchor | out of order ours / anchor |',
+    '| load | replicas | ours updates/s | graphile-worker tuned updates/s | throughput ours / anchor | DB CPU ms/update ours | anchor | DB CPU ours / anchor | replica CPU ms/update ours | anchor | service CPU ms/update ours | anchor | no queue (bound) updates/s | bound / anchor | out of order ours / anchor |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const { mode, replicas } of cases) {
-    const { ours: o, anchor: a } = results.get(`${mode}/${replicas}`)!;
-    const ratio = (f: (m: Measure) => number): number[] => o.map((m, i) => f(m) / f(a[i]!));
-    console.log(
-      `| ${mode === 'drained' ? 'queued, then drained' : 'queued while sending'} | ${replicas} | ${spread(
+    const { ours: o, anchor: a, bound: b } = results.get(`${mode}/${replicas}`)!;
+    const ratio = (x: Measure[], f: (m: Measure) => number): number[] => x.map((m, i) => f(m) / f(a[i]!));
+    const cells = [
+      mode === 'drained' ? 'queued, then drained' : 'queued while sending',
+      String(replicas),
+      spread(
         o.map((m) => m.rate),
         0,
-      )} | ${spread(
+      ),
+      spread(
         a.map((m) => m.rate),
         0,
-      )} | ${spread(ratio((m) => m.rate))}× | ${spread(
-        o.map((m) => m.cpuMsPerUpdate),
-        3,
-      )} | ${spread(
-        a.map((m) => m.cpuMsPerUpdate),
-        3,
-      )} | ${spread(ratio((m) => m.cpuMsPerUpdate))}× | ${spread(
-        o.map((m) => m.replicaMsPerUpdate),
-        3,
-      )} | ${spread(
-        a.map((m) => m.replicaMsPerUpdate),
-        3,
-      )} | ${o.reduce((n, m) => n + m.outOfOrder, 0)} / ${a.reduce((n, m) => n + m.outOfOrder, 0)} |`,
-    );
+      ),
+      `${spread(ratio(o, (m) => m.rate))}×`,
+      ...(['cpuMsPerUpdate'] as const).flatMap((k) => [
+        spread(
+          o.map((m) => m[k]),
+          3,
+        ),
+        spread(
+          a.map((m) => m[k]),
+          3,
+        ),
+        `${spread(ratio(o, (m) => m[k]))}×`,
+      ]),
+      ...(['replicaMsPerUpdate', 'serviceMsPerUpdate'] as const).flatMap((k) => [
+        spread(
+          o.map((m) => m[k]),
+          3,
+        ),
+        spread(
+          a.map((m) => m[k]),
+          3,
+        ),
+      ]),
+      spread(
+        b.map((m) => m.rate),
+        0,
+      ),
+      `${spread(ratio(b, (m) => m.rate))}×`,
+      `${o.reduce((n, m) => n + m.outOfOrder, 0)} / ${a.reduce((n, m) => n + m.outOfOrder, 0)}`,
+    ];
+    console.log(`| ${cells.join(' | ')} |`);
   }
 
   if (!only || only.includes('history')) {
