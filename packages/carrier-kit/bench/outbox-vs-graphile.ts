@@ -341,6 +341,35 @@ try {
     console.log(`| ${cells.join(' | ')} |`);
   }
 
+  // Where the CPU of an update goes, per system: on a machine that CPU bounds (this one), throughput follows
+  // the inverse of the whole, so `anchor / ours` below is the ratio the machine can give, whatever its load.
+  console.log(
+    '\nCPU per update (ms), DB + replicas + service = all, median (range) by round; all CPU anchor / system:\n',
+  );
+  console.log('| load | replicas | system | DB | replicas | service | all | anchor / system |');
+  console.log('|---|---:|---|---:|---:|---:|---:|---:|');
+  const all = (m: Measure): number => m.cpuMsPerUpdate + m.replicaMsPerUpdate + m.serviceMsPerUpdate;
+  for (const { mode, replicas } of cases) {
+    const row = results.get(`${mode}/${replicas}`)!;
+    for (const who of ['ours', 'anchor', 'bound'] as const) {
+      const ms = row[who];
+      const cells = [
+        mode,
+        String(replicas),
+        who,
+        ...(['cpuMsPerUpdate', 'replicaMsPerUpdate', 'serviceMsPerUpdate'] as const).map((k) =>
+          spread(
+            ms.map((m) => m[k]),
+            3,
+          ),
+        ),
+        spread(ms.map(all), 3),
+        `${spread(ms.map((m, i) => all(row.anchor[i]!) / all(m)))}×`,
+      ];
+      console.log(`| ${cells.join(' | ')} |`);
+    }
+  }
+
   if (!only || only.includes('history')) {
     console.log('\nThe claim as history grows (2000 orders × 5 pending beside it), shared buffers touched:\n');
     console.log(
