@@ -13,7 +13,10 @@
  * Two ways to load:
  *   - drained: every update queued first (one call per update), then the workers start; the drain is timed;
  *   - live: the workers run while the updates are queued; timed from the first call to the last answer.
- * The database server's CPU (its processes' /proc/<pid>/stat) is read around each timed phase. Each round
+ * A third system, `bound`, has no queue: each replica sends the same updates from memory with the same HTTP
+ * call, the ceiling of any queue on this machine (a ratio to the anchor it does not reach, no queue can).
+ * The CPU of the database server's processes, the replicas' and the service's (/proc/<pid>/stat) is read
+ * around each timed phase, and a second table splits each update's CPU among them. Each round
  * runs every case for both systems (in turns, on fresh databases), and the ratios are paired by round:
  * the machine is shared, so compare ratios, not absolute figures.
  * Then the claim's cost as history grows: buffers one claim touches (EXPLAIN (ANALYZE, BUFFERS)) with
