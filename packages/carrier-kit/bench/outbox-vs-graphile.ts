@@ -13,7 +13,10 @@
  * Two ways to load:
  *   - drained: every update queued first (one call per update), then the workers start; the drain is timed;
  *   - live: the workers run while the updates are queued; timed from the first call to the last answer.
- * The database server's CPU (its processes' /proc/<pid>/stat) is read around each timed phase. Each round
+ * A third system, `bound`, has no queue: each replica sends the same updates from memory with the same HTTP
+ * call, the ceiling of any queue on this machine (a ratio to the anchor it does not reach, no queue can).
+ * The CPU of the database server's processes, the replicas' and the service's (/proc/<pid>/stat) is read
+ * around each timed phase, and a second table splits each update's CPU among them. Each round
  * runs every case for both systems (in turns, on fresh databases), and the ratios are paired by round:
  * the machine is shared, so compare ratios, not absolute figures.
  * Then the claim's cost as history grows: buffers one claim touches (EXPLAIN (ANALYZE, BUFFERS)) with
@@ -62,7 +65,8 @@ function cpuSeconds(pids: number[]): number {
 }
 
 type Mode = 'drained' | 'live';
-type Who = 'ours' | 'anchor';
+/** `bound`: no queue, the updates sent from memory with the same HTTP call (the ceiling; see replica.ts). */
+type Who = 'ours' | 'anchor' | 'bound';
 
 const quiet = new Logger(() => () => undefined);
 
@@ -71,6 +75,8 @@ interface Measure {
   cpuMsPerUpdate: number;
   /** CPU the replicas' processes used per update (their HTTP client, pg and the queue's own work). */
   replicaMsPerUpdate: number;
+  /** CPU the service's process used per update (the same work for every system). */
+  serviceMsPerUpdate: number;
   outOfOrder: number;
 }
 
@@ -82,10 +88,10 @@ async function measure(
   mode: Mode,
   replicas: number,
 ): Promise<Measure> {
-  const url = await server.createDatabase(`${who}_${mode}_${replicas}_${Date.now()}`);
+  const url = who === 'bound' ? '' : await server.createDatabase(`${who}_${mode}_${replicas}_${Date.now()}`);
   // The schema once, here, before the replicas start (as a deployment migrates before it rolls out).
   if (who === 'ours') await migrate({ connectionString: url });
-  else await runMigrations({ connectionString: url, logger: quiet });
+  else if (who === 'anchor') await runMigrations({ connectionString: url, logger: quiet });
   await service.call('reset', UPDATES);
   const children = Array.from({ length: replicas }, () => forkChild('./replica.ts'));
   try {
@@ -107,19 +113,22 @@ async function measure(
     let cpu: number;
     const replicaCpu = (): number => children.reduce((sum, child) => sum + cpuSeconds([child.pid]), 0);
     let own: number;
+    let serviceCpu = 0;
     if (mode === 'drained') {
       await all('queue');
       // The backlog's statistics and visibility map made now, for both systems alike: otherwise autovacuum
       // works on what the queueing wrote at some point of the drain, or not, depending on how long queueing took.
-      await settleTables(url);
+      if (url) await settleTables(url);
       cpu = serverCpuSeconds(server);
       own = replicaCpu();
+      serviceCpu = cpuSeconds([service.pid]);
       started = performance.now();
       await all('start');
     } else {
       await all('start');
       cpu = serverCpuSeconds(server);
       own = replicaCpu();
+      serviceCpu = cpuSeconds([service.pid]);
       started = performance.now();
       await all('queue');
     }
@@ -127,11 +136,13 @@ async function measure(
     const seconds = (performance.now() - started) / 1000;
     cpu = serverCpuSeconds(server) - cpu;
     own = replicaCpu() - own;
+    serviceCpu = cpuSeconds([service.pid]) - serviceCpu;
     await all('stop');
     return {
       rate: UPDATES / seconds,
       cpuMsPerUpdate: (cpu * 1000) / UPDATES,
       replicaMsPerUpdate: (own * 1000) / UPDATES,
+      serviceMsPerUpdate: (serviceCpu * 1000) / UPDATES,
       outOfOrder,
     };
   } finally {
@@ -260,20 +271,21 @@ const only = process.env.BENCH_CASES?.split(',');
 const cases = (['drained', 'live'] as const)
   .flatMap((mode) => [1, 3].map((replicas) => ({ mode, replicas })))
   .filter(({ mode, replicas }) => !only || only.includes(`${mode}/${replicas}`));
-const results = new Map<string, { ours: Measure[]; anchor: Measure[] }>();
+const results = new Map<string, Record<Who, Measure[]>>();
 try {
   for (let round = 0; round < ROUNDS; round += 1) {
     for (const { mode, replicas } of cases) {
       const key = `${mode}/${replicas}`;
-      const entry = results.get(key) ?? { ours: [], anchor: [] };
+      const entry = results.get(key) ?? { ours: [], anchor: [], bound: [] };
       results.set(key, entry);
       // Turns: who goes first changes each round, so a slow spell of the shared machine hits both.
-      const order = (round + replicas) % 2 === 0 ? (['ours', 'anchor'] as const) : (['anchor', 'ours'] as const);
+      const order =
+        (round + replicas) % 2 === 0 ? (['ours', 'anchor', 'bound'] as const) : (['anchor', 'ours', 'bound'] as const);
       for (const who of order) {
         const m = await measure(server, service, serviceUrl, who, mode, replicas);
         entry[who].push(m);
         console.error(
-          `round ${round + 1} ${key} ${who}: ${m.rate.toFixed(0)} updates/s, ${m.cpuMsPerUpdate.toFixed(3)} DB CPU ms/update, ${m.replicaMsPerUpdate.toFixed(3)} replica CPU ms/update, ${m.outOfOrder} out of order`,
+          `round ${round + 1} ${key} ${who}: ${m.rate.toFixed(0)} updates/s, ${m.cpuMsPerUpdate.toFixed(3)} DB CPU ms/update, ${m.replicaMsPerUpdate.toFixed(3)} replica CPU ms/update, ${m.serviceMsPerUpdate.toFixed(3)} service CPU ms/update, ${m.outOfOrder} out of order`,
         );
       }
     }
@@ -283,33 +295,82 @@ try {
     `\n${ORDERS} orders × ${STEPS.length} updates, service answers after ${SERVICE_MS} ms, ${IN_FLIGHT} in flight per worker, ${ROUNDS} round${ROUNDS > 1 ? 's' : ''}: median (range) by round\n`,
   );
   console.log(
-    '| load | replicas | ours updates/s | graphile-worker tuned updates/s | throughput ours / anchor | DB CPU ms/update ours | anchor | DB CPU ours / anchor | replica CPU ms/update ours | anchor | out of order ours / anchor |',
+    '| load | replicas | ours updates/s | graphile-worker tuned updates/s | throughput ours / anchor | DB CPU ms/update ours | anchor | DB CPU ours / anchor | replica CPU ms/update ours | anchor | service CPU ms/update ours | anchor | no queue (bound) updates/s | bound / anchor | out of order ours / anchor |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const { mode, replicas } of cases) {
-    const { ours: o, anchor: a } = results.get(`${mode}/${replicas}`)!;
-    const ratio = (f: (m: Measure) => number): number[] => o.map((m, i) => f(m) / f(a[i]!));
-    console.log(
-      `| ${mode === 'drained' ? 'queued, then drained' : 'queued while sending'} | ${replicas} | ${spread(
+    const { ours: o, anchor: a, bound: b } = results.get(`${mode}/${replicas}`)!;
+    const ratio = (x: Measure[], f: (m: Measure) => number): number[] => x.map((m, i) => f(m) / f(a[i]!));
+    const cells = [
+      mode === 'drained' ? 'queued, then drained' : 'queued while sending',
+      String(replicas),
+      spread(
         o.map((m) => m.rate),
         0,
-      )} | ${spread(
+      ),
+      spread(
         a.map((m) => m.rate),
         0,
-      )} | ${spread(ratio((m) => m.rate))}× | ${spread(
-        o.map((m) => m.cpuMsPerUpdate),
-        3,
-      )} | ${spread(
-        a.map((m) => m.cpuMsPerUpdate),
-        3,
-      )} | ${spread(ratio((m) => m.cpuMsPerUpdate))}× | ${spread(
-        o.map((m) => m.replicaMsPerUpdate),
-        3,
-      )} | ${spread(
-        a.map((m) => m.replicaMsPerUpdate),
-        3,
-      )} | ${o.reduce((n, m) => n + m.outOfOrder, 0)} / ${a.reduce((n, m) => n + m.outOfOrder, 0)} |`,
-    );
+      ),
+      `${spread(ratio(o, (m) => m.rate))}×`,
+      ...(['cpuMsPerUpdate'] as const).flatMap((k) => [
+        spread(
+          o.map((m) => m[k]),
+          3,
+        ),
+        spread(
+          a.map((m) => m[k]),
+          3,
+        ),
+        `${spread(ratio(o, (m) => m[k]))}×`,
+      ]),
+      ...(['replicaMsPerUpdate', 'serviceMsPerUpdate'] as const).flatMap((k) => [
+        spread(
+          o.map((m) => m[k]),
+          3,
+        ),
+        spread(
+          a.map((m) => m[k]),
+          3,
+        ),
+      ]),
+      spread(
+        b.map((m) => m.rate),
+        0,
+      ),
+      `${spread(ratio(b, (m) => m.rate))}×`,
+      `${o.reduce((n, m) => n + m.outOfOrder, 0)} / ${a.reduce((n, m) => n + m.outOfOrder, 0)}`,
+    ];
+    console.log(`| ${cells.join(' | ')} |`);
+  }
+
+  // Where the CPU of an update goes, per system: on a machine that CPU bounds (this one), throughput follows
+  // the inverse of the whole, so `anchor / ours` below is the ratio the machine can give, whatever its load.
+  console.log(
+    '\nCPU per update (ms), DB + replicas + service = all, median (range) by round; all CPU anchor / system:\n',
+  );
+  console.log('| load | replicas | system | DB | replicas | service | all | anchor / system |');
+  console.log('|---|---:|---|---:|---:|---:|---:|---:|');
+  const all = (m: Measure): number => m.cpuMsPerUpdate + m.replicaMsPerUpdate + m.serviceMsPerUpdate;
+  for (const { mode, replicas } of cases) {
+    const row = results.get(`${mode}/${replicas}`)!;
+    for (const who of ['ours', 'anchor', 'bound'] as const) {
+      const ms = row[who];
+      const cells = [
+        mode,
+        String(replicas),
+        who,
+        ...(['cpuMsPerUpdate', 'replicaMsPerUpdate', 'serviceMsPerUpdate'] as const).map((k) =>
+          spread(
+            ms.map((m) => m[k]),
+            3,
+          ),
+        ),
+        spread(ms.map(all), 3),
+        `${spread(ms.map((m, i) => all(row.anchor[i]!) / all(m)))}×`,
+      ];
+      console.log(`| ${cells.join(' | ')} |`);
+    }
   }
 
   if (!only || only.includes('history')) {

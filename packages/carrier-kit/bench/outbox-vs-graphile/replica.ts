@@ -11,7 +11,7 @@ import { IN_FLIGHT, STEPS, agent, patchOf, put, serve } from './common.js';
 
 /** What a replica is told at `init`. */
 export interface ReplicaSetup {
-  system: 'ours' | 'anchor';
+  system: 'ours' | 'anchor' | 'bound';
   url: string;
   serviceUrl: string;
   index: number;
@@ -73,6 +73,51 @@ function ours(setup: ReplicaSetup): Replica {
 
 const quiet = new Logger(() => () => undefined);
 
+/**
+ * No queue at all: the updates wait in this process's memory and go out with the same HTTP call, IN_FLIGHT
+ * at a time, each order's in sequence. Nothing is durable; it is the ceiling any queue on this machine can
+ * reach with this workload, so a ratio to the anchor above this one's cannot be reached by the queue.
+ */
+function bound(): Replica {
+  const waiting: { order: number; step: number }[] = [];
+  const busy = new Set<number>();
+  let inFlight = 0;
+  let started = false;
+  const pump = (): void => {
+    while (started && inFlight < IN_FLIGHT) {
+      // The first update whose order has none in flight (an order's updates are queued in sequence).
+      const index = waiting.findIndex((update) => !busy.has(update.order));
+      if (index < 0) return;
+      const [{ order, step }] = waiting.splice(index, 1) as [{ order: number; step: number }];
+      busy.add(order);
+      inFlight += 1;
+      put(setup.serviceUrl, `order-${order}`, patchOf(step)).then(
+        () => {
+          busy.delete(order);
+          inFlight -= 1;
+          pump();
+        },
+        (error: unknown) => {
+          throw error;
+        },
+      );
+    }
+  };
+  return {
+    enqueue(order, step) {
+      waiting.push({ order, step });
+      pump();
+      return Promise.resolve();
+    },
+    start() {
+      started = true;
+      pump();
+      return Promise.resolve();
+    },
+    stop: () => Promise.resolve(),
+  };
+}
+
 async function anchor(setup: ReplicaSetup): Promise<Replica> {
   const utils: WorkerUtils = await makeWorkerUtils({ connectionString: setup.url, logger: quiet });
   let runner: Runner | undefined;
@@ -120,7 +165,7 @@ let replica: Replica;
 serve({
   init: async (args: ReplicaSetup) => {
     setup = args;
-    replica = setup.system === 'ours' ? ours(setup) : await anchor(setup);
+    replica = setup.system === 'ours' ? ours(setup) : setup.system === 'bound' ? bound() : await anchor(setup);
   },
   /** Queues this replica's orders, `callers` at a time, each order's updates in sequence. */
   queue: async () => {

@@ -1,6 +1,6 @@
 import { retryAfterOf, type CarrierOrder } from '../carrier-api/carrier-api.js';
 import { TypedEmitter } from '../events/typed-emitter.js';
-import type { AuditStep } from '../observability/audit-trail.js';
+import { discardAudit, type AuditStep } from '../observability/audit-trail.js';
 import type { TimerHandle } from '../time/scheduler.js';
 import { distanceMeters, type LatLon } from '../geo/haversine.js';
 import { backoffDelay } from './backoff.js';
@@ -58,6 +58,7 @@ export function createSharedOutbox(options: SharedOutboxOptions): Outbox {
   let polling: Promise<void> | undefined;
   let again = false;
 
+  const auditing = audit !== discardAudit;
   const record = (entry: OutboxEntry, step: AuditStep, detail: string, data?: Record<string, unknown>): void => {
     audit.record({
       at: scheduler.now(),
@@ -69,9 +70,10 @@ export function createSharedOutbox(options: SharedOutboxOptions): Outbox {
     });
   };
 
+  // A poll already armed is left as it is: every poll would otherwise move it (twice per update while sending),
+  // and a poll sooner than pollMs after the last one does no harm.
   const arm = (ms: number): void => {
-    if (stopped || !started) return;
-    if (timer !== undefined) scheduler.clearTimer(timer);
+    if (stopped || !started || timer !== undefined) return;
     timer = scheduler.setTimer(() => {
       timer = undefined;
       kick();
@@ -126,12 +128,14 @@ export function createSharedOutbox(options: SharedOutboxOptions): Outbox {
 
   const send = (entry: OutboxEntry): void => {
     stats.attempts += 1;
-    record(
-      entry,
-      'update_pushed',
-      `${describePatch(entry.patch)}${entry.attempts > 0 ? ` (attempt ${entry.attempts + 1})` : ''}`,
-      { patch: entry.patch, entry_id: entry.id, replica: store.owner },
-    );
+    // The two records of every update are not even built when the audit keeps nothing (the default).
+    if (auditing)
+      record(
+        entry,
+        'update_pushed',
+        `${describePatch(entry.patch)}${entry.attempts > 0 ? ` (attempt ${entry.attempts + 1})` : ''}`,
+        { patch: entry.patch, entry_id: entry.id, replica: store.owner },
+      );
     const work = (async () => {
       // The call alone is guarded, as in createOutbox: what we do with a 2xx can never pass for a failed exchange.
       let answered: { order: CarrierOrder | undefined } | undefined;
@@ -154,7 +158,7 @@ export function createSharedOutbox(options: SharedOutboxOptions): Outbox {
         local.delete(entry.id);
         if (entry.kind === 'position' && entry.patch.lat !== undefined && entry.patch.lon !== undefined)
           lastPosition.set(entry.secureId, { lat: entry.patch.lat, lon: entry.patch.lon });
-        record(entry, 'update_answered', acceptedText(order));
+        if (auditing) record(entry, 'update_answered', acceptedText(order));
         await emitter.emit('sent', { entry, ...(order ? { order } : {}) }, (error) =>
           logger.error('outbox sent listener failed', { error: String(error) }),
         );

@@ -506,6 +506,98 @@ END $fn$;`,
     // version 3 beside it prune with a scan of the table, once a minute.
     sql: `DROP INDEX IF EXISTS carrier_outbox_done;`,
   },
+  {
+    version: 5,
+    name: 'outbox: a settle is a HOT update (no index names a column it writes), and finds each next update in one walk',
+    // A settle writes `state`, `sent_at` and the counters. The partial indexes named `state` (pending rows)
+    // and `sent_at` (sent positions), so each settle wrote a new entry in every index of the table and left a
+    // dead one behind. Now the one index by order, (secure_id, id), names only columns that never change, and
+    // the table keeps room on each page for the settled version of its rows (fillfactor 50, for pages written
+    // from now on): a settle writes no index entry. An order's pending updates are found by walking its own
+    // rows in id order (its kept history included, so the walk grows with that order's settled updates, not
+    // with the table). The index is built in the migration's transaction, which holds writes on the table
+    // while it builds: migrate at a quiet time when the table is large. Replicas of version 4 may run beside it.
+    sql: `
+CREATE INDEX carrier_outbox_order_updates ON carrier_outbox (secure_id, id);
+DROP INDEX IF EXISTS carrier_outbox_pending;
+DROP INDEX IF EXISTS carrier_outbox_sent_positions;
+DROP INDEX IF EXISTS carrier_outbox_order;
+ALTER TABLE carrier_outbox SET (fillfactor = 50);
+-- The settle of migration 3, with each order's next update found in one walk of that order's rows (through
+-- the index above) rather than by sorting every update left pending in the batch once per order.
+CREATE OR REPLACE FUNCTION carrier_outbox_settle(bigint[], text[], float8[], text[], text, float8, boolean)
+RETURNS TABLE (id bigint, secure_id text, order_id integer, kind text, patch jsonb, attempts integer, last_error text, created_ms float8, not_before_ms float8) LANGUAGE plpgsql AS $fn$
+#variable_conflict use_column
+DECLARE orders text[];
+BEGIN
+  orders := ARRAY(SELECT DISTINCT e.secure_id FROM carrier_outbox e WHERE e.id = ANY($1::bigint[]));
+  PERFORM o.secure_id FROM carrier_outbox_orders o WHERE o.secure_id = ANY(orders)
+  ORDER BY o.secure_id FOR NO KEY UPDATE OF o;
+  RETURN QUERY WITH s AS (
+    SELECT * FROM unnest($1::bigint[], $2::text[], $3::float8[], $4::text[]) AS s(id, outcome, delay_ms, error)
+  ), done AS (
+    UPDATE carrier_outbox e SET
+      state = CASE WHEN s.outcome = 'retry' THEN 'pending' ELSE s.outcome END,
+      attempts = e.attempts + CASE WHEN s.outcome = 'retry' THEN 1 ELSE 0 END,
+      not_before = CASE WHEN s.outcome = 'retry' THEN now() + s.delay_ms * interval '1 millisecond' ELSE e.not_before END,
+      last_error = coalesce(s.error, e.last_error),
+      sent_at = CASE WHEN s.outcome = 'sent' THEN clock_timestamp() ELSE e.sent_at END,
+      sent_by = CASE WHEN s.outcome = 'sent' THEN $5 ELSE e.sent_by END,
+      sent_seq = CASE WHEN s.outcome = 'sent' THEN nextval('carrier_outbox_sent_seq') ELSE e.sent_seq END
+    FROM s
+    WHERE e.id = ANY($1::bigint[]) AND e.id = s.id AND e.state = 'pending'
+      AND (s.outcome <> 'retry' OR EXISTS (SELECT 1 FROM carrier_outbox_orders o
+                                           WHERE o.secure_id = e.secure_id AND o.lease_owner = $5 AND o.lease_id = e.id))
+    RETURNING e.id, e.secure_id, e.kind, e.attempts, e.not_before, e.state, e.terminal
+  ), d AS (
+    -- Per order: the updates settled; ends: its final status was settled; retried: one is pending again.
+    SELECT done.secure_id, array_agg(done.id) AS ids, bool_or(done.terminal AND done.state <> 'pending') AS ends,
+      bool_or(done.state = 'pending') AS retried
+    FROM done GROUP BY done.secure_id
+  ), n AS (
+    -- mine: the order's lease is for one of these updates, or has run out. A statement does not see its own
+    -- writes, so the updates left pending are the order's other pending rows and those retried here.
+    SELECT o.secure_id, l.mine, d.ends, h.head_id, h.head_due, h.first_due,
+      coalesce(l.mine AND $7::boolean AND h.head_due <= now() AND h.head_id <> ALL(d.ids), false) AS take
+    FROM d JOIN carrier_outbox_orders o ON o.secure_id = d.secure_id
+    CROSS JOIN LATERAL (SELECT coalesce(o.lease_id = ANY(d.ids), false) OR o.lease_until IS NULL OR o.lease_until < now() AS mine) l
+    CROSS JOIN LATERAL (
+      SELECT (array_agg(r.id ORDER BY r.id) FILTER (WHERE r.eligible))[1] AS head_id,
+        (array_agg(r.not_before ORDER BY r.id) FILTER (WHERE r.eligible))[1] AS head_due,
+        min(r.not_before) AS first_due
+      FROM (
+        SELECT r.id, r.not_before, NOT (r.kind = 'position' AND r.attempts = 0 AND r.not_before > now()) AS eligible
+        FROM (
+          SELECT e.id, e.kind, e.attempts, e.not_before FROM carrier_outbox e
+          WHERE e.secure_id = d.secure_id AND e.state = 'pending' AND e.id <> ALL(d.ids)
+          UNION ALL
+          SELECT x.id, x.kind, x.attempts, x.not_before FROM done x
+          WHERE d.retried AND x.secure_id = d.secure_id AND x.state = 'pending'
+        ) r
+      ) r
+    ) h
+    WHERE l.mine OR d.ends
+  ), moved AS (
+    UPDATE carrier_outbox_orders o SET
+      lease_owner = CASE WHEN NOT n.mine THEN o.lease_owner WHEN n.take THEN $5 END,
+      lease_until = CASE WHEN NOT n.mine THEN o.lease_until WHEN n.take THEN now() + $6 * interval '1 millisecond' END,
+      lease_id = CASE WHEN NOT n.mine THEN o.lease_id WHEN n.take THEN n.head_id END,
+      due_at = CASE WHEN NOT n.mine THEN o.due_at
+                    WHEN n.take AND o.due_at > now() THEN o.due_at
+                    WHEN n.take THEN now() + $6 * interval '1 millisecond'
+                    ELSE coalesce(n.head_due, n.first_due) END,
+      closed = o.closed OR n.ends
+    FROM n WHERE o.secure_id = n.secure_id
+  )
+  SELECT e.id, e.secure_id, e.order_id, e.kind, e.patch, e.attempts, e.last_error,
+    (extract(epoch FROM e.created_at) * 1000)::float8 AS created_ms,
+    (extract(epoch FROM e.not_before) * 1000)::float8 AS not_before_ms
+  FROM n CROSS JOIN LATERAL (SELECT * FROM carrier_outbox e WHERE e.id = n.head_id) e
+  WHERE n.take
+  ORDER BY e.not_before, e.id;
+  PERFORM carrier_outbox_recheck(orders);
+END $fn$;`,
+  },
 ];
 
 /** Statements of {@link migrate}. */

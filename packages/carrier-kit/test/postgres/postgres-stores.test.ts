@@ -60,6 +60,34 @@ test.runIf(run)('migrate applies each migration once, even when replicas start t
   expect(rows).toHaveLength(MIGRATIONS.length);
 });
 
+test.runIf(run)('a settle writes no index entry: the update of the sent row is HOT (migration 5)', async () => {
+  const url = await database();
+  const db = poolOf(url);
+  const store = createPostgresOutboxStore({ pool: db, owner: 'r' });
+  await store.enqueue(status('o1', 'courier_assigned'));
+  await store.enqueue(status('o1', 'delivering'));
+  const [first] = await store.claim(5);
+  const client = await db.connect();
+  try {
+    await client.query('BEGIN');
+    // The store's own settle statement, in a transaction of this session, so its counters can be read before commit.
+    const { rows: next } = await client.query(
+      `SELECT * FROM carrier_outbox_settle($1, ARRAY['sent'], ARRAY[0]::float8[], ARRAY[NULL]::text[], 'r', 30000, true)`,
+      [[first!.id]],
+    );
+    expect(next.map((row: { patch: unknown }) => row.patch)).toEqual([{ status: 'delivering' }]);
+    const { rows } = await client.query<{ updated: string; hot: string }>(
+      `SELECT pg_stat_get_xact_tuples_updated('carrier_outbox'::regclass) AS updated,
+              pg_stat_get_xact_tuples_hot_updated('carrier_outbox'::regclass) AS hot`,
+    );
+    expect(rows).toEqual([{ updated: '1', hot: '1' }]);
+    await client.query('COMMIT');
+  } finally {
+    client.release();
+  }
+  await store.release!();
+});
+
 test.runIf(run)('two replicas claim different updates, and an order sends one update at a time, in order', async () => {
   const url = await database();
   const a = createPostgresOutboxStore({ pool: poolOf(url), owner: 'a' });
@@ -170,7 +198,7 @@ test.runIf(run)(
   async () => {
     const url = await server.createDatabase();
     const first = await runCli([BIN_SOURCES['restoapi-carrier']!, 'migrate', '--store', url]);
-    expect(first.stdout.trim()).toBe(`applied migrations 1, 2, 3, 4; the database is at schema version 4`);
+    expect(first.stdout.trim()).toBe(`applied migrations 1, 2, 3, 4, 5; the database is at schema version 5`);
     const [second, bad, down, both] = await Promise.all([
       ...[url, 'mysql://db/carrier', 'postgres://u:secret@127.0.0.1:9/x'].map((store) =>
         runCli([BIN_SOURCES['restoapi-carrier']!, 'migrate', '--store', store]),
@@ -192,7 +220,7 @@ test.runIf(run)(
     ]);
     expect([second!.status, second!.stdout.trim()]).toEqual([
       0,
-      'nothing to apply; the database is at schema version 4',
+      'nothing to apply; the database is at schema version 5',
     ]);
     expect([bad!.status, bad!.stderr]).toEqual([
       2,
@@ -262,7 +290,7 @@ test.runIf(run)('migration 2 takes over the updates a deployment at version 1 le
     ('o1', 'status', '{"status":"courier_assigned"}', 'sent'),
     ('o1', 'status', '{"status":"delivering"}', 'pending'),
     ('o2', 'status', '{"status":"courier_assigned"}', 'sent')`);
-  expect(await migrate({ pool: db })).toEqual({ applied: [2, 3, 4], version: 4 });
+  expect(await migrate({ pool: db })).toEqual({ applied: [2, 3, 4, 5], version: 5 });
   const store = createPostgresOutboxStore({ pool: db, owner: 'new' });
   expect((await store.claim(5)).map((e) => [e.secureId, e.patch])).toEqual([['o1', { status: 'delivering' }]]);
   await store.release!();
@@ -291,7 +319,7 @@ test.runIf(run)(
       )
     ).rows as [{ id: string }];
     await db.query(`UPDATE carrier_outbox_orders SET lease_id = $1 WHERE secure_id = 'o2'`, [id]);
-    expect(await migrate({ pool: db })).toEqual({ applied: [3, 4], version: 4 });
+    expect(await migrate({ pool: db })).toEqual({ applied: [3, 4, 5], version: 5 });
     const store = createPostgresOutboxStore({ pool: db, owner: 'new' });
     expect((await store.enqueue(position('o1', 52.5))).outcome).toBe('dropped_terminal');
     await store.enqueue(status('o2', 'delivering'));
