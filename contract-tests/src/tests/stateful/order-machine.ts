@@ -5,7 +5,7 @@ import type { Rec } from '../../runner/fixtures.js';
 import { handedOverOrder } from '../carrier.js';
 import { component, defineTest, opPointer } from '../define.js';
 import { fresh, pick, runMachine, type Machine, type Step } from './machine.js';
-import { allOrderPages } from './order-pages.js';
+import { allOrderPages, findOrderByContact, firstOrderPage } from './order-pages.js';
 
 /** The decision that `courier_id: null` takes the courier off an order. */
 const COURIER_ID = component('schemas', 'Order/properties/courier_id');
@@ -40,11 +40,35 @@ interface OrderModel {
   deliveryAt?: string;
   deliveryPrice?: number;
   restaurantId: number;
+  /** The client the service assigned (null: none, e.g. a storefront order a service keeps without one). */
+  clientId: number | null;
 }
 
 interface OrdersModel {
   orders: Map<number, OrderModel>;
   courierId: number;
+}
+
+/**
+ * The orders of `GET /api/orders` with `query` that the sequence can see whatever the service holds: those of the
+ * model's clients (the sequence's own client, made by its import: Order import rules 3), filtered by `client_id`
+ * (Data format rules 4); an order of the model without a client is looked for on the first page. The same few
+ * requests against 100,000 orders as against the demo.
+ */
+async function ownOrders(
+  t: TestContext,
+  role: Role,
+  m: OrdersModel,
+  query: Rec = {},
+  perPage?: number,
+): Promise<Rec[]> {
+  const clients = [...new Set([...m.orders.values()].flatMap((o) => (o.clientId === null ? [] : [o.clientId])))];
+  const listed = clients.length
+    ? await allOrderPages(t, role, { ...query, client_id: clients.length === 1 ? clients[0] : clients }, perPage)
+    : [];
+  if ([...m.orders.values()].some((o) => o.clientId === null))
+    for (const row of await firstOrderPage(t, role, query)) if (!listed.some((o) => o.id === row.id)) listed.push(row);
+  return listed;
 }
 
 const FORWARD: Status[] = ['pending', 'accepted', 'cooking', 'ready', 'delivery', 'complete'];
@@ -184,7 +208,7 @@ async function readOrder(t: TestContext, id: number, expected: OrderModel): Prom
 
 /** The list filtered by courier_id: exactly the model's orders assigned to that courier, and no other of them. */
 async function checkCourierFilter(t: TestContext, m: OrdersModel): Promise<void> {
-  const listed = await allOrderPages(t, 'dispatcher', { courier_id: m.courierId });
+  const listed = await ownOrders(t, 'dispatcher', m, { courier_id: m.courierId });
   for (const row of listed)
     t.equal(row.courier_id, m.courierId, `courier_id of order ${row.id} in the list filtered by courier_id`);
   for (const [id, order] of m.orders) {
@@ -203,7 +227,7 @@ async function checkCourierFilter(t: TestContext, m: OrdersModel): Promise<void>
 
 /** The courier's own list: the orders assigned to it, and no other order of the model. */
 async function checkCourierList(t: TestContext, m: OrdersModel): Promise<void> {
-  const listed = await allOrderPages(t, 'courier', {});
+  const listed = await ownOrders(t, 'courier', m);
   for (const [id, order] of m.orders) {
     const row = listed.find((o) => o.id === id);
     if (order.courierId !== m.courierId) t.check(!row, `order ${id} of another courier is in the courier's list`);
@@ -260,7 +284,7 @@ const orderMachine: Machine<OrdersModel> = {
   // Every view of an order after every write: the list, the order by id with its sideloads, the list filtered by
   // courier_id, the courier's own list, under full the receipt and the carrier view.
   async observe(m, tc) {
-    const listed = await allOrderPages(tc, 'staffMember', {});
+    const listed = await ownOrders(tc, 'staffMember', m);
     for (const [id, order] of m.orders)
       checkOrder(
         tc,
@@ -294,10 +318,21 @@ const orderMachine: Machine<OrdersModel> = {
   async init(t) {
     await fresh(t);
     const drafts: Rec[] = [];
-    for (let i = 0; i < ORDERS; i += 1) drafts.push(await t.fixtures.orderDraft());
+    // The sequence's orders share a client of their own (Order import rules 3), so its lists can be filtered to them.
+    const client = { client_external_id: `client-${t.unique('CT')}` };
+    for (let i = 0; i < ORDERS; i += 1) drafts.push(await t.fixtures.orderDraft(client));
     const imported = await t.fixtures.importOrders(drafts);
     t.status(imported, '2xx', 'importing the orders of the sequence');
-    const listed = await allOrderPages(t, 'staffMember', {});
+    const first = t.present(
+      await findOrderByContact(t, drafts[0]!.contact_name as string),
+      `the imported order ${drafts[0]!.external_id} is not in the list`,
+    );
+    const clientId = first.client_id as number | null;
+    t.check(
+      typeof clientId === 'number',
+      `Order import rules 3: the order imported with client_external_id has client_id ${JSON.stringify(clientId)}`,
+    );
+    const listed = await allOrderPages(t, 'staffMember', { client_id: clientId });
     const orders = new Map<number, OrderModel>();
     for (const draft of drafts) {
       const order = t.present(
@@ -314,6 +349,7 @@ const orderMachine: Machine<OrdersModel> = {
         confirmed: false,
         courierConfirmed: false,
         restaurantId: order.restaurant_id as number,
+        clientId,
       });
     }
     if (carrierInSequences(t)) {
@@ -341,6 +377,7 @@ const orderMachine: Machine<OrdersModel> = {
         confirmed: order.restaurant_confirmed_at != null,
         courierConfirmed: order.courier_confirmed_at != null,
         restaurantId: order.restaurant_id as number,
+        clientId: (order.client_id as number | null) ?? null,
       });
     }
     return { orders, courierId: await t.fixtures.accountId('courier') };
@@ -539,7 +576,7 @@ const orderMachine: Machine<OrdersModel> = {
         .map(([status, perPage]) => ({
           label: `listOrders(${status ? `status=${status}, ` : ''}per_page=${perPage}, every page)`,
           async run(m, tc) {
-            const listed = await allOrderPages(tc, 'staffMember', status ? { status } : {}, perPage);
+            const listed = await ownOrders(tc, 'staffMember', m, status ? { status } : {}, perPage);
             for (const row of listed)
               if (status) tc.equal(row.status, status, `status of order ${row.id} in the list filtered by status`);
             for (const [id, order] of m.orders) {
@@ -650,6 +687,8 @@ export const orderMachineTest = defineTest({
     'States and transitions: row 3',
     'States and transitions: row 7',
     'States and transitions: row 8',
+    'Order import rules 3',
+    'Data format rules 4',
     'Endpoints > Carrier API: GET /api-delivery/orders/:secure_id',
     'Endpoints > Carrier API: PUT /api-delivery/orders/:secure_id/delivery',
     'Resources > Carrier order view: order_status',
