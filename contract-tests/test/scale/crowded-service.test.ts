@@ -36,9 +36,14 @@ const SAMPLE: Selection = {
   ],
 };
 
-const photos = { photos: { mode: 'any' as const, allowHosts: [] } };
-const demo = createMock({ outboundPolicy: photos });
-const crowded = createMock({ outboundPolicy: photos, state: demoSeedWithOrders(CROWD, new Date()) });
+// Imports take 0.3 s instead of the mock's 3 s (without a control API the suite polls them in real time), so a
+// run waits less; a second import still finds the first one running.
+const options = {
+  outboundPolicy: { photos: { mode: 'any' as const, allowHosts: [] } },
+  config: { importDurationMs: 300 },
+};
+const demo = createMock(options);
+const crowded = createMock({ ...options, state: demoSeedWithOrders(CROWD, new Date()) });
 afterAll(() => {
   demo.close();
   crowded.close();
