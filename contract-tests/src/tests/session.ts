@@ -65,6 +65,17 @@ export const sessionTests = [
           `the token of a session created with credentials as ${where}`,
         );
       }
+      // Authentication 2: the user is identified by the pair, so a known login with a wrong password gets no session.
+      const credentials = t.credentials('courier');
+      if ('login' in credentials) {
+        const wrong = await t.anon().request({
+          method: 'POST',
+          path: '/api/session',
+          query: { login: credentials.login, password: `${credentials.password}-wrong` },
+        });
+        t.refused(wrong, 401, 'Authentication 2: a known login with a wrong password');
+        t.check(wrong.body?.meta?.token === undefined, 'Authentication 2: a wrong password was given a token');
+      }
     },
   }),
   defineTest({

@@ -253,7 +253,7 @@ export const statedRuleTests = [
         placed.status >= 400 && placed.status < 500,
         `an order of ${dish.price} in zone ${place.zone.id}, whose minimal_order_price is ${minimal}, was placed (${placed.status}${placed.order?.id ? `, order ${placed.order.id}` : ''})`,
       );
-      const found = await t.fixtures.findOrderByContact(placed.contactName, place.zone.restaurant_id as number);
+      const found = await t.fixtures.findOrderByContact(placed.contactName, place.zone.restaurant_id as number, 1);
       t.check(!found, `the refused order below minimal_order_price ${minimal} exists: order ${found?.id}`);
     },
   }),

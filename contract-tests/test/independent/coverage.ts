@@ -6,6 +6,7 @@ import { listDecisions, openapiDocument } from '@restoapi/openapi';
 import { DEPARTURES, DEPARTURE_NAMES, FAMILY_DEPARTURES } from '../../../scripts/testing/independent-service.js';
 import { CLAUSES } from '../../src/generated/clauses.js';
 import { SPEC_KILLED_MUTANTS, STATED_MUTANTS, endpointMutants, fieldMutants } from '../mutants/stated-mutants.js';
+import { UNCHECKABLE_CLAUSES, clauseMutants } from '../mutants/clause-mutants.js';
 
 /**
  * Markers where no departure would show anything, with the reason. The suite never provokes a rate limit, a
@@ -56,16 +57,20 @@ export function departuresByMarker(): Map<string, string[]> {
   return out;
 }
 
-/** The clauses whose rule a mutant can break: every clause that says more than "not shown". */
+/**
+ * The clauses whose rule a mutant can break: every clause that says more than "not shown", but those whose rule
+ * no client can observe (clause-mutants.ts, listed with the reason).
+ */
 export function checkableClauses(): string[] {
-  return CLAUSES.filter((clause) => !clause.notShown).map((clause) => clause.id);
+  return CLAUSES.filter((clause) => !clause.notShown && !UNCHECKABLE_CLAUSES[clause.id]).map((clause) => clause.id);
 }
 
 /** The mutants `spec` kills that break each clause. */
 export function mutantsByClause(): Map<string, string[]> {
   const out = new Map<string, string[]>();
   const add = (clause: string, mutant: string): void => void out.set(clause, [...(out.get(clause) ?? []), mutant]);
-  for (const mutant of [...STATED_MUTANTS, ...statedFieldMutants(), ...endpointMutants(checkableClauses())])
+  const generated = [...STATED_MUTANTS, ...statedFieldMutants(), ...endpointMutants(checkableClauses())];
+  for (const mutant of [...generated, ...clauseMutants(checkableClauses())])
     for (const clause of mutant.clauses) add(clause, mutant.id);
   for (const [mutant, clauses] of Object.entries(SPEC_KILLED_MUTANTS))
     for (const clause of clauses) add(clause, mutant);
@@ -90,6 +95,7 @@ export function coverageReport(): string {
   return [
     `departures  ${withDeparture.length}/${markers.length} x-decision markers have a departure (${DEPARTURE_NAMES.length} departures and ${Object.keys(FAMILY_DEPARTURES).length} generated); ${reasoned.length} have none by reason, ${open.length} none yet`,
     ...reasoned.map((pointer) => `  no departure: ${pointer}: ${NO_DEPARTURE[pointer]}`),
-    `mutants     ${broken.length}/${clauses.length} checkable clauses broken by a mutant that spec kills (${STATED_MUTANTS.length + statedFieldMutants().length + endpointMutants(clauses).length + Object.keys(SPEC_KILLED_MUTANTS).length} mutants)`,
+    `mutants     ${broken.length}/${clauses.length} checkable clauses broken by a mutant that spec kills (${STATED_MUTANTS.length + statedFieldMutants().length + endpointMutants(clauses).length + clauseMutants(clauses).length + Object.keys(SPEC_KILLED_MUTANTS).length} mutants); ${Object.keys(UNCHECKABLE_CLAUSES).length} stated clauses not checkable by reason`,
+    ...Object.entries(UNCHECKABLE_CLAUSES).map(([clause, why]) => `  not checkable: ${clause}: ${why}`),
   ].join('\n');
 }

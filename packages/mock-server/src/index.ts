@@ -50,6 +50,7 @@ export {
 } from './state/fixture.js';
 export { handlers } from './handlers.js';
 export { DEMO_LOGINS, demoSeed } from './seeds/demo-seed.js';
+export { demoSeedWithOrders } from './seeds/crowded-seed.js';
 /** The typed control-API client lives in @restoapi/openapi; re-exported where it was first published. */
 export { createControlClient, type ControlClient, type ControlClientOptions } from '@restoapi/openapi';
 export { createFaultInjector, type Fault, type FaultInjector, type FaultInput } from './control/faults.js';

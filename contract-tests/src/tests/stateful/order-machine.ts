@@ -5,7 +5,7 @@ import type { Rec } from '../../runner/fixtures.js';
 import { handedOverOrder } from '../carrier.js';
 import { component, defineTest, opPointer } from '../define.js';
 import { fresh, pick, runMachine, type Machine, type Step } from './machine.js';
-import { allOrderPages } from './order-pages.js';
+import { allOrderPages, findOrderByContact, firstOrderPage } from './order-pages.js';
 
 /** The decision that `courier_id: null` takes the courier off an order. */
 const COURIER_ID = component('schemas', 'Order/properties/courier_id');
@@ -40,11 +40,35 @@ interface OrderModel {
   deliveryAt?: string;
   deliveryPrice?: number;
   restaurantId: number;
+  /** The client the service assigned (null: none, e.g. a storefront order a service keeps without one). */
+  clientId: number | null;
 }
 
 interface OrdersModel {
   orders: Map<number, OrderModel>;
   courierId: number;
+}
+
+/**
+ * The orders of `GET /api/orders` with `query` that the sequence can see whatever the service holds: those of the
+ * model's clients (the sequence's own client, made by its import: Order import rules 3), filtered by `client_id`
+ * (Data format rules 4); an order of the model without a client is looked for on the first page. The same few
+ * requests against 100,000 orders as against the demo.
+ */
+async function ownOrders(
+  t: TestContext,
+  role: Role,
+  m: OrdersModel,
+  query: Rec = {},
+  perPage?: number,
+): Promise<Rec[]> {
+  const clients = [...new Set([...m.orders.values()].flatMap((o) => (o.clientId === null ? [] : [o.clientId])))];
+  const listed = clients.length
+    ? await allOrderPages(t, role, { ...query, client_id: clients.length === 1 ? clients[0] : clients }, perPage)
+    : [];
+  if ([...m.orders.values()].some((o) => o.clientId === null))
+    for (const row of await firstOrderPage(t, role, query)) if (!listed.some((o) => o.id === row.id)) listed.push(row);
+  return listed;
 }
 
 const FORWARD: Status[] = ['pending', 'accepted', 'cooking', 'ready', 'delivery', 'complete'];
@@ -183,9 +207,46 @@ async function readOrder(t: TestContext, id: number, expected: OrderModel): Prom
   );
 }
 
+/**
+ * The model's orders in a list read with an optional status filter: every row has that status, an order of the
+ * model with another status is not listed, one listed agrees with the model, and one missing fails when `whole`
+ * (what was read is the whole list).
+ */
+function checkListed(
+  t: TestContext,
+  m: OrdersModel,
+  listed: Rec[],
+  status: Status | undefined,
+  whole: boolean,
+  where: string,
+): void {
+  for (const row of listed)
+    if (status) t.equal(row.status, status, `status of order ${row.id} in ${where} filtered by status`);
+  for (const [id, order] of m.orders) {
+    const row = listed.find((o) => o.id === id);
+    if (status && order.status !== status)
+      t.check(!row, `order ${id} (${order.status} in the model) is listed under status=${status} in ${where}`);
+    else if (row) checkOrder(t, row, order, where);
+    else t.check(!whole, `order ${id} is missing from ${where}`);
+  }
+}
+
+/**
+ * The staff member's whole list (no filter but `status`), its first page: the list view itself, one request
+ * however many orders the service holds. The model's orders are the newest (the decided default sort puts them
+ * first); one not on the page fails only when the page is the whole list.
+ */
+async function listFirstPage(t: TestContext, m: OrdersModel, status?: Status, perPage?: number): Promise<void> {
+  const query = { ...(status ? { status } : {}), ...(perPage ? { per_page: perPage } : t.listPage), page: 1 };
+  const response = await (await t.as('staffMember')).get('/api/orders', query);
+  t.status(response, 200, `listing orders ${JSON.stringify(query)}`);
+  const rows = t.list<Rec>(response.body, ['orders'], 'the list of orders');
+  checkListed(t, m, rows, status, Number(response.body?.meta?.page_count ?? 1) <= 1, 'the list');
+}
+
 /** The list filtered by courier_id: exactly the model's orders assigned to that courier, and no other of them. */
 async function checkCourierFilter(t: TestContext, m: OrdersModel): Promise<void> {
-  const listed = await allOrderPages(t, 'dispatcher', { courier_id: m.courierId });
+  const listed = await ownOrders(t, 'dispatcher', m, { courier_id: m.courierId });
   for (const row of listed)
     t.equal(row.courier_id, m.courierId, `courier_id of order ${row.id} in the list filtered by courier_id`);
   for (const [id, order] of m.orders) {
@@ -204,7 +265,7 @@ async function checkCourierFilter(t: TestContext, m: OrdersModel): Promise<void>
 
 /** The courier's own list: the orders assigned to it, and no other order of the model. */
 async function checkCourierList(t: TestContext, m: OrdersModel): Promise<void> {
-  const listed = await allOrderPages(t, 'courier', {});
+  const listed = await ownOrders(t, 'courier', m);
   for (const [id, order] of m.orders) {
     const row = listed.find((o) => o.id === id);
     if (order.courierId !== m.courierId) t.check(!row, `order ${id} of another courier is in the courier's list`);
@@ -261,17 +322,8 @@ const orderMachine: Machine<OrdersModel> = {
   // Every view of an order after every write: the list, the order by id with its sideloads, the list filtered by
   // courier_id, the courier's own list, under full the receipt and the carrier view.
   async observe(m, tc) {
-    const listed = await allOrderPages(tc, 'staffMember', {});
-    for (const [id, order] of m.orders)
-      checkOrder(
-        tc,
-        tc.present(
-          listed.find((o) => o.id === id),
-          `order ${id} is missing from the list`,
-        ),
-        order,
-        'the list',
-      );
+    checkListed(tc, m, await ownOrders(tc, 'staffMember', m), undefined, true, 'the list filtered by client_id');
+    await listFirstPage(tc, m);
     for (const [id, order] of m.orders) await readOrder(tc, id, order);
     await checkCourierFilter(tc, m);
     await checkCourierList(tc, m);
@@ -295,10 +347,21 @@ const orderMachine: Machine<OrdersModel> = {
   async init(t) {
     await fresh(t);
     const drafts: Rec[] = [];
-    for (let i = 0; i < ORDERS; i += 1) drafts.push(await t.fixtures.orderDraft());
+    // The sequence's orders share a client of their own (Order import rules 3), so its lists can be filtered to them.
+    const client = { client_external_id: `client-${t.unique('CT')}` };
+    for (let i = 0; i < ORDERS; i += 1) drafts.push(await t.fixtures.orderDraft(client));
     const imported = await t.fixtures.importOrders(drafts);
     t.status(imported, '2xx', 'importing the orders of the sequence');
-    const listed = await allOrderPages(t, 'staffMember', {});
+    const first = t.present(
+      await findOrderByContact(t, drafts[0]!.contact_name as string),
+      `the imported order ${drafts[0]!.external_id} is not in the list`,
+    );
+    const clientId = first.client_id as number | null;
+    t.check(
+      typeof clientId === 'number',
+      `Order import rules 3: the order imported with client_external_id has client_id ${JSON.stringify(clientId)}`,
+    );
+    const listed = await allOrderPages(t, 'staffMember', { client_id: clientId });
     const orders = new Map<number, OrderModel>();
     for (const draft of drafts) {
       const order = t.present(
@@ -315,6 +378,7 @@ const orderMachine: Machine<OrdersModel> = {
         confirmed: false,
         courierConfirmed: false,
         restaurantId: order.restaurant_id as number,
+        clientId,
       });
     }
     if (carrierInSequences(t)) {
@@ -342,6 +406,7 @@ const orderMachine: Machine<OrdersModel> = {
         confirmed: order.restaurant_confirmed_at != null,
         courierConfirmed: order.courier_confirmed_at != null,
         restaurantId: order.restaurant_id as number,
+        clientId: (order.client_id as number | null) ?? null,
       });
     }
     return { orders, courierId: await t.fixtures.accountId('courier') };
@@ -540,17 +605,9 @@ const orderMachine: Machine<OrdersModel> = {
         .map(([status, perPage]) => ({
           label: `listOrders(${status ? `status=${status}, ` : ''}per_page=${perPage}, every page)`,
           async run(m, tc) {
-            const listed = await allOrderPages(tc, 'staffMember', status ? { status } : {}, perPage);
-            for (const row of listed)
-              if (status) tc.equal(row.status, status, `status of order ${row.id} in the list filtered by status`);
-            for (const [id, order] of m.orders) {
-              const row = listed.find((o) => o.id === id);
-              if (status && order.status !== status) {
-                tc.check(!row, `order ${id} (${order.status} in the model) is listed under status=${status}`);
-                continue;
-              }
-              checkOrder(tc, tc.present(row, `order ${id} is missing from the list`), order, 'the list');
-            }
+            const listed = await ownOrders(tc, 'staffMember', m, status ? { status } : {}, perPage);
+            checkListed(tc, m, listed, status, true, 'the list filtered by client_id');
+            await listFirstPage(tc, m, status, perPage);
           },
         })),
       ...(t.full ? carrierSteps() : []),
@@ -651,6 +708,8 @@ export const orderMachineTest = defineTest({
     'States and transitions: row 3',
     'States and transitions: row 7',
     'States and transitions: row 8',
+    'Order import rules 3',
+    'Data format rules 4',
     'Endpoints > Carrier API: GET /api-delivery/orders/:secure_id',
     'Endpoints > Carrier API: PUT /api-delivery/orders/:secure_id/delivery',
     'Resources > Carrier order view: order_status',
