@@ -113,6 +113,25 @@ test.runIf(run)('two replicas claim different updates, and an order sends one up
   ]);
 });
 
+test.runIf(run)('a settle moves its order on to the next update even when the local queue is full', async () => {
+  const url = await database();
+  const store = createPostgresOutboxStore({ pool: poolOf(url), owner: 'a', prefetch: 1 });
+  const other = createPostgresOutboxStore({ pool: poolOf(url), owner: 'b' });
+  await store.enqueue(status('o1', 'courier_assigned'));
+  await store.enqueue(status('o1', 'delivering'));
+  await store.enqueue(status('o2', 'courier_assigned'));
+  const [first] = await store.claim(1);
+  expect(first!.secureId).toBe('o1');
+  expect(await store.claim(0)).toEqual([]); // fills the local queue (one update, o2's) and takes none of it
+  await store.markSent(first!.id);
+  // o1's next update came back with the settle: it stays leased to this replica, not left to a claim.
+  expect(await other.claim(5)).toEqual([]);
+  expect((await store.claim(5)).map((e) => [e.secureId, e.patch.status])).toEqual([
+    ['o2', 'courier_assigned'],
+    ['o1', 'delivering'],
+  ]);
+});
+
 test.runIf(run)('the updates of a replica that died are sent by another once its lease runs out', async () => {
   const url = await database();
   const dead = createPostgresOutboxStore({ pool: poolOf(url), owner: 'dead', leaseMs: 300 });
