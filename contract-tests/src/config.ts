@@ -60,7 +60,10 @@ export interface ContractConfig {
   requests?: {
     zoneBody?: 'bare' | 'wrapped';
     dishPrice?: 'string' | 'number';
+    dishWeight?: 'number-or-string' | 'number' | 'string';
     orderImportBuddies?: 'as-documented' | 'named';
+    /** `/api/draft_dishes`: both forms answer (decided), or only the one the spec writes per method. */
+    draftDishesPath?: 'both' | 'as-written';
   };
 }
 
