@@ -146,6 +146,11 @@ export const DEPARTURES = {
     area: 'endpoint',
     decision: '/paths/~1api~1draft_dishes',
   },
+  'api-key-header': {
+    does: 'an API key is taken only in the `X-Api-Key` header of `POST /api/session`, not as the `api_key` parameter (the harness issues `key-<login>` to the demo users)',
+    area: 'request shape',
+    decision: '/components/parameters/ApiKeyCredential',
+  },
   'buddies-named': {
     does: 'an imported buddy needs the `id` and `name` the spec shows beside `items`; one without is refused',
     area: 'request shape',
@@ -879,6 +884,19 @@ export function createIndependentService(options: IndependentServiceOptions = {}
       return absent(405);
     if (on.has('dishes-path-as-written') && method === 'POST' && path === '/api/draft_dishes') return absent(405);
     if (on.has('dishes-path-as-written') && method === 'GET' && path === '/api/draft_dishes/') return absent(404);
+    if (on.has('api-key-header') && method === 'POST' && path === '/api/session') {
+      // Issuing a key is not shown: this service issues `key-<login>` to each demo user (password `demo`).
+      const key = request.headers.get('x-api-key');
+      if (!key && (url.searchParams.has('api_key') || /(^|&|name=")api_key/.test(await request.clone().text())))
+        return invalidField('/api_key', 'send the API key in the X-Api-Key header');
+      if (key?.startsWith('key-')) {
+        const headers = new Headers(request.headers);
+        headers.delete('x-api-key');
+        headers.set('content-type', 'application/x-www-form-urlencoded');
+        const body = new URLSearchParams({ login: key.slice(4), password: 'demo' }).toString();
+        request = new Request(url, { method, headers, body });
+      }
+    }
     if (on.has('sms-option-named') && method === 'PUT' && /^\/(api\/)?orders\/[^/]+(\/status)?$/.test(path)) {
       const off = url.searchParams.get('sms') === 'off';
       url.searchParams.delete('send_sms');
