@@ -7,8 +7,11 @@ export type Role = 'dispatcher' | 'staffMember' | 'courier' | 'otherCourier' | '
 
 export const ROLES: readonly Role[] = ['dispatcher', 'staffMember', 'courier', 'otherCourier', 'foreignStaffMember'];
 
-/** Login and password, or an API key (Authentication 2). */
-export type Credentials = { login: string; password: string } | { apiKey: string };
+/**
+ * Login and password, or an API key (Authentication 2). How the key is sent is not shown: the decided
+ * `api_key` parameter, or the header `apiKeyHeader` names.
+ */
+export type Credentials = { login: string; password: string } | { apiKey: string; apiKeyHeader?: string };
 
 /** A point, latitude and longitude. */
 export interface Point {
@@ -60,7 +63,10 @@ export interface ContractConfig {
   requests?: {
     zoneBody?: 'bare' | 'wrapped';
     dishPrice?: 'string' | 'number';
+    dishWeight?: 'number-or-string' | 'number' | 'string';
     orderImportBuddies?: 'as-documented' | 'named';
+    /** `/api/draft_dishes`: both forms answer (decided), or only the one the spec writes per method. */
+    draftDishesPath?: 'both' | 'as-written';
   };
 }
 

@@ -129,6 +129,28 @@ export const DEPARTURES = {
     area: 'request shape',
     decision: '/components/schemas/DishPriceInput',
   },
+  'dish-weight-number': {
+    does: 'a draft dish `weight` is taken only as a JSON number (as in the menu import) or `null`; a string weight is refused',
+    area: 'request shape',
+    decision: '/components/schemas/DishWeightInput',
+  },
+  'dish-weight-string': {
+    does: 'a draft dish `weight` is taken only as a decimal string (as GET returns it) or `null`; a numeric weight is refused',
+    area: 'request shape',
+    decision: '/components/schemas/DishWeightInput',
+    silentUnderSpec:
+      'the spec tests send a weight as a string, as GET returns it; only full tests send a number (the other shape the suite retries on a refusal)',
+  },
+  'dishes-path-as-written': {
+    does: 'draft dishes answer only on the path form the spec writes: `GET /api/draft_dishes` and `POST /api/draft_dishes/` (POST without the slash 405, GET with it 404)',
+    area: 'endpoint',
+    decision: '/paths/~1api~1draft_dishes',
+  },
+  'api-key-header': {
+    does: 'an API key is taken only in the `X-Api-Key` header of `POST /api/session`, not as the `api_key` parameter (the harness issues `key-<login>` to the demo users)',
+    area: 'request shape',
+    decision: '/components/parameters/ApiKeyCredential',
+  },
   'buddies-named': {
     does: 'an imported buddy needs the `id` and `name` the spec shows beside `items`; one without is refused',
     area: 'request shape',
@@ -273,6 +295,14 @@ export type DepartureName = keyof typeof DEPARTURES;
 
 /** Every departure name, in the order of {@link DEPARTURES}. */
 export const DEPARTURE_NAMES = Object.keys(DEPARTURES) as DepartureName[];
+
+/**
+ * Departures that contradict another (the one named): both on would refuse every dish weight. A service takes
+ * one of them; an all-at-once run leaves these out.
+ */
+export const CONTRADICTING: Readonly<Partial<Record<DepartureName, DepartureName>>> = {
+  'dish-weight-string': 'dish-weight-number',
+};
 
 /**
  * The departures of the first harness: answers that differ (statuses, error bodies, enum names, day numbering,
@@ -824,6 +854,8 @@ async function restatus(answer: Response, status: number): Promise<Response> {
 export function createIndependentService(options: IndependentServiceOptions = {}): IndependentService {
   const mock = createMock(options.mock);
   const on = new Set<DepartureName>(options.departures ?? ANSWER_DEPARTURES);
+  for (const [name, other] of Object.entries(CONTRADICTING))
+    if (on.has(name as DepartureName) && on.has(other)) throw new Error(`departures ${name} and ${other} contradict`);
   const families = (options.families ?? []).map((name) => {
     const family = FAMILY_DEPARTURES[name];
     if (!family) throw new Error(`no generated departure ${name}`);
@@ -850,6 +882,21 @@ export function createIndependentService(options: IndependentServiceOptions = {}
       return absent(405);
     if (on.has('no-zone-delete') && method === 'DELETE' && /^\/api\/delivery_zones\/[^/]+$/.test(path))
       return absent(405);
+    if (on.has('dishes-path-as-written') && method === 'POST' && path === '/api/draft_dishes') return absent(405);
+    if (on.has('dishes-path-as-written') && method === 'GET' && path === '/api/draft_dishes/') return absent(404);
+    if (on.has('api-key-header') && method === 'POST' && path === '/api/session') {
+      // Issuing a key is not shown: this service issues `key-<login>` to each demo user (password `demo`).
+      const key = request.headers.get('x-api-key');
+      if (!key && (url.searchParams.has('api_key') || /(^|&|name=")api_key/.test(await request.clone().text())))
+        return invalidField('/api_key', 'send the API key in the X-Api-Key header');
+      if (key?.startsWith('key-')) {
+        const headers = new Headers(request.headers);
+        headers.delete('x-api-key');
+        headers.set('content-type', 'application/x-www-form-urlencoded');
+        const body = new URLSearchParams({ login: key.slice(4), password: 'demo' }).toString();
+        request = new Request(url, { method, headers, body });
+      }
+    }
     if (on.has('sms-option-named') && method === 'PUT' && /^\/(api\/)?orders\/[^/]+(\/status)?$/.test(path)) {
       const off = url.searchParams.get('sms') === 'off';
       url.searchParams.delete('send_sms');
@@ -898,7 +945,11 @@ export function createIndependentService(options: IndependentServiceOptions = {}
     const wanted =
       (order && on.has('unassign-refused')) ||
       (zone && on.has('zone-wrapped')) ||
-      (dish && (on.has('dish-price-number') || on.has('dishes-hidden-by-default'))) ||
+      (dish &&
+        (on.has('dish-price-number') ||
+          on.has('dish-weight-number') ||
+          on.has('dish-weight-string') ||
+          on.has('dishes-hidden-by-default'))) ||
       (orders && (on.has('buddies-named') || on.has('comment-as-note'))) ||
       (category && on.has('menu-order-fixed'));
     if (!wanted || !(request.headers.get('content-type') ?? '').includes('json')) return request;
@@ -922,6 +973,15 @@ export function createIndependentService(options: IndependentServiceOptions = {}
     if (dish && on.has('dish-price-number') && isRecord(body)) {
       const fields = isRecord(body.draft_dish) ? body.draft_dish : body;
       if (typeof fields.price === 'string') return invalidField('/price', 'price must be a number');
+    }
+    if (dish && (on.has('dish-weight-number') || on.has('dish-weight-string')) && isRecord(body)) {
+      const fields = isRecord(body.draft_dish) ? body.draft_dish : body;
+      const refused = on.has('dish-weight-number') ? 'string' : 'number';
+      if (typeof fields.weight === refused)
+        return invalidField(
+          '/weight',
+          `weight must be ${refused === 'string' ? 'a number' : 'a decimal string'} of grams`,
+        );
     }
     if (orders && on.has('buddies-named') && isRecord(body) && Array.isArray(body.orders)) {
       for (const [o, order] of body.orders.entries())

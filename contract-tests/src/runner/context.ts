@@ -15,12 +15,16 @@ export type { StatusExpectation } from './http.js';
 import {
   ABSENT_ENDPOINT_STATUSES,
   NOT_SHOWN_ENDPOINTS,
+  pathFormOf,
   shapesOf,
   type RequestShape,
   type RequestShapeKey,
 } from './request-shapes.js';
 import type { Need, Profile, StatefulOptions, TestKind } from './types.js';
 import type { VerdictSettings } from './verdict.js';
+
+/** The decision on how an API key is sent (`api_key`, as a query or form parameter). */
+const API_KEY_DECISION = '/components/parameters/ApiKeyCredential';
 
 /** Thrown by `t.skip()`. */
 export class SkipSignal extends Error {
@@ -223,8 +227,40 @@ export class TestContext {
    * naming the decision and the configuration key.
    */
   async send(spec: RequestSpec): Promise<ApiResponse> {
-    const http = this.runtime.http;
     const method = (spec.method ?? (spec.json !== undefined ? 'POST' : 'GET')).toUpperCase();
+    const found = spec.exact || (spec.api ?? 'main') !== 'main' ? undefined : pathFormOf(spec.path, method);
+    if (!found || found.written === spec.path) return this.sendShaped(spec, method);
+    // The spec writes this method's path in the other form; the document decided both forms answer.
+    const { form, written } = found;
+    const known = (this.runtime.shapes ??= new Map());
+    const configured = this.config.requests?.[form.key];
+    if ((configured ?? known.get(form.key)) === 'as-written') {
+      const response = await this.sendShaped({ ...spec, path: written }, method);
+      this.pathWarning(form.decision, form.key, spec.path, response);
+      return response;
+    }
+    const response = await this.sendShaped(spec, method);
+    if (configured || !ABSENT_ENDPOINT_STATUSES.includes(response.status)) return response;
+    const retry = await this.sendShaped({ ...spec, path: written }, method);
+    if (ABSENT_ENDPOINT_STATUSES.includes(retry.status)) return response;
+    known.set(form.key, 'as-written');
+    this.pathWarning(form.decision, form.key, spec.path, retry);
+    return retry;
+  }
+
+  /** The warning (under `full` the failure) of a request sent to the form of its path the spec writes. */
+  private pathWarning(decision: string, key: RequestShapeKey, listed: string, response: ApiResponse): void {
+    this.decided(
+      decision,
+      false,
+      `${response.method} sent to ${new URL(response.url).pathname}, the form the spec writes, as the service does not answer on ${listed} (requests.${key} of the configuration: "as-written")`,
+      response,
+    );
+  }
+
+  /** Sends a request whose JSON body may rest on a decided shape (see {@link send}). */
+  private async sendShaped(spec: RequestSpec, method: string): Promise<ApiResponse> {
+    const http = this.runtime.http;
     const shapes =
       spec.json === undefined || spec.exact
         ? []
@@ -243,22 +279,36 @@ export class TestContext {
     const response = await http.request({ ...spec, json });
     for (const [shape, choice] of used) this.shapeWarning(shape, choice, response);
     const refused = response.status === 400 || response.status === 415 || response.status === 422;
-    if (used.length > 0 || !refused) return response;
+    if (!refused) return response;
     // The decided shape was refused: the service may take another shape the spec allows (under `full` that
     // fails, naming the decision, instead of a bare refusal).
+    const accepted = (retry: ApiResponse) => retry.status >= 200 && retry.status < 300;
+    /** The first applicable alternative of each shape, tried together when none is taken alone. */
+    const firsts: [RequestShape, string][] = [];
     for (const shape of shapes) {
-      if (this.config.requests?.[shape.key]) continue;
+      // A shape set by the configuration or already found stays; another field's shape may still differ.
+      if (this.config.requests?.[shape.key] || used.some(([taken]) => taken.key === shape.key)) continue;
       for (const [name, alternative] of Object.entries(shape.alternatives)) {
         const other = alternative(json);
         if (other === undefined) continue;
+        if (!firsts.some(([first]) => first === shape)) firsts.push([shape, name]);
         const retry = await http.request({ ...spec, json: other });
-        if (retry.status < 200 || retry.status >= 300) continue;
+        if (!accepted(retry)) continue;
         known.set(shape.key, name);
         this.shapeWarning(shape, name, retry);
         return retry;
       }
     }
-    return response;
+    // A service may take only another shape of two fields at once (a dish's price and weight both as numbers).
+    if (firsts.length < 2) return response;
+    const other = firsts.reduce((body, [shape, name]) => shape.alternatives[name]!(body) ?? body, json);
+    const retry = await http.request({ ...spec, json: other });
+    if (!accepted(retry)) return response;
+    for (const [shape, name] of firsts) {
+      known.set(shape.key, name);
+      this.shapeWarning(shape, name, retry);
+    }
+    return retry;
   }
 
   /** The warning (under `full` the failure) of a request sent in a shape other than the decided one. */
@@ -296,7 +346,20 @@ export class TestContext {
         ? { api_key: credentials.apiKey }
         : { login: credentials.login, password: credentials.password };
     let response: ApiResponse;
-    if (where === 'query')
+    if ('apiKey' in credentials && credentials.apiKeyHeader) {
+      // How the key is sent is not shown: this service takes it in a header (the configuration says which).
+      response = await this.runtime.http.request({
+        method: 'POST',
+        path: '/api/session',
+        headers: { [credentials.apiKeyHeader]: credentials.apiKey },
+      });
+      this.decided(
+        API_KEY_DECISION,
+        false,
+        `POST /api/session sent the API key of ${role} in the ${credentials.apiKeyHeader} header (accounts.${role}.apiKeyHeader of the configuration), not as the decided api_key parameter`,
+        response,
+      );
+    } else if (where === 'query')
       response = await this.runtime.http.request({ method: 'POST', path: '/api/session', query: fields });
     else if (where === 'multipart') {
       const form = new FormData();
@@ -310,7 +373,20 @@ export class TestContext {
         contentType: 'application/x-www-form-urlencoded',
       });
     }
-    if (response.status < 200 || response.status >= 300 || typeof response.body?.meta?.token !== 'string') {
+    const refused = response.status < 200 || response.status >= 300 || typeof response.body?.meta?.token !== 'string';
+    if (
+      refused &&
+      'apiKey' in credentials &&
+      !credentials.apiKeyHeader &&
+      response.status >= 400 &&
+      response.status < 500
+    ) {
+      // The service may take the key another way (not shown): warn under spec and skip, fail under full.
+      const message = `cannot log in as ${role} with its API key as the api_key parameter (${where}): POST /api/session answered ${response.status}; if the service takes the key in a header, name it in accounts.${role}.apiKeyHeader of the configuration`;
+      this.decided(API_KEY_DECISION, false, message, response);
+      this.skip(`${message} (decision ${API_KEY_DECISION})`);
+    }
+    if (refused) {
       this.fail(
         `cannot log in as ${role} (credentials as ${where}): POST /api/session answered ${response.status}${describeBody(response)}`,
       );

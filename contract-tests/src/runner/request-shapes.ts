@@ -27,17 +27,20 @@ export interface RequestShape {
 }
 
 /** The keys of the request shapes in the configuration's `requests`. */
-export type RequestShapeKey = 'zoneBody' | 'dishPrice' | 'orderImportBuddies';
+export type RequestShapeKey = 'zoneBody' | 'dishPrice' | 'dishWeight' | 'orderImportBuddies' | 'draftDishesPath';
 
-/** A dish price in the other JSON type the spec's "price: string" allows a client to mean. */
-function priceAs(type: 'number' | 'string'): (body: unknown) => unknown {
+/**
+ * A dish field in the other JSON type its spec text allows a client to mean ("price: string", "weight in
+ * grams; returned as a string"): a decimal string as a number, or a number as a string.
+ */
+function dishFieldAs(field: 'price' | 'weight', type: 'number' | 'string'): (body: unknown) => unknown {
   return (body) => {
     if (!isRecord(body)) return undefined;
     const dish = isRecord(body.draft_dish) ? body.draft_dish : body;
-    const price = dish.price;
-    if (type === 'number' && (typeof price !== 'string' || !/^\d+(\.\d+)?$/.test(price))) return undefined;
-    if (type === 'string' && typeof price !== 'number') return undefined;
-    const changed = { ...dish, price: type === 'number' ? Number(price) : String(price) };
+    const value = dish[field];
+    if (type === 'number' && (typeof value !== 'string' || !/^\d+(\.\d+)?$/.test(value))) return undefined;
+    if (type === 'string' && typeof value !== 'number') return undefined;
+    const changed = { ...dish, [field]: type === 'number' ? Number(value) : String(value) };
     return isRecord(body.draft_dish) ? { ...body, draft_dish: changed } : changed;
   };
 }
@@ -68,7 +71,16 @@ export const REQUEST_SHAPES: readonly RequestShape[] = [
     decision: '/components/schemas/DishPriceInput',
     operations: ['createDraftDish', 'updateDraftDish'],
     decided: 'string',
-    alternatives: { number: priceAs('number') },
+    alternatives: { number: dishFieldAs('price', 'number') },
+  },
+  {
+    key: 'dishWeight',
+    decision: '/components/schemas/DishWeightInput',
+    operations: ['createDraftDish', 'updateDraftDish'],
+    // The document takes both; the suite sends a string (as GET returns it) or a number (as the menu import
+    // takes it), and a service may take only one of them.
+    decided: 'number-or-string',
+    alternatives: { number: dishFieldAs('weight', 'number'), string: dishFieldAs('weight', 'string') },
   },
   {
     key: 'orderImportBuddies',
@@ -94,6 +106,42 @@ export const REQUEST_SHAPES: readonly RequestShape[] = [
     },
   },
 ];
+
+/**
+ * A collection path the spec writes in two forms, one per method, where the document decided that every method
+ * answers on both: the suite sends the listed form; a service that answers only the form the spec writes for
+ * the method gets it (config value `as-written`).
+ */
+export interface PathForm {
+  /** Its key under `requests` in the configuration. */
+  key: RequestShapeKey;
+  /** JSON Pointer of the `x-decision` marker. */
+  decision: string;
+  /** The forms of the path (with and without a trailing slash). */
+  forms: readonly string[];
+  /** The form the spec writes, by method. */
+  written: Readonly<Record<string, string>>;
+}
+
+/** Every path form the suite adapts. */
+export const PATH_FORMS: readonly PathForm[] = [
+  {
+    key: 'draftDishesPath',
+    decision: '/paths/~1api~1draft_dishes',
+    forms: ['/api/draft_dishes', '/api/draft_dishes/'],
+    // Endpoints > Draft dishes: `GET /api/draft_dishes`, `POST /api/draft_dishes/`.
+    written: { GET: '/api/draft_dishes', POST: '/api/draft_dishes/' },
+  },
+];
+
+/** The path form a request's path and method fall under, with the form the spec writes for it. */
+export function pathFormOf(path: string, method: string): { form: PathForm; written: string } | undefined {
+  for (const form of PATH_FORMS) {
+    const written = form.written[method];
+    if (written && form.forms.includes(path)) return { form, written };
+  }
+  return undefined;
+}
 
 /** The request shapes of an operation. */
 export function shapesOf(operationId: string | undefined): RequestShape[] {

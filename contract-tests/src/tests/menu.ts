@@ -434,10 +434,18 @@ export const menuTests = [
       component('schemas', 'DraftDish/properties/external_id'),
       component('schemas', 'DraftDish/properties/photo'),
       component('schemas', 'DishPriceInput'),
+      component('schemas', 'DishWeightInput'),
     ],
     kind: 'decision',
     needs: ['mutations'],
-    operations: ['createDraftDish', 'deleteDraftDish', 'createDraftCategory', 'deleteDraftCategory', 'listDraftDishes'],
+    operations: [
+      'createDraftDish',
+      'updateDraftDish',
+      'deleteDraftDish',
+      'createDraftCategory',
+      'deleteDraftCategory',
+      'listDraftDishes',
+    ],
     async run(t) {
       const staff = await t.as('staffMember');
       const category = await staff.post('/api/draft_categories', {
@@ -480,6 +488,15 @@ export const menuTests = [
         },
         'defaults of a created dish',
       );
+      // A weight is taken as a number and as a decimal string, and returned without trailing zeros.
+      for (const [sent, returned] of [
+        [450, '450'],
+        ['12.50', '12.5'],
+      ] as const) {
+        const updated = await staff.put(`/api/draft_dishes/${dish.id}`, { draft_dish: { weight: sent } });
+        t.status(updated, 200, `setting the weight ${JSON.stringify(sent)}`);
+        t.equal(updated.body?.draft_dish?.weight, returned, `the weight sent as ${JSON.stringify(sent)}`);
+      }
       t.status(
         await staff.get('/api/draft_dishes/', { draft_category_id: categoryId }),
         200,
