@@ -2,18 +2,19 @@ import {
   createIndependentService,
   type IndependentServiceOptions,
 } from '../../../scripts/testing/independent-service.js';
-import { runContractSuite, type SuiteResult } from '../../src/index.js';
+import { runContractSuite, type RunOptions, type SuiteResult } from '../../src/index.js';
 import { MOCK_CONFIG } from '../helpers.js';
 
 /**
  * Runs the suite's tests of `operations` (a departure's probe) against a fresh independent service, under one
- * profile, with a fixed seed; the service is closed after.
+ * profile, with a fixed seed; the service is closed after. `more`: other options of the run (its stateful runs, say).
  * @example const spec = await probeRun({ departures: [], families: ['other-error:Conflict'] }, ['setOrderStatus'], 'spec');
  */
 export async function probeRun(
   service: IndependentServiceOptions,
   operations: readonly string[],
   profile: 'spec' | 'full',
+  more: Partial<RunOptions> = {},
 ): Promise<SuiteResult> {
   const independent = createIndependentService(service);
   try {
@@ -24,6 +25,7 @@ export async function probeRun(
       profile,
       seed: 23,
       selection: { operations: [...operations] },
+      ...more,
     });
   } finally {
     await independent.close();
