@@ -54,7 +54,16 @@ export function sampledEach<T extends readonly unknown[]>(
  * @example for (const bad of sampledCases(['0/2', '3/2', 'two'], 2)) { ... }
  */
 export function sampledCases<T>(items: readonly T[], sample: number): T[] {
-  return FULL_RUN ? [...items] : evenly(items.length, sample).map((i) => items[i]!);
+  return FULL_RUN ? [...items] : spread(items, sample);
+}
+
+/**
+ * `sample` of the items, spread evenly (the first always among them), in both runs: the sample `sampledCases` takes
+ * in `npm test`, for a check that the full run makes another way (all the items at once, say).
+ * @example for (const mutant of spread(FAMILY, 1)) test(`${mutant.id} alone`, ...)
+ */
+export function spread<T>(items: readonly T[], sample: number): T[] {
+  return evenly(items.length, sample).map((i) => items[i]!);
 }
 
 /** `sample` indexes out of `0 … length-1`, spread evenly, the first among them (all of them when sample ≥ length). */

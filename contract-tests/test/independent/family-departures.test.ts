@@ -7,7 +7,9 @@ import { probeRun } from './probe-run.js';
 // The generated departures (issue 36: the harness covers the decisions, not a sample of them): one mechanism
 // per family, applied to every marker of its kind that no hand-made departure covers, read from the document's
 // x-decision markers. Each alone, against the tests of the operations it touches: `spec` gives 0 failures and
-// names its decision in a warning; `full` fails, naming it. npm test tries one of each family.
+// names its decision in a warning; `full` fails, naming it. npm test tries one of each family. Each alone runs the
+// tour of each stateful machine (every write, then every view) and one random sequence, as each-departure.test.ts
+// does; the machines' 20 sequences run once against every generated departure at once, under spec (the last test).
 
 // The refusal and answer value families have their own, cheaper check (generated-departures.test.ts).
 const NAMES = Object.keys(FAMILY_DEPARTURES).filter(
@@ -18,10 +20,15 @@ const SAMPLE = new Set(
   ['other-status:deleteSession', 'other-error:InvalidCredentials'].filter((n) => NAMES.includes(n)),
 );
 
+/** Sequences per stateful machine in a departure's run alone (the first is the machine's tour). */
+const STATEFUL_RUNS = 2;
+
 const lines: string[] = [];
 
 function run(name: string, profile: 'spec' | 'full'): Promise<SuiteResult> {
-  return probeRun({ departures: [], families: [name] }, FAMILY_DEPARTURES[name]!.probe, profile);
+  return probeRun({ departures: [], families: [name] }, FAMILY_DEPARTURES[name]!.probe, profile, undefined, {
+    stateful: { runs: STATEFUL_RUNS },
+  });
 }
 
 for (const name of [...SAMPLE, ...NAMES.filter((n) => !SAMPLE.has(n))]) {
@@ -45,6 +52,19 @@ for (const name of [...SAMPLE, ...NAMES.filter((n) => !SAMPLE.has(n))]) {
     );
   }, 1_200_000);
 }
+
+fullRunOnly(
+  'every generated departure at once: spec passes the whole suite with 0 failures, the stateful machines their 20 sequences each',
+  'the whole suite with every stateful sequence; npm test runs each family sample alone',
+)(async () => {
+  const every = [...new Set(NAMES.flatMap((name) => FAMILY_DEPARTURES[name]!.probe))];
+  const spec = await probeRun({ departures: [], families: NAMES }, every, 'spec');
+  expect(spec.results.filter((r) => r.status === 'failed').map((r) => `${r.id}: ${r.failure}`)).toEqual([]);
+  expect(spec.results.filter((r) => r.kind === 'stateful' && r.status === 'passed').length).toBeGreaterThanOrEqual(6);
+  lines.push(
+    `every generated departure at once: spec 0 failed of ${spec.summary.total} (${spec.summary.skipped} skipped)`,
+  );
+}, 1_200_000);
 
 afterAll(() => {
   if (lines.length) console.log(lines.join('\n'));

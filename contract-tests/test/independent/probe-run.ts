@@ -2,12 +2,13 @@ import {
   createIndependentService,
   type IndependentServiceOptions,
 } from '../../../scripts/testing/independent-service.js';
-import { runContractSuite, type SuiteResult } from '../../src/index.js';
+import { runContractSuite, type RunOptions, type SuiteResult } from '../../src/index.js';
 import { MOCK_CONFIG } from '../helpers.js';
 
 /**
  * Runs the suite's tests of `operations` (a departure's probe) against a fresh independent service, under one
- * profile, with a fixed seed; the service is closed after. With `ids`, only those tests of them run.
+ * profile, with a fixed seed; the service is closed after. With `ids`, only those tests of them run. `more`: other
+ * options of the run (its stateful runs, say).
  * @example const spec = await probeRun({ departures: [], families: ['other-error:Conflict'] }, ['setOrderStatus'], 'spec');
  */
 export async function probeRun(
@@ -15,6 +16,7 @@ export async function probeRun(
   operations: readonly string[],
   profile: 'spec' | 'full',
   ids?: readonly string[],
+  more: Partial<RunOptions> = {},
 ): Promise<SuiteResult> {
   const independent = createIndependentService(service);
   try {
@@ -25,6 +27,7 @@ export async function probeRun(
       profile,
       seed: 23,
       selection: ids ? { ids: [...ids] } : { operations: [...operations] },
+      ...more,
     });
   } finally {
     await independent.close();

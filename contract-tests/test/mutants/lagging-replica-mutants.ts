@@ -90,6 +90,23 @@ async function rowsOf(
   return new Map(((body[records.key] ?? []) as any[]).map((row) => [row.id, JSON.stringify(row)]));
 }
 
+/**
+ * The header that marks a replica's own reads of the primary (the copies it takes around a write, the session it
+ * looks up). Another lagging replica passes them straight through: stacked (run-mutant.ts), one mutant's reads of
+ * the primary neither release another's pin nor get its stale copy, so the stack lags no view more than its
+ * mutants do alone.
+ */
+const PRIMARY_READ = 'x-mutant-primary-read';
+
+/** The handle a replica reads the primary with: its requests marked {@link PRIMARY_READ}. */
+function primaryOf(handle: Handle): Handle {
+  return (request) => {
+    const headers = new Headers(request.headers);
+    headers.set(PRIMARY_READ, '1');
+    return handle(new Request(request, { headers }));
+  };
+}
+
 const sameAnswer = (a: Answer | undefined, b: Answer | undefined): boolean =>
   a?.status === b?.status && a?.body === b?.body;
 
@@ -109,66 +126,70 @@ function laggingReplica(options: ReplicaOptions): (handle: Handle) => Handle {
   const { records } = options;
   return stateful(
     (): Replica => ({ views: new Map(), writes: 0, fresh: new Map(), rows: new Map() }),
-    (handle, state) => async (request) => {
-      const url = new URL(request.url);
-      if (request.method === 'GET') {
-        const group = await options.view(request, url, handle);
-        if (group === undefined) return handle(request);
-        const key = urlOf(request, url);
-        const known = state.views.get(key);
-        const pinned = (state.fresh.get(group) ?? -1) < state.writes;
-        if (!pinned && records && state.rows.size > 0)
-          return patched(handle, request, (body) => ({
-            ...body,
-            [records.key]: (body[records.key] as any[])
-              .filter((row) => state.rows.get(row.id) !== null)
-              .map((row) => state.rows.get(row.id) ?? row),
-          }));
-        if (!pinned && known?.replica) return responseOf(known.replica);
-        const response = await handle(request);
-        if (records) state.reader = [...authOnly(request)];
-        else state.views.set(key, { url: request.url, headers: [...request.headers], group, ...known });
-        const body = options.keepsPin
-          ? await response
-              .clone()
-              .json()
-              .catch(() => undefined)
-          : undefined;
-        if (!options.keepsPin?.(body)) state.fresh.set(group, state.writes);
-        return response;
-      }
-      if (request.method === 'HEAD' || request.method === 'OPTIONS') return handle(request);
-      if (!lags(request, url)) {
-        const response = await handle(request);
-        if (response.ok && catchesUp(request, url)) {
-          for (const view of state.views.values()) delete view.replica;
-          state.rows.clear();
+    (handle, state) => {
+      const primary = primaryOf(handle);
+      return async (request) => {
+        const url = new URL(request.url);
+        if (request.headers.has(PRIMARY_READ)) return handle(request);
+        if (request.method === 'GET') {
+          const group = await options.view(request, url, primary);
+          if (group === undefined) return handle(request);
+          const key = urlOf(request, url);
+          const known = state.views.get(key);
+          const pinned = (state.fresh.get(group) ?? -1) < state.writes;
+          if (!pinned && records && state.rows.size > 0)
+            return patched(handle, request, (body) => ({
+              ...body,
+              [records.key]: (body[records.key] as any[])
+                .filter((row) => state.rows.get(row.id) !== null)
+                .map((row) => state.rows.get(row.id) ?? row),
+            }));
+          if (!pinned && known?.replica) return responseOf(known.replica);
+          const response = await handle(request);
+          if (records) state.reader = [...authOnly(request)];
+          else state.views.set(key, { url: request.url, headers: [...request.headers], group, ...known });
+          const body = options.keepsPin
+            ? await response
+                .clone()
+                .json()
+                .catch(() => undefined)
+            : undefined;
+          if (!options.keepsPin?.(body)) state.fresh.set(group, state.writes);
+          return response;
         }
-        return response;
-      }
-      state.writes += 1;
-      if (records) {
-        const reader = state.reader ?? [...authOnly(request)];
-        const before = await rowsOf(handle, records, url, reader);
+        if (request.method === 'HEAD' || request.method === 'OPTIONS') return handle(request);
+        if (!lags(request, url)) {
+          const response = await handle(request);
+          if (response.ok && catchesUp(request, url)) {
+            for (const view of state.views.values()) delete view.replica;
+            state.rows.clear();
+          }
+          return response;
+        }
+        state.writes += 1;
+        if (records) {
+          const reader = state.reader ?? [...authOnly(request)];
+          const before = await rowsOf(primary, records, url, reader);
+          const response = await handle(request);
+          const after = await rowsOf(primary, records, url, reader);
+          for (const id of new Set([...before.keys(), ...after.keys()]))
+            if (response.ok && before.get(id) !== after.get(id))
+              state.rows.set(id, before.has(id) ? JSON.parse(before.get(id)!) : null);
+          return response;
+        }
+        // The record a PUT writes is copied too, read or not: its read by id is a view the replica has.
+        const own = new Request(url, { headers: authOnly(request) });
+        const ownGroup = request.method === 'PUT' ? await options.view(own, url, primary) : undefined;
+        if (ownGroup !== undefined && !state.views.has(urlOf(own, url)))
+          state.views.set(urlOf(own, url), { url: own.url, headers: [...own.headers], group: ownGroup });
+        const before = await readAll(primary, state);
         const response = await handle(request);
-        const after = await rowsOf(handle, records, url, reader);
-        for (const id of new Set([...before.keys(), ...after.keys()]))
-          if (response.ok && before.get(id) !== after.get(id))
-            state.rows.set(id, before.has(id) ? JSON.parse(before.get(id)!) : null);
+        const after = await readAll(primary, state);
+        // Only what a successful write changed (a refused one changes nothing, even if a job ended meanwhile).
+        for (const [key, view] of state.views)
+          if (response.ok && !sameAnswer(before.get(key), after.get(key))) view.replica = before.get(key);
         return response;
-      }
-      // The record a PUT writes is copied too, read or not: its read by id is a view the replica has.
-      const own = new Request(url, { headers: authOnly(request) });
-      const ownGroup = request.method === 'PUT' ? await options.view(own, url, handle) : undefined;
-      if (ownGroup !== undefined && !state.views.has(urlOf(own, url)))
-        state.views.set(urlOf(own, url), { url: own.url, headers: [...own.headers], group: ownGroup });
-      const before = await readAll(handle, state);
-      const response = await handle(request);
-      const after = await readAll(handle, state);
-      // Only what a successful write changed (a refused one changes nothing, even if a job ended meanwhile).
-      for (const [key, view] of state.views)
-        if (response.ok && !sameAnswer(before.get(key), after.get(key))) view.replica = before.get(key);
-      return response;
+      };
     },
   );
 }

@@ -2,7 +2,7 @@ import { createMock } from '@restoapi/mock-server';
 import { expect, test } from 'vitest';
 import { runContractSuite, type RunOptions, type SuiteResult } from '../../src/index.js';
 import { IN_PROCESS_URL, MOCK_CONFIG, fetchOf } from '../helpers.js';
-import { fullRunOnly, sampledEach } from '../../../scripts/testing/test-mode.js';
+import { fullRunOnly, spread } from '../../../scripts/testing/test-mode.js';
 import type { Mutant } from './mutants.js';
 
 /** Runs the full profile (seed 3) against a fresh mock behind the mutant, with these options. */
@@ -46,22 +46,43 @@ export function stacked(mutants: readonly Mutant[]): Mutant {
 }
 
 /**
- * One test per mutant that the whole fixed suite passes against it, so its fault is sequence-only. About 5 s of CPU
- * each: `npm test` runs `sample` of the family (spread over it), the full run all of them.
+ * The proof that a family's faults are sequence-only: the whole fixed suite passes against them. `npm test` runs it
+ * against `sample` mutants of the family alone (spread over it), about 5 s of CPU each. The full run adds one run
+ * against every mutant of the family at once ({@link stacked}): a mutant only ever answers older or wrong state,
+ * none repairs what another breaks, so a fixed test that saw one fault fails against the stack too. One run instead
+ * of one per mutant; when the stack fails, each mutant is run alone to name the ones the fixed tests see.
  */
 export function fixedTestsPass(family: string, mutants: readonly Mutant[], sample: number, timeout: number): void {
-  sampledEach(
-    mutants.map((mutant) => [mutant.id, mutant] as const),
-    sample,
-    `the whole fixed suite per mutant; npm test proves ${sample} of the family sequence-only`,
-  )(
-    `${family} mutant %s: the fixed tests pass (a sequence-only fault)`,
-    async (_id, mutant) => {
-      const fixed = await runAgainst(mutant, FIXED_KINDS);
-      expect(notPassed(fixed), 'the fixed tests must not see a sequence-only fault').toEqual([]);
-    },
-    timeout,
-  );
+  const picked = spread(mutants, sample);
+  for (const mutant of picked)
+    test(
+      `${family} mutant ${mutant.id}: the fixed tests pass (a sequence-only fault)`,
+      async () => {
+        const fixed = await runAgainst(mutant, FIXED_KINDS);
+        expect(notPassed(fixed), 'the fixed tests must not see a sequence-only fault').toEqual([]);
+      },
+      timeout,
+    );
+  fullRunOnly(
+    `${family}: the fixed tests pass against all ${mutants.length} mutants at once (each fault is sequence-only)`,
+    `the whole fixed suite through every mutant of the family; npm test proves ${picked.map((m) => m.id).join(', ')} alone`,
+  )(() => fixedTestsPassStacked(mutants), timeout * 4);
+}
+
+/**
+ * Asserts that the whole fixed suite passes against all the mutants at once ({@link stacked}); when it does not,
+ * runs each mutant alone to name the ones the fixed tests see.
+ */
+export async function fixedTestsPassStacked(mutants: readonly Mutant[]): Promise<void> {
+  const fixed = await runAgainst(stacked(mutants), FIXED_KINDS);
+  if (notPassed(fixed).length === 0) return;
+  const seen: string[] = [];
+  for (const mutant of mutants) {
+    const alone = notPassed(await runAgainst(mutant, FIXED_KINDS));
+    if (alone.length) seen.push(`${mutant.id}: ${alone.join('; ')}`);
+  }
+  expect(seen, 'the fixed tests must not see a sequence-only fault').toEqual([]);
+  expect(notPassed(fixed), 'the fixed tests fail only against the mutants stacked').toEqual([]);
 }
 
 /**

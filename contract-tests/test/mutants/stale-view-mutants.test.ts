@@ -1,6 +1,6 @@
 import { afterAll, expect, test } from 'vitest';
 import { STALE_VIEW_MUTANTS } from './stale-view-mutants.js';
-import { FIXED_KINDS, killTest, notPassed, runAgainst, stacked } from './run-mutant.js';
+import { fixedTestsPassStacked, killTest, runAgainst } from './run-mutant.js';
 import { FULL_RUN, fullRunOnly } from '../../../scripts/testing/test-mode.js';
 
 const killed: string[] = [];
@@ -40,7 +40,10 @@ const SHRUNK_TO: Record<string, RegExp> = {
   'dish-list-price-stale-after-second-update': /\n {2}\d+\. updateDishPrice\(/,
 };
 
-/** `npm test`: the default number of sequences at seed 3; the full run also seeds 1 to 5. */
+/**
+ * `npm test`: the default number of sequences at seed 3; the full run seeds 1 to 5, of which a kill by the tour (the
+ * same at every seed) runs only the first.
+ */
 const SEEDS = FULL_RUN ? [1, 2, 3, 4, 5] : [3];
 
 test('the stale-view family: each view of the stateful README has a fault, each a write that one view misses, each naming its killer', () => {
@@ -51,20 +54,12 @@ test('the stale-view family: each view of the stateful README has a fault, each 
 fullRunOnly(
   'the fixed tests pass against every stale-view mutant: each fault shows only in a sequence',
   'every fixed test, through all the mutants',
-)(async () => {
+)(
   // One run against all of them stacked: each only makes its view stale after a second write, and none repairs
-  // another's view, so a fixed test that saw one fault would fail here too. A failure is traced to the mutants
-  // that alone fail a fixed test.
-  const fixed = await runAgainst(stacked(STALE_VIEW_MUTANTS), FIXED_KINDS);
-  if (notPassed(fixed).length === 0) return;
-  const seen: string[] = [];
-  for (const mutant of STALE_VIEW_MUTANTS) {
-    const alone = notPassed(await runAgainst(mutant, FIXED_KINDS));
-    if (alone.length) seen.push(`${mutant.id}: ${alone.join('; ')}`);
-  }
-  expect(seen, 'the fixed tests must not see a sequence-only fault').toEqual([]);
-  expect(notPassed(fixed), 'the fixed tests fail only against the mutants stacked').toEqual([]);
-}, 600_000);
+  // another's view, so a fixed test that saw one fault would fail here too.
+  () => fixedTestsPassStacked(STALE_VIEW_MUTANTS),
+  600_000,
+);
 
 // In `npm test` one mutant per machine (the last the machine kills); the full run all of them.
 for (const mutant of STALE_VIEW_MUTANTS) {
@@ -83,6 +78,13 @@ for (const mutant of STALE_VIEW_MUTANTS) {
           new RegExp(`replay exactly: --seed ${seed} --replay stateful\\.\\w+=(tour:[\\d,]+|[\\d:]+)`),
         );
         if (seed === SEEDS[0]) console.log(`${mutant.id} killed by ${killer.id}:\n${killer.failure}`);
+        // The tour is the same at every seed (machine.ts picks its commands with a seed of its own), so a kill by
+        // the tour is this very kill at the other seeds: only a kill by a random sequence is tried at each seed.
+        if (new RegExp(`--replay ${mutant.killedBy}=tour:`).test(killer.failure!)) {
+          for (const other of SEEDS.filter((s) => s > seed))
+            killed.push(`${mutant.id} → ${killer.id} (seed ${other}: the same tour)`);
+          break;
+        }
       }
     },
     600_000,
