@@ -164,4 +164,5 @@ test('the README\'s "Try it" run works as written: the mock over HTTP passes the
   } finally {
     await mock.stop();
   }
-}, 120_000);
+  // A hang guard, not a budget: the whole full profile over HTTP passed 120 s at load 15 (the full run).
+}, 300_000);

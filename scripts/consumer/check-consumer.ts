@@ -200,7 +200,8 @@ async function runtimeChecks(app: string, node: NodeRuntime): Promise<{ passed: 
       const run = await exec(
         path.join(app, 'node_modules', '.bin', 'restoapi-contract'),
         ['--base-url', base, '--config', config, '--profile', 'full', '--report', 'contract'],
-        { cwd: app, env: node.env, timeout: 180_000, maxBuffer: 16 * 1024 * 1024 },
+        // A hang guard, not a budget: the whole full profile over HTTP took over 180 s at load 15.
+        { cwd: app, env: node.env, timeout: 600_000, maxBuffer: 16 * 1024 * 1024 },
       ).catch((error: { stdout?: string; stderr?: string; message: string }) => {
         throw new Error(`${error.message}\n${error.stdout ?? ''}\n${error.stderr ?? ''}`);
       });
