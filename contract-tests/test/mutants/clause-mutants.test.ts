@@ -1,7 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { createMock } from '@restoapi/mock-server';
-import { runContractSuite } from '../../src/index.js';
-import { IN_PROCESS_URL, MOCK_CONFIG, fetchOf } from '../helpers.js';
+import { selectionFailures } from './run-mutant.js';
 import { sampledCases } from '../../../scripts/testing/test-mode.js';
 import { CLAUSES } from '../../src/generated/clauses.js';
 import { RULE_MUTANTS, configuratorMutants, importFieldMutants, missingFieldMutants } from './clause-mutants.js';
@@ -17,22 +15,8 @@ const FAMILIES: [string, StatedMutant[], number][] = [
 ];
 
 /** The verdicts of a mutant's own tests under `spec`, against the correct mock or behind the mutant. */
-async function run(mutant: StatedMutant, faulty: boolean) {
-  const mock = createMock({ outboundPolicy: { photos: { mode: 'any', allowHosts: [] } } });
-  try {
-    const result = await runContractSuite({
-      baseUrl: IN_PROCESS_URL,
-      fetch: faulty ? fetchOf(mutant.wrap(mock.handle)) : mock.fetch,
-      config: MOCK_CONFIG,
-      profile: 'spec',
-      selection: mutant.selection,
-      seed: 3,
-    });
-    return result.results.filter((r) => r.status === 'failed');
-  } finally {
-    mock.close();
-  }
-}
+const run = (mutant: StatedMutant, faulty: boolean) =>
+  selectionFailures(mutant, faulty, { outboundPolicy: { photos: { mode: 'any', allowHosts: [] } } });
 
 // Issue 36: each stated clause with a checkable rule has a mutant, and `spec` kills it with the tests that read
 // what the clause states (the mutant's selection), the failure naming no decision.

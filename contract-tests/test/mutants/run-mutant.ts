@@ -22,6 +22,31 @@ export async function runAgainst(mutant: Mutant, options: Partial<RunOptions>): 
   }
 }
 
+/**
+ * The failed tests of a mutant's own selection under `spec` (seed 3), against a fresh mock made with `mockOptions`:
+ * behind the mutant when `faulty`, else the correct mock (which must pass them).
+ */
+export async function selectionFailures(
+  mutant: Mutant,
+  faulty: boolean,
+  mockOptions: Parameters<typeof createMock>[0] = {},
+): Promise<SuiteResult['results']> {
+  const mock = createMock(mockOptions);
+  try {
+    const result = await runContractSuite({
+      baseUrl: IN_PROCESS_URL,
+      fetch: faulty ? fetchOf(mutant.wrap(mock.handle)) : mock.fetch,
+      config: MOCK_CONFIG,
+      profile: 'spec',
+      selection: mutant.selection,
+      seed: 3,
+    });
+    return result.results.filter((r) => r.status === 'failed');
+  } finally {
+    mock.close();
+  }
+}
+
 /** Every test but the stateful ones: a sequence-only fault must slip through all of them. */
 export const FIXED_KINDS: Partial<RunOptions> = {
   selection: { kinds: ['conformance', 'behaviour', 'decision', 'negative'] },

@@ -1,7 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { createMock } from '@restoapi/mock-server';
-import { runContractSuite } from '../../src/index.js';
-import { IN_PROCESS_URL, MOCK_CONFIG, fetchOf } from '../helpers.js';
+import { selectionFailures } from './run-mutant.js';
 import { sampledCases, sampledRuns } from '../../../scripts/testing/test-mode.js';
 import { CLAUSES } from '../../src/generated/clauses.js';
 import { STATED_MUTANTS, endpointMutants, fieldMutants } from './stated-mutants.js';
@@ -26,17 +24,7 @@ describe('the spec profile kills every mutant of a stated clause', () => {
   for (const mutant of [...STATED_MUTANTS, ...SAMPLE, ...ENDPOINT_SAMPLE]) {
     test(`${mutant.id}: ${mutant.description}`, async () => {
       for (const faulty of [false, true]) {
-        const mock = createMock();
-        const result = await runContractSuite({
-          baseUrl: IN_PROCESS_URL,
-          fetch: faulty ? fetchOf(mutant.wrap(mock.handle)) : mock.fetch,
-          config: MOCK_CONFIG,
-          profile: 'spec',
-          selection: mutant.selection,
-          seed: 3,
-        });
-        mock.close();
-        const failed = result.results.filter((r) => r.status === 'failed');
+        const failed = await selectionFailures(mutant, faulty);
         if (!faulty) {
           expect(
             failed.map((r) => `${r.id}: ${r.failure}`),
