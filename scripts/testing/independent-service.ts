@@ -640,6 +640,75 @@ const ANSWER_CHANGES: Readonly<Record<string, AnswerChange>> = {
       if (holder.order_status === 'confirmed') holder.order_status = 'preparing';
     },
   },
+  '/components/schemas/StaffMember': {
+    does: 'a staff member record carries one more field, `created_at` (when the staff member was added)',
+    probe: ['createSession', 'getSession'],
+    shows: 'session.decided-answers',
+    silentUnderSpec:
+      'the document leaves answer records open (new fields are additive); only the decided session test of full counts the fields',
+    key: 'restaurant_ids',
+    change: (holder) => {
+      if ('role' in holder && !('created_at' in holder)) holder.created_at = '2026-01-01T00:00:00Z';
+    },
+  },
+  '/components/schemas/SessionResponse/properties/staff_members': {
+    does: "`staff_members` is empty for every session: a staff member's own record is not repeated there",
+    probe: ['createSession', 'getSession'],
+    shows: 'session.decided-answers',
+    silentUnderSpec:
+      'an empty array is what the spec shows (an array); only the decided session test of full reads which records it holds',
+    key: 'staff_members',
+    change: (holder) => {
+      if (Array.isArray(holder.staff_members)) holder.staff_members = [];
+    },
+  },
+  '/components/schemas/SessionResponse/properties/meta/properties/expires_at': {
+    does: 'a token ends 24 hours after its last use (not 30 days): `expires_at` says so',
+    probe: ['createSession', 'getSession'],
+    shows: 'session.decided-answers',
+    silentUnderSpec: 'a timestamp either way; only the decided session test of full reads how far ahead it is',
+    key: 'expires_at',
+    change: (holder) => {
+      const at = typeof holder.expires_at === 'string' ? Date.parse(holder.expires_at) : Number.NaN;
+      if ('token' in holder && !Number.isNaN(at))
+        holder.expires_at = new Date(at - 29 * 24 * 60 * 60 * 1000).toISOString();
+    },
+  },
+  '/components/schemas/Payment': {
+    does: "a payment's `amount` is a JSON number, not a decimal string",
+    probe: ['getOrder'],
+    shows: 'schema.getOrder',
+    key: 'payments',
+    change: (holder) => {
+      for (const payment of Array.isArray(holder.payments) ? holder.payments : [])
+        if (isRecord(payment) && typeof payment.amount === 'string') payment.amount = Number(payment.amount);
+    },
+  },
+  '/components/schemas/Courier/properties/last_known_position': {
+    does: "a courier's last known position is a WKT point (`POINT(13.4 52.5)`, longitude first), not an object",
+    probe: ['getCourier', 'listCouriers', 'updateCarrierDelivery'],
+    shows: 'stateful.orders',
+    silentUnderSpec:
+      'a courier has a position only after a carrier reports one; only the model of full does, and reads the couriers after it',
+    key: 'last_known_position',
+    change: (holder) => {
+      const position = holder.last_known_position;
+      if (isRecord(position) && typeof position.lat === 'number' && typeof position.lon === 'number')
+        holder.last_known_position = `POINT(${position.lon} ${position.lat})`;
+    },
+  },
+  '/components/schemas/Configurator': {
+    does: 'a configurator sent as an empty array is kept as `null` (both mean no add-ons)',
+    probe: ['createDraftDish', 'updateDraftDish', 'getDraftDish'],
+    shows: 'menu.decided-publication-and-configurator',
+    silentUnderSpec:
+      'the spec does not say whether the array may be empty; only the decided configurator test of full sends one and reads it back',
+    key: 'options',
+    change: (holder) => {
+      if ('draft_category_id' in holder && Array.isArray(holder.options) && holder.options.length === 0)
+        holder.options = null;
+    },
+  },
   '/components/schemas/Timetable/properties/date': {
     does: 'a dated timetable entry gives its `date` as a timestamp (`2026-12-24T00:00:00Z`)',
     probe: ['getDeliveryZone', 'updateDeliveryZone'],

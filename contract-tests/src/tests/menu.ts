@@ -521,6 +521,7 @@ export const menuTests = [
     decisions: [
       component('schemas', 'MenuPublication'),
       component('schemas', 'ConfiguratorGroup'),
+      component('schemas', 'Configurator'),
       component('schemas', 'ConfiguratorCount'),
       component('schemas', 'DraftDish/properties/options'),
     ],
@@ -586,6 +587,9 @@ export const menuTests = [
         ['0.50', 2],
         'prices are returned as sent',
       );
+      // An empty configurator is accepted and kept as sent (it means no add-ons, like null).
+      const empty = await t.fixtures.createDish({ options: [] });
+      t.equal(empty.options, [], 'an empty configurator read back');
     },
   }),
 ];
