@@ -290,6 +290,34 @@ export const DEPARTURES = {
     silentUnderSpec:
       'the spec does not say what a dish without a weight shows; only the decided defaults test of full reads it',
   },
+  'read-only-ignored': {
+    does: '`PUT /api/restaurants/{id}` takes `is_running` and `is_delivery` without a word and ignores them (they stay as they were), rather than refusing them with 422',
+    area: 'refusal',
+    decision: '/components/schemas/Restaurant/properties/is_running',
+    also: ['/components/schemas/Restaurant/properties/is_delivery'],
+    silentUnderSpec:
+      'the spec leaves their editability unspecified: only the decided restaurant update test of full sends them',
+  },
+  'any-time-zone': {
+    does: 'a zone takes any time zone name and shows it as sent; a name it does not know reads the hours in UTC (no 422)',
+    area: 'refusal',
+    decision: '/components/schemas/DeliveryZone/properties/timezone',
+    silentUnderSpec: 'the spec tests send IANA names only; only the decided zone test of full sends an unknown one',
+  },
+  'ids-by-value': {
+    does: 'an id in a path or query is read by its numeric value, as `Number()` reads it: `01`, `+1`, `1.0`, `0x1` and `1e3` name ids 1 and 1000',
+    area: 'refusal',
+    decision: '/components/schemas/Id',
+    silentUnderSpec: 'the spec tests write ids canonically; only the decided negative tests of full send another form',
+  },
+  'configurator-rounded': {
+    does: 'a configurator price with more than two decimals is rounded to cents, and a fractional `min` or `max` is rounded down, rather than refused',
+    area: 'refusal',
+    decision: '/components/schemas/ConfiguratorPrice',
+    also: ['/components/schemas/ConfiguratorCount'],
+    silentUnderSpec:
+      'a fractional count is a wrong type the spec tests take leniency for (a warning naming UnprocessableEntity); only the decided configurator test of full names these decisions',
+  },
 } as const satisfies Record<string, Departure>;
 
 /** The name of one departure. */
@@ -880,6 +908,57 @@ function eachKey(body: unknown, key: string, fn: (holder: Json) => void): void {
   for (const value of Object.values(body)) eachKey(value, key, fn);
 }
 
+/** Whether the runtime knows a time zone name (an IANA name or an alias of one). */
+function knownTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Rewrites each id of a request's path and `*_id` query parameters that `Number()` reads as a whole number of 1 or
+ * more (`01`, `+1`, `1.0`, `0x1`) in its canonical form (`ids-by-value`); whether it changed anything.
+ */
+function byValue(url: URL): boolean {
+  const canonical = (text: string): string | undefined => {
+    const value = text.trim() === '' ? Number.NaN : Number(text);
+    return Number.isSafeInteger(value) && value >= 1 && String(value) !== text ? String(value) : undefined;
+  };
+  let changed = false;
+  // The segment after a collection of records with ids (not a job id or a carrier's secure_id).
+  const collection = /^(orders|restaurants|organizations|draft_dishes|draft_categories|delivery_zones|couriers)$/;
+  const segments = url.pathname.split('/').map((segment, i, all) => {
+    let text: string;
+    try {
+      text = decodeURIComponent(segment);
+    } catch {
+      return segment;
+    }
+    const id = collection.test(all[i - 1] ?? '') && all[1] !== 'api-delivery' ? canonical(text) : undefined;
+    if (id === undefined) return segment;
+    changed = true;
+    return id;
+  });
+  if (changed) url.pathname = segments.join('/');
+  for (const name of [...new Set(url.searchParams.keys())].filter((key) => /(^|_)id(\[\])?$/.test(key))) {
+    const values = url.searchParams.getAll(name);
+    const read = values.map((value) =>
+      value
+        .split(',')
+        .map((item) => canonical(item) ?? item)
+        .join(','),
+    );
+    if (read.every((value, i) => value === values[i])) continue;
+    url.searchParams.delete(name);
+    for (const value of read) url.searchParams.append(name, value);
+    changed = true;
+  }
+  return changed;
+}
+
 /** A job id of the mock (hexadecimal) as the integer this service shows: the same job, the same number. */
 function numericJobId(id: string): number {
   return Number.parseInt(id.slice(-12), 16);
@@ -938,10 +1017,14 @@ export function createIndependentService(options: IndependentServiceOptions = {}
   const lenient = new Set(families.filter((f) => f.family === 'refusal').map((f) => f.decision));
   /** Records whose photo was just uploaded and not read since (`photo-later`). */
   const processing = new Set<string>();
+  /** The time zone name each zone write sent, and the unknown names zones show as sent (`any-time-zone`). */
+  const sentTimeZone = new WeakMap<Request, string>();
+  const unknownTimeZones = new Map<unknown, string>();
 
   /** The service's own refusal of a request the mock would take, or a request rewritten for the mock. */
   async function ownRules(original: Request, url: URL): Promise<Request | Response> {
     let request = original;
+    if (on.has('ids-by-value') && byValue(url)) request = new Request(url, request);
     const path = url.pathname;
     const method = request.method;
     const absent = (status: number) =>
@@ -1013,7 +1096,11 @@ export function createIndependentService(options: IndependentServiceOptions = {}
     const orders = method === 'POST' && /^\/api\/organizations\/[^/]+\/import\/orders$/.test(path);
     const category = method === 'PUT' && /^\/api\/draft_categories\/[^/]+$/.test(path);
     const order = method === 'PUT' && /^\/(api\/)?orders\/[^/]+$/.test(path);
+    const restaurant = method === 'PUT' && /^\/api\/restaurants\/[^/]+$/.test(path);
     const wanted =
+      (restaurant && on.has('read-only-ignored')) ||
+      (zone && on.has('any-time-zone')) ||
+      (dish && on.has('configurator-rounded')) ||
       (order && on.has('unassign-refused')) ||
       (zone && on.has('zone-wrapped')) ||
       (dish &&
@@ -1040,6 +1127,30 @@ export function createIndependentService(options: IndependentServiceOptions = {}
       if (!isRecord(body) || !isRecord(body.delivery_zone))
         return invalidField('/delivery_zone', 'delivery_zone is required');
       body = body.delivery_zone;
+    }
+    if (restaurant && on.has('read-only-ignored') && isRecord(body)) {
+      const fields = isRecord(body.restaurant) ? body.restaurant : body;
+      delete fields.is_running;
+      delete fields.is_delivery;
+    }
+    if (zone && on.has('any-time-zone') && isRecord(body)) {
+      const fields = isRecord(body.delivery_zone) ? body.delivery_zone : body;
+      if (typeof fields.timezone === 'string') {
+        sentTimeZone.set(original, fields.timezone);
+        if (fields.timezone !== '' && !knownTimeZone(fields.timezone)) fields.timezone = 'UTC';
+      }
+    }
+    if (dish && on.has('configurator-rounded') && isRecord(body)) {
+      const fields = isRecord(body.draft_dish) ? body.draft_dish : body;
+      for (const group of Array.isArray(fields.options) ? fields.options : []) {
+        if (!isRecord(group)) continue;
+        for (const name of ['min', 'max'])
+          if (typeof group[name] === 'number' && !Number.isInteger(group[name])) group[name] = Math.floor(group[name]);
+        for (const item of Array.isArray(group.items) ? group.items : [])
+          if (isRecord(item) && /^\d+\.\d{3,}$/.test(String(item.price)))
+            item.price =
+              typeof item.price === 'number' ? Math.round(item.price * 100) / 100 : Number(item.price).toFixed(2);
+      }
     }
     if (dish && on.has('dish-price-number') && isRecord(body)) {
       const fields = isRecord(body.draft_dish) ? body.draft_dish : body;
@@ -1159,6 +1270,17 @@ export function createIndependentService(options: IndependentServiceOptions = {}
     if (status === 201 && method === 'POST' && on.has('zone-created-200') && /^\/api\/delivery_zones\/?$/.test(path))
       answerStatus = 200;
     if (on.has('days-from-sunday')) eachTimetable(body, (entry) => entry.day === 7 && (entry.day = 0));
+    if (on.has('any-time-zone') && path.startsWith('/api/delivery_zones')) {
+      const sent = sentTimeZone.get(request);
+      if (sent !== undefined && status < 300 && isRecord(body)) {
+        if (knownTimeZone(sent)) unknownTimeZones.delete(body.id);
+        else unknownTimeZones.set(body.id, sent);
+      }
+      eachKey(body, 'timezone', (zone) => {
+        const name = unknownTimeZones.get(zone.id);
+        if (name !== undefined && zone.timezone === 'UTC') zone.timezone = name;
+      });
+    }
     if (on.has('photo-later')) {
       const photo = /^\/api\/(draft_dishes|draft_categories)\/(\d+)(\/photo)?$/.exec(path);
       if (photo && method === 'PUT' && photo[3] && status < 300) processing.add(`${photo[1]}/${photo[2]}`);

@@ -178,16 +178,18 @@ export const resourceTests = [
   }),
   defineTest({
     id: 'restaurant.decided-update-rules',
-    title: 'Restaurant update (decided): answer as GET, organization_id and is_running are not editable',
+    title: 'Restaurant update (decided): answer as GET, organization_id, is_running and is_delivery are not editable',
     clauses: [
       'Endpoints > Restaurants: PUT /api/restaurants/:id',
       'Resources > Restaurant: is_running',
+      'Resources > Restaurant: is_delivery',
       'Resources > Restaurant: organization_id',
     ],
     profile: 'full',
     decisions: [
       component('schemas', 'RestaurantUpdate/properties/restaurant'),
       component('schemas', 'Restaurant/properties/is_running'),
+      component('schemas', 'Restaurant/properties/is_delivery'),
       opPointer('/api/restaurants/{id}', 'put', '/responses/200'),
     ],
     kind: 'decision',
@@ -204,9 +206,11 @@ export const resourceTests = [
       const move = await staff.put(path, { restaurant: { organization_id: before.organization_id + 1000 } });
       t.status(move, 422, 'moving the restaurant to another organization');
       t.equal(move.body?.errors?.[0]?.code, 'not_editable', 'error code');
-      if (typeof before.is_running === 'boolean') {
-        const running = await staff.put(path, { restaurant: { is_running: !before.is_running } });
-        t.status(running, 422, 'changing is_running');
+      for (const field of ['is_running', 'is_delivery'] as const) {
+        if (typeof before[field] !== 'boolean') continue;
+        const changed = await staff.put(path, { restaurant: { [field]: !before[field] } });
+        t.status(changed, 422, `changing ${field}`);
+        t.equal(changed.body?.errors?.[0]?.code, 'not_editable', `error code of changing ${field}`);
       }
     },
   }),
