@@ -304,6 +304,26 @@ export const DEPARTURES = {
     decision: '/components/schemas/DeliveryZone/properties/timezone',
     silentUnderSpec: 'the spec tests send IANA names only; only the decided zone test of full sends an unknown one',
   },
+  'area-holes': {
+    does: 'a zone area may have holes: a `POLYGON` with inner rings (still one connected region without self-intersections) is taken and shown as sent',
+    area: 'refusal',
+    decision: '/components/schemas/DeliveryZone/properties/area',
+    silentUnderSpec:
+      'the spec tests send simple polygons only; only the decided zone test of full sends one with a hole',
+  },
+  'hours-in-utc': {
+    does: "a zone's opening hours are read in UTC, as the timestamps' `Z` says, not in the zone's `timezone` (kept and shown as sent; the seed's zones keep their reading)",
+    area: 'numbering',
+    decision: '/components/schemas/Timetable',
+    silentUnderSpec:
+      'the spec does not say in which zone the time of day counts; only the decided opening hours test of full places orders around it',
+  },
+  'delivery-skips': {
+    does: 'a carrier may report a later delivery status directly (`idle` → `delivering` or `delivered`): the steps between are taken with it, main order moves included',
+    area: 'refusal',
+    decision: '/components/schemas/DeliveryStatus',
+    silentUnderSpec: 'the spec tests move a delivery step by step; only the decided carrier test of full tries a skip',
+  },
   'ids-by-value': {
     does: 'an id in a path or query is read by its numeric value, as `Number()` reads it: `01`, `+1`, `1.0`, `0x1` and `1e3` name ids 1 and 1000',
     area: 'refusal',
@@ -1017,9 +1037,13 @@ export function createIndependentService(options: IndependentServiceOptions = {}
   const lenient = new Set(families.filter((f) => f.family === 'refusal').map((f) => f.decision));
   /** Records whose photo was just uploaded and not read since (`photo-later`). */
   const processing = new Set<string>();
-  /** The time zone name each zone write sent, and the unknown names zones show as sent (`any-time-zone`). */
-  const sentTimeZone = new WeakMap<Request, string>();
-  const unknownTimeZones = new Map<unknown, string>();
+  /**
+   * Zone fields this service keeps as sent while the mock holds another value (`any-time-zone`, `area-holes`,
+   * `hours-in-utc`), by zone id; and what each zone write sent of those fields (`undefined`: given to the mock
+   * as sent), by request.
+   */
+  const zoneShown = new Map<unknown, Json>();
+  const zoneSent = new WeakMap<Request, Record<string, unknown>>();
 
   /** The service's own refusal of a request the mock would take, or a request rewritten for the mock. */
   async function ownRules(original: Request, url: URL): Promise<Request | Response> {
@@ -1091,6 +1115,12 @@ export function createIndependentService(options: IndependentServiceOptions = {}
         });
       }
     }
+    const delivery = /^\/api-delivery\/orders\/([^/]+)\/delivery$/.exec(path);
+    if (delivery && method === 'PUT' && on.has('delivery-skips')) {
+      const skipped = await stepsBetween(request, url, delivery[1]!);
+      if (skipped instanceof Response) return skipped;
+      request = skipped;
+    }
     const zone = /^\/api\/delivery_zones(\/[^/]+)?\/?$/.test(path) && (method === 'POST' || method === 'PUT');
     const dish = /^\/api\/draft_dishes(\/[^/]+)?\/?$/.test(path) && (method === 'POST' || method === 'PUT');
     const orders = method === 'POST' && /^\/api\/organizations\/[^/]+\/import\/orders$/.test(path);
@@ -1099,7 +1129,7 @@ export function createIndependentService(options: IndependentServiceOptions = {}
     const restaurant = method === 'PUT' && /^\/api\/restaurants\/[^/]+$/.test(path);
     const wanted =
       (restaurant && on.has('read-only-ignored')) ||
-      (zone && on.has('any-time-zone')) ||
+      (zone && (on.has('any-time-zone') || on.has('area-holes') || on.has('hours-in-utc'))) ||
       (dish && on.has('configurator-rounded')) ||
       (order && on.has('unassign-refused')) ||
       (zone && on.has('zone-wrapped')) ||
@@ -1133,12 +1163,25 @@ export function createIndependentService(options: IndependentServiceOptions = {}
       delete fields.is_running;
       delete fields.is_delivery;
     }
-    if (zone && on.has('any-time-zone') && isRecord(body)) {
+    if (zone && isRecord(body)) {
       const fields = isRecord(body.delivery_zone) ? body.delivery_zone : body;
-      if (typeof fields.timezone === 'string') {
-        sentTimeZone.set(original, fields.timezone);
-        if (fields.timezone !== '' && !knownTimeZone(fields.timezone)) fields.timezone = 'UTC';
+      const sent: Record<string, unknown> = {};
+      const keep = (field: string, forMock: unknown): void => {
+        sent[field] = fields[field];
+        fields[field] = forMock;
+      };
+      const { timezone, area } = fields;
+      if (typeof timezone === 'string' && timezone !== '') {
+        sent.timezone = undefined;
+        // Reading the hours in UTC still refuses a name it does not know; `any-time-zone` takes any.
+        if (knownTimeZone(timezone) ? on.has('hours-in-utc') : on.has('any-time-zone')) keep('timezone', 'UTC');
       }
+      if (typeof area === 'string') {
+        sent.area = undefined;
+        const outer = /^\s*POLYGON\s*\((\([^()]*\))\s*,\s*\([^()]*\)(\s*,\s*\([^()]*\))*\)\s*$/i.exec(area);
+        if (on.has('area-holes') && outer) keep('area', `POLYGON(${outer[1]})`);
+      }
+      zoneSent.set(original, sent);
     }
     if (dish && on.has('configurator-rounded') && isRecord(body)) {
       const fields = isRecord(body.draft_dish) ? body.draft_dish : body;
@@ -1180,6 +1223,34 @@ export function createIndependentService(options: IndependentServiceOptions = {}
     if (category && on.has('menu-order-fixed') && isRecord(body) && isRecord(body.draft_category))
       delete body.draft_category.menu_order;
     return new Request(url, { method, headers: request.headers, body: JSON.stringify(body) });
+  }
+
+  /**
+   * Takes the delivery statuses between the current one and a later one a carrier reports (`delivery-skips`): each
+   * is sent to the mock in turn, so the main order moves as it would step by step. Answers the request to send
+   * last, or the mock's refusal of a step.
+   */
+  async function stepsBetween(request: Request, url: URL, secureId: string): Promise<Request | Response> {
+    const text = await request.text();
+    const again = (): Request => new Request(url, { method: 'PUT', headers: request.headers, body: text });
+    let wanted: unknown;
+    try {
+      wanted = (JSON.parse(text) as Json).status;
+    } catch {
+      return again();
+    }
+    const view = await mock.fetch(new Request(new URL(`/api-delivery/orders/${secureId}`, url)));
+    const current = view.ok ? ((await view.json()) as { order?: { delivery?: { status?: unknown } } }) : {};
+    const chain = ['idle', 'courier_assigned', 'delivering', 'delivered'];
+    const from = chain.indexOf(String(current.order?.delivery?.status));
+    const to = chain.indexOf(String(wanted));
+    for (const step of from >= 0 && to > from + 1 ? chain.slice(from + 1, to) : []) {
+      const answer = await mock.fetch(
+        new Request(url, { method: 'PUT', headers: request.headers, body: JSON.stringify({ status: step }) }),
+      );
+      if (!answer.ok) return answer;
+    }
+    return again();
   }
 
   /** The request as the mock understands it, or the service's own refusal. */
@@ -1270,16 +1341,16 @@ export function createIndependentService(options: IndependentServiceOptions = {}
     if (status === 201 && method === 'POST' && on.has('zone-created-200') && /^\/api\/delivery_zones\/?$/.test(path))
       answerStatus = 200;
     if (on.has('days-from-sunday')) eachTimetable(body, (entry) => entry.day === 7 && (entry.day = 0));
-    if (on.has('any-time-zone') && path.startsWith('/api/delivery_zones')) {
-      const sent = sentTimeZone.get(request);
-      if (sent !== undefined && status < 300 && isRecord(body)) {
-        if (knownTimeZone(sent)) unknownTimeZones.delete(body.id);
-        else unknownTimeZones.set(body.id, sent);
+    if (path.startsWith('/api/delivery_zones')) {
+      const sent = zoneSent.get(request);
+      if (sent && status < 300 && isRecord(body)) {
+        const shown = zoneShown.get(body.id) ?? {};
+        for (const [field, value] of Object.entries(sent))
+          if (value === undefined) delete shown[field];
+          else shown[field] = value;
+        zoneShown.set(body.id, shown);
       }
-      eachKey(body, 'timezone', (zone) => {
-        const name = unknownTimeZones.get(zone.id);
-        if (name !== undefined && zone.timezone === 'UTC') zone.timezone = name;
-      });
+      eachKey(body, 'timezone', (zone) => Object.assign(zone, zoneShown.get(zone.id)));
     }
     if (on.has('photo-later')) {
       const photo = /^\/api\/(draft_dishes|draft_categories)\/(\d+)(\/photo)?$/.exec(path);
@@ -1435,6 +1506,8 @@ export function createIndependentService(options: IndependentServiceOptions = {}
     let request = lenient.size && !url.pathname.startsWith('/__mock') ? await letThrough(original, url) : original;
     for (const change of answerChanges) if (change.request) request = change.request(request, url);
     if (url.pathname.startsWith('/__mock')) {
+      // A reset starts the world over: its zones are new records, whatever ids they reuse.
+      if (request.method === 'POST' && /^\/__mock\/reset\/?$/.test(url.pathname)) zoneShown.clear();
       // The storefront the control API shows is this service's menu too.
       const answer = await mock.fetch(request);
       if (!(answer.headers.get('content-type') ?? '').includes('json')) return answer;

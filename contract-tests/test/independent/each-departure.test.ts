@@ -66,6 +66,9 @@ const PROBES: Record<DepartureName, string[]> = {
   'any-time-zone': ['createDeliveryZone', 'updateDeliveryZone'],
   'ids-by-value': ['getOrder'],
   'configurator-rounded': ['createDraftDish'],
+  'area-holes': ['updateDeliveryZone'],
+  'hours-in-utc': ['getDeliveryZone'],
+  'delivery-skips': ['updateCarrierDelivery'],
 };
 
 /** The configuration of a departure's runs, where it differs from the mock's (an account by API key). */
