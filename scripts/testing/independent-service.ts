@@ -324,6 +324,13 @@ export const DEPARTURES = {
     decision: '/components/schemas/DeliveryStatus',
     silentUnderSpec: 'the spec tests move a delivery step by step; only the decided carrier test of full tries a skip',
   },
+  'total-all-records': {
+    does: "a collection's `meta.total` counts every record of the kind the service holds, not only those the caller can see (`count` stays the records in the answer)",
+    area: 'body shape',
+    decision: '/components/schemas/CollectionMeta',
+    silentUnderSpec:
+      'a count either way; only the decided collection test of full compares the counts with the records',
+  },
   'ids-by-value': {
     does: 'an id in a path or query is read by its numeric value, as `Number()` reads it: `01`, `+1`, `1.0`, `0x1` and `1e3` name ids 1 and 1000',
     area: 'refusal',
@@ -1407,6 +1414,20 @@ export function createIndependentService(options: IndependentServiceOptions = {}
           account: user.account,
         },
       };
+    }
+    const collection =
+      /^\/api\/(restaurants|delivery_zones|draft_categories|draft_dishes|organizations|couriers)\/?$/.exec(path);
+    if (on.has('total-all-records') && method === 'GET' && collection && isRecord(body) && isRecord(body.meta)) {
+      const tables = mock.runtime.state;
+      const table = {
+        restaurants: tables.restaurants,
+        delivery_zones: tables.deliveryZones,
+        draft_categories: tables.draftCategories,
+        draft_dishes: tables.draftDishes,
+        organizations: tables.organizations,
+        couriers: tables.couriers,
+      }[collection[1]!]!;
+      if (typeof body.meta.total === 'number') body.meta.total = table.size;
     }
     if (on.has('count-this-page') && method === 'GET' && /^\/(api\/)?orders\/?$/.test(path) && isRecord(body)) {
       const meta = body.meta;

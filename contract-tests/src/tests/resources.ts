@@ -251,4 +251,27 @@ export const resourceTests = [
       );
     },
   }),
+  defineTest({
+    id: 'collections.decided-meta',
+    title:
+      "Data format rules 2 (decided): a collection's meta.count is the records in the answer, meta.total those the caller can see in all",
+    clauses: ['Data format rules 2'],
+    profile: 'full',
+    decisions: [component('schemas', 'CollectionMeta')],
+    kind: 'decision',
+    operations: ['listRestaurants', 'listDeliveryZones', 'listDraftCategories', 'listDraftDishes'],
+    async run(t) {
+      const staff = await t.as('staffMember');
+      // A staff member sees one organization (Limits 2): its own records are all it can see, on one page.
+      for (const key of ['restaurants', 'delivery_zones', 'draft_categories', 'draft_dishes']) {
+        const answer = await staff.get(`/api/${key}`, { organization_id: t.fixtures.orgId });
+        t.status(answer, 200, `listing ${key}`);
+        const records = t.list<Rec>(answer.body, [key], `the list of ${key}`);
+        const meta = (answer.body?.meta ?? {}) as Rec;
+        for (const name of ['count', 'total'] as const)
+          if (meta[name] !== undefined)
+            t.equal(meta[name], records.length, `meta.${name} of ${key} beside its ${records.length} records`);
+      }
+    },
+  }),
 ];

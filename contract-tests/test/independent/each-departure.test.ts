@@ -69,6 +69,7 @@ const PROBES: Record<DepartureName, string[]> = {
   'area-holes': ['updateDeliveryZone'],
   'hours-in-utc': ['getDeliveryZone'],
   'delivery-skips': ['updateCarrierDelivery'],
+  'total-all-records': ['listRestaurants'],
 };
 
 /** The configuration of a departure's runs, where it differs from the mock's (an account by API key). */
