@@ -534,7 +534,8 @@ interface AnswerChange {
   shows: string;
   silentUnderSpec?: string;
   key: string;
-  change(holder: Json): void;
+  /** Writes `holder` (an object of an answer that holds `key`) this service's way; `mock` holds its records. */
+  change(holder: Json, mock: Mock): void;
   /** How the service reads back what it wrote another way (a token it handed out). */
   request?(request: Request, url: URL): Request;
 }
@@ -706,15 +707,29 @@ const ANSWER_CHANGES: Readonly<Record<string, AnswerChange>> = {
       if ('role' in holder && !('created_at' in holder)) holder.created_at = '2026-01-01T00:00:00Z';
     },
   },
+  '/components/schemas/StaffMember/properties/role': {
+    does: "the suite's staff member (Pizza Piccolo's) manages both its branches in a role this service names `branch_manager`, not `manager` (the organization's administrator is another account, which the suite does not use)",
+    probe: ['createSession', 'getSession'],
+    shows: 'schema.createSession',
+    key: 'role',
+    change: (holder) => {
+      if (holder.role === 'administrator' && holder.organization_id === 1) holder.role = 'branch_manager';
+    },
+  },
   '/components/schemas/SessionResponse/properties/staff_members': {
-    does: "`staff_members` is empty for every session: a staff member's own record is not repeated there",
+    does: "`staff_members` holds the staff members of every organization the session sees: a courier's session its organization's, a dispatcher's all of them (a staff member's own record, as decided)",
     probe: ['createSession', 'getSession'],
     shows: 'session.decided-answers',
     silentUnderSpec:
-      'an empty array is what the spec shows (an array); only the decided session test of full reads which records it holds',
+      'the spec shows only that it is an array of staff members; only the decided session test of full reads which records it holds',
     key: 'staff_members',
-    change: (holder) => {
-      if (Array.isArray(holder.staff_members)) holder.staff_members = [];
+    change: (holder, mock) => {
+      const account = isRecord(holder.api_user) && isRecord(holder.api_user.account) ? holder.api_user.account : {};
+      const { couriers, staffMembers } = mock.runtime.state;
+      const organization = account.type === 'courier' ? couriers.get(Number(account.id))?.organization_id : undefined;
+      if (account.type === 'dispatcher') holder.staff_members = staffMembers.all();
+      else if (organization !== undefined)
+        holder.staff_members = staffMembers.all().filter((staff) => staff.organization_id === organization);
     },
   },
   '/components/schemas/SessionResponse/properties/meta/properties/expires_at': {
@@ -1371,7 +1386,7 @@ export function createIndependentService(options: IndependentServiceOptions = {}
         const avatar = holder.avatar;
         if (isRecord(avatar) && typeof avatar.original === 'string') avatar.large = avatar.original;
       });
-    for (const change of answerChanges) eachKey(body, change.key, change.change);
+    for (const change of answerChanges) eachKey(body, change.key, (holder) => change.change(holder, mock));
     if (on.has('prices-three-decimals'))
       eachKey(body, 'price', (holder) => {
         // A dish's own price; option prices are returned exactly as sent (ConfiguratorPrice).
@@ -1536,7 +1551,7 @@ export function createIndependentService(options: IndependentServiceOptions = {}
       if (!answerChanges.length) return answer;
       // The records it shows are this service's, written its way (a dish's configurator on the storefront).
       const body: unknown = await answer.json();
-      for (const change of answerChanges) eachKey(body, change.key, change.change);
+      for (const change of answerChanges) eachKey(body, change.key, (holder) => change.change(holder, mock));
       const headers = new Headers(answer.headers);
       headers.delete('content-length');
       return json(answer.status, body, headers);
