@@ -325,3 +325,17 @@ test('a request is refused by the innermost decision on its way: an unknown fiel
     '/paths/~1api~1orders/get/parameters/6',
   );
 });
+
+test("a value of none of a oneOf's types names the marker that chose them, not one alternative's", () => {
+  const body = example('getCourier');
+  body.courier.last_known_position = 'POINT(13.4262 52.4988)';
+  const wkt = check('getCourier', body);
+  expect(wkt.stated).toEqual([]);
+  expect(wkt.decided.map((issue) => issue.decision?.pointer)).toEqual([
+    '/components/schemas/Courier/properties/last_known_position',
+  ]);
+  // A position without its updated_at is still decided, stated by nothing.
+  const inside = example('getCourier');
+  delete inside.courier.last_known_position.updated_at;
+  expect(check('getCourier', inside).stated).toEqual([]);
+});

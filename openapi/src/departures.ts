@@ -90,6 +90,8 @@ type Node = Record<string, unknown>;
 interface Located {
   node: Node;
   pointer: string;
+  /** Reached through a `oneOf`/`anyOf` branch at this instance location (not the node that chose the branches). */
+  branch?: boolean;
 }
 
 function isRecord(value: unknown): value is Node {
@@ -165,21 +167,23 @@ export function createDepartureClassifier(description: ApiDescription): Departur
       seen.add(item.pointer);
       out.push(item);
       const { node, pointer } = item;
+      const inBranch = item.branch === true;
       if (typeof node.$ref === 'string' && node.$ref.startsWith('#')) {
         const target = node.$ref.slice(1);
         const value = getAtPointer(document, target);
-        if (isRecord(value)) queue.push({ node: value, pointer: target });
+        if (isRecord(value)) queue.push({ node: value, pointer: target, branch: inBranch });
       }
       for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
         const list = node[key];
         if (Array.isArray(list))
           list.forEach((branch, index) => {
-            if (isRecord(branch)) queue.push({ node: branch, pointer: `${pointer}/${key}/${index}` });
+            if (isRecord(branch))
+              queue.push({ node: branch, pointer: `${pointer}/${key}/${index}`, branch: inBranch || key !== 'allOf' });
           });
       }
       for (const key of ['then', 'else'] as const) {
         const branch = node[key];
-        if (isRecord(branch)) queue.push({ node: branch, pointer: `${pointer}/${key}` });
+        if (isRecord(branch)) queue.push({ node: branch, pointer: `${pointer}/${key}`, branch: true });
       }
     }
     return out;
@@ -230,7 +234,11 @@ export function createDepartureClassifier(description: ApiDescription): Departur
     for (let depth = 0; depth <= segments.length; depth += 1) {
       if (depth > 0) nodes = step(nodes, segments[depth - 1]!);
       if (nodes.length === 0) break;
-      const atKeyword = depth === objectDepth ? innermost(nodes, issue.keyword) : undefined;
+      // A value of none of a oneOf's types departs from the marker that chose the alternatives, not from the
+      // marker of one alternative (a WKT string for a position decided as `null` or an object).
+      const outer = issue.keyword === 'type' ? nodes.filter((item) => !item.branch) : [];
+      const atKeyword =
+        depth === objectDepth ? (innermost(outer, issue.keyword) ?? innermost(nodes, issue.keyword)) : undefined;
       // A member that is missing or extra is decided when its own node is (a decided field missing).
       const atMember = member && depth === segments.length ? innermost(nodes, issue.keyword) : undefined;
       const below = depth < objectDepth ? innermost(nodes, undefined) : undefined;

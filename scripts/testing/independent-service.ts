@@ -290,6 +290,61 @@ export const DEPARTURES = {
     silentUnderSpec:
       'the spec does not say what a dish without a weight shows; only the decided defaults test of full reads it',
   },
+  'read-only-ignored': {
+    does: '`PUT /api/restaurants/{id}` takes `is_running` and `is_delivery` without a word and ignores them (they stay as they were), rather than refusing them with 422',
+    area: 'refusal',
+    decision: '/components/schemas/Restaurant/properties/is_running',
+    also: ['/components/schemas/Restaurant/properties/is_delivery'],
+    silentUnderSpec:
+      'the spec leaves their editability unspecified: only the decided restaurant update test of full sends them',
+  },
+  'any-time-zone': {
+    does: 'a zone takes any time zone name and shows it as sent; a name it does not know reads the hours in UTC (no 422)',
+    area: 'refusal',
+    decision: '/components/schemas/DeliveryZone/properties/timezone',
+    silentUnderSpec: 'the spec tests send IANA names only; only the decided zone test of full sends an unknown one',
+  },
+  'area-holes': {
+    does: 'a zone area may have holes: a `POLYGON` with inner rings (still one connected region without self-intersections) is taken and shown as sent',
+    area: 'refusal',
+    decision: '/components/schemas/DeliveryZone/properties/area',
+    silentUnderSpec:
+      'the spec tests send simple polygons only; only the decided zone test of full sends one with a hole',
+  },
+  'hours-in-utc': {
+    does: "a zone's opening hours are read in UTC, as the timestamps' `Z` says, not in the zone's `timezone` (kept and shown as sent; the seed's zones keep their reading)",
+    area: 'numbering',
+    decision: '/components/schemas/Timetable',
+    silentUnderSpec:
+      'the spec does not say in which zone the time of day counts; only the decided opening hours test of full places orders around it',
+  },
+  'delivery-skips': {
+    does: 'a carrier may report a later delivery status directly (`idle` → `delivering` or `delivered`): the steps between are taken with it, main order moves included',
+    area: 'refusal',
+    decision: '/components/schemas/DeliveryStatus',
+    silentUnderSpec: 'the spec tests move a delivery step by step; only the decided carrier test of full tries a skip',
+  },
+  'total-all-records': {
+    does: "a collection's `meta.total` counts every record of the kind the service holds, not only those the caller can see (`count` stays the records in the answer)",
+    area: 'body shape',
+    decision: '/components/schemas/CollectionMeta',
+    silentUnderSpec:
+      'a count either way; only the decided collection test of full compares the counts with the records',
+  },
+  'ids-by-value': {
+    does: 'an id in a path or query is read by its numeric value, as `Number()` reads it: `01`, `+1`, `1.0`, `0x1` and `1e3` name ids 1 and 1000',
+    area: 'refusal',
+    decision: '/components/schemas/Id',
+    silentUnderSpec: 'the spec tests write ids canonically; only the decided negative tests of full send another form',
+  },
+  'configurator-rounded': {
+    does: 'a configurator price with more than two decimals is rounded to cents, and a fractional `min` or `max` is rounded down, rather than refused',
+    area: 'refusal',
+    decision: '/components/schemas/ConfiguratorPrice',
+    also: ['/components/schemas/ConfiguratorCount'],
+    silentUnderSpec:
+      'a fractional count is a wrong type the spec tests take leniency for (a warning naming UnprocessableEntity); only the decided configurator test of full names these decisions',
+  },
 } as const satisfies Record<string, Departure>;
 
 /** The name of one departure. */
@@ -479,7 +534,8 @@ interface AnswerChange {
   shows: string;
   silentUnderSpec?: string;
   key: string;
-  change(holder: Json): void;
+  /** Writes `holder` (an object of an answer that holds `key`) this service's way; `mock` holds its records. */
+  change(holder: Json, mock: Mock): void;
   /** How the service reads back what it wrote another way (a token it handed out). */
   request?(request: Request, url: URL): Request;
 }
@@ -638,6 +694,89 @@ const ANSWER_CHANGES: Readonly<Record<string, AnswerChange>> = {
     key: 'order_status',
     change: (holder) => {
       if (holder.order_status === 'confirmed') holder.order_status = 'preparing';
+    },
+  },
+  '/components/schemas/StaffMember': {
+    does: 'a staff member record carries one more field, `created_at` (when the staff member was added)',
+    probe: ['createSession', 'getSession'],
+    shows: 'session.decided-answers',
+    silentUnderSpec:
+      'the document leaves answer records open (new fields are additive); only the decided session test of full counts the fields',
+    key: 'restaurant_ids',
+    change: (holder) => {
+      if ('role' in holder && !('created_at' in holder)) holder.created_at = '2026-01-01T00:00:00Z';
+    },
+  },
+  '/components/schemas/StaffMember/properties/role': {
+    does: "the suite's staff member (Pizza Piccolo's) manages both its branches in a role this service names `branch_manager`, not `manager` (the organization's administrator is another account, which the suite does not use)",
+    probe: ['createSession', 'getSession'],
+    shows: 'schema.createSession',
+    key: 'role',
+    change: (holder) => {
+      if (holder.role === 'administrator' && holder.organization_id === 1) holder.role = 'branch_manager';
+    },
+  },
+  '/components/schemas/SessionResponse/properties/staff_members': {
+    does: "`staff_members` holds the staff members of every organization the session sees: a courier's session its organization's, a dispatcher's all of them (a staff member's own record, as decided)",
+    probe: ['createSession', 'getSession'],
+    shows: 'session.decided-answers',
+    silentUnderSpec:
+      'the spec shows only that it is an array of staff members; only the decided session test of full reads which records it holds',
+    key: 'staff_members',
+    change: (holder, mock) => {
+      const account = isRecord(holder.api_user) && isRecord(holder.api_user.account) ? holder.api_user.account : {};
+      const { couriers, staffMembers } = mock.runtime.state;
+      const organization = account.type === 'courier' ? couriers.get(Number(account.id))?.organization_id : undefined;
+      if (account.type === 'dispatcher') holder.staff_members = staffMembers.all();
+      else if (organization !== undefined)
+        holder.staff_members = staffMembers.all().filter((staff) => staff.organization_id === organization);
+    },
+  },
+  '/components/schemas/SessionResponse/properties/meta/properties/expires_at': {
+    does: 'a token ends 24 hours after its last use (not 30 days): `expires_at` says so',
+    probe: ['createSession', 'getSession'],
+    shows: 'session.decided-answers',
+    silentUnderSpec: 'a timestamp either way; only the decided session test of full reads how far ahead it is',
+    key: 'expires_at',
+    change: (holder) => {
+      const at = typeof holder.expires_at === 'string' ? Date.parse(holder.expires_at) : Number.NaN;
+      if ('token' in holder && !Number.isNaN(at))
+        holder.expires_at = new Date(at - 29 * 24 * 60 * 60 * 1000).toISOString();
+    },
+  },
+  '/components/schemas/Payment': {
+    does: "a payment's `amount` is a JSON number, not a decimal string",
+    probe: ['getOrder'],
+    shows: 'schema.getOrder',
+    key: 'payments',
+    change: (holder) => {
+      for (const payment of Array.isArray(holder.payments) ? holder.payments : [])
+        if (isRecord(payment) && typeof payment.amount === 'string') payment.amount = Number(payment.amount);
+    },
+  },
+  '/components/schemas/Courier/properties/last_known_position': {
+    does: "a courier's last known position is a WKT point (`POINT(13.4 52.5)`, longitude first), not an object",
+    probe: ['getCourier', 'listCouriers', 'updateCarrierDelivery'],
+    shows: 'stateful.orders',
+    silentUnderSpec:
+      'a courier has a position only after a carrier reports one; only the model of full does, and reads the couriers after it',
+    key: 'last_known_position',
+    change: (holder) => {
+      const position = holder.last_known_position;
+      if (isRecord(position) && typeof position.lat === 'number' && typeof position.lon === 'number')
+        holder.last_known_position = `POINT(${position.lon} ${position.lat})`;
+    },
+  },
+  '/components/schemas/Configurator': {
+    does: 'a configurator sent as an empty array is kept as `null` (both mean no add-ons)',
+    probe: ['createDraftDish', 'updateDraftDish', 'getDraftDish'],
+    shows: 'menu.decided-publication-and-configurator',
+    silentUnderSpec:
+      'the spec does not say whether the array may be empty; only the decided configurator test of full sends one and reads it back',
+    key: 'options',
+    change: (holder) => {
+      if ('draft_category_id' in holder && Array.isArray(holder.options) && holder.options.length === 0)
+        holder.options = null;
     },
   },
   '/components/schemas/Timetable/properties/date': {
@@ -811,6 +950,57 @@ function eachKey(body: unknown, key: string, fn: (holder: Json) => void): void {
   for (const value of Object.values(body)) eachKey(value, key, fn);
 }
 
+/** Whether the runtime knows a time zone name (an IANA name or an alias of one). */
+function knownTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Rewrites each id of a request's path and `*_id` query parameters that `Number()` reads as a whole number of 1 or
+ * more (`01`, `+1`, `1.0`, `0x1`) in its canonical form (`ids-by-value`); whether it changed anything.
+ */
+function byValue(url: URL): boolean {
+  const canonical = (text: string): string | undefined => {
+    const value = text.trim() === '' ? Number.NaN : Number(text);
+    return Number.isSafeInteger(value) && value >= 1 && String(value) !== text ? String(value) : undefined;
+  };
+  let changed = false;
+  // The segment after a collection of records with ids (not a job id or a carrier's secure_id).
+  const collection = /^(orders|restaurants|organizations|draft_dishes|draft_categories|delivery_zones|couriers)$/;
+  const segments = url.pathname.split('/').map((segment, i, all) => {
+    let text: string;
+    try {
+      text = decodeURIComponent(segment);
+    } catch {
+      return segment;
+    }
+    const id = collection.test(all[i - 1] ?? '') && all[1] !== 'api-delivery' ? canonical(text) : undefined;
+    if (id === undefined) return segment;
+    changed = true;
+    return id;
+  });
+  if (changed) url.pathname = segments.join('/');
+  for (const name of [...new Set(url.searchParams.keys())].filter((key) => /(^|_)id(\[\])?$/.test(key))) {
+    const values = url.searchParams.getAll(name);
+    const read = values.map((value) =>
+      value
+        .split(',')
+        .map((item) => canonical(item) ?? item)
+        .join(','),
+    );
+    if (read.every((value, i) => value === values[i])) continue;
+    url.searchParams.delete(name);
+    for (const value of read) url.searchParams.append(name, value);
+    changed = true;
+  }
+  return changed;
+}
+
 /** A job id of the mock (hexadecimal) as the integer this service shows: the same job, the same number. */
 function numericJobId(id: string): number {
   return Number.parseInt(id.slice(-12), 16);
@@ -869,10 +1059,18 @@ export function createIndependentService(options: IndependentServiceOptions = {}
   const lenient = new Set(families.filter((f) => f.family === 'refusal').map((f) => f.decision));
   /** Records whose photo was just uploaded and not read since (`photo-later`). */
   const processing = new Set<string>();
+  /**
+   * Zone fields this service keeps as sent while the mock holds another value (`any-time-zone`, `area-holes`,
+   * `hours-in-utc`), by zone id; and what each zone write sent of those fields (`undefined`: given to the mock
+   * as sent), by request.
+   */
+  const zoneShown = new Map<unknown, Json>();
+  const zoneSent = new WeakMap<Request, Record<string, unknown>>();
 
   /** The service's own refusal of a request the mock would take, or a request rewritten for the mock. */
   async function ownRules(original: Request, url: URL): Promise<Request | Response> {
     let request = original;
+    if (on.has('ids-by-value') && byValue(url)) request = new Request(url, request);
     const path = url.pathname;
     const method = request.method;
     const absent = (status: number) =>
@@ -939,12 +1137,22 @@ export function createIndependentService(options: IndependentServiceOptions = {}
         });
       }
     }
+    const delivery = /^\/api-delivery\/orders\/([^/]+)\/delivery$/.exec(path);
+    if (delivery && method === 'PUT' && on.has('delivery-skips')) {
+      const skipped = await stepsBetween(request, url, delivery[1]!);
+      if (skipped instanceof Response) return skipped;
+      request = skipped;
+    }
     const zone = /^\/api\/delivery_zones(\/[^/]+)?\/?$/.test(path) && (method === 'POST' || method === 'PUT');
     const dish = /^\/api\/draft_dishes(\/[^/]+)?\/?$/.test(path) && (method === 'POST' || method === 'PUT');
     const orders = method === 'POST' && /^\/api\/organizations\/[^/]+\/import\/orders$/.test(path);
     const category = method === 'PUT' && /^\/api\/draft_categories\/[^/]+$/.test(path);
     const order = method === 'PUT' && /^\/(api\/)?orders\/[^/]+$/.test(path);
+    const restaurant = method === 'PUT' && /^\/api\/restaurants\/[^/]+$/.test(path);
     const wanted =
+      (restaurant && on.has('read-only-ignored')) ||
+      (zone && (on.has('any-time-zone') || on.has('area-holes') || on.has('hours-in-utc'))) ||
+      (dish && on.has('configurator-rounded')) ||
       (order && on.has('unassign-refused')) ||
       (zone && on.has('zone-wrapped')) ||
       (dish &&
@@ -971,6 +1179,43 @@ export function createIndependentService(options: IndependentServiceOptions = {}
       if (!isRecord(body) || !isRecord(body.delivery_zone))
         return invalidField('/delivery_zone', 'delivery_zone is required');
       body = body.delivery_zone;
+    }
+    if (restaurant && on.has('read-only-ignored') && isRecord(body)) {
+      const fields = isRecord(body.restaurant) ? body.restaurant : body;
+      delete fields.is_running;
+      delete fields.is_delivery;
+    }
+    if (zone && isRecord(body)) {
+      const fields = isRecord(body.delivery_zone) ? body.delivery_zone : body;
+      const sent: Record<string, unknown> = {};
+      const keep = (field: string, forMock: unknown): void => {
+        sent[field] = fields[field];
+        fields[field] = forMock;
+      };
+      const { timezone, area } = fields;
+      if (typeof timezone === 'string' && timezone !== '') {
+        sent.timezone = undefined;
+        // Reading the hours in UTC still refuses a name it does not know; `any-time-zone` takes any.
+        if (knownTimeZone(timezone) ? on.has('hours-in-utc') : on.has('any-time-zone')) keep('timezone', 'UTC');
+      }
+      if (typeof area === 'string') {
+        sent.area = undefined;
+        const outer = /^\s*POLYGON\s*\((\([^()]*\))\s*,\s*\([^()]*\)(\s*,\s*\([^()]*\))*\)\s*$/i.exec(area);
+        if (on.has('area-holes') && outer) keep('area', `POLYGON(${outer[1]})`);
+      }
+      zoneSent.set(original, sent);
+    }
+    if (dish && on.has('configurator-rounded') && isRecord(body)) {
+      const fields = isRecord(body.draft_dish) ? body.draft_dish : body;
+      for (const group of Array.isArray(fields.options) ? fields.options : []) {
+        if (!isRecord(group)) continue;
+        for (const name of ['min', 'max'])
+          if (typeof group[name] === 'number' && !Number.isInteger(group[name])) group[name] = Math.floor(group[name]);
+        for (const item of Array.isArray(group.items) ? group.items : [])
+          if (isRecord(item) && /^\d+\.\d{3,}$/.test(String(item.price)))
+            item.price =
+              typeof item.price === 'number' ? Math.round(item.price * 100) / 100 : Number(item.price).toFixed(2);
+      }
     }
     if (dish && on.has('dish-price-number') && isRecord(body)) {
       const fields = isRecord(body.draft_dish) ? body.draft_dish : body;
@@ -1000,6 +1245,34 @@ export function createIndependentService(options: IndependentServiceOptions = {}
     if (category && on.has('menu-order-fixed') && isRecord(body) && isRecord(body.draft_category))
       delete body.draft_category.menu_order;
     return new Request(url, { method, headers: request.headers, body: JSON.stringify(body) });
+  }
+
+  /**
+   * Takes the delivery statuses between the current one and a later one a carrier reports (`delivery-skips`): each
+   * is sent to the mock in turn, so the main order moves as it would step by step. Answers the request to send
+   * last, or the mock's refusal of a step.
+   */
+  async function stepsBetween(request: Request, url: URL, secureId: string): Promise<Request | Response> {
+    const text = await request.text();
+    const again = (): Request => new Request(url, { method: 'PUT', headers: request.headers, body: text });
+    let wanted: unknown;
+    try {
+      wanted = (JSON.parse(text) as Json).status;
+    } catch {
+      return again();
+    }
+    const view = await mock.fetch(new Request(new URL(`/api-delivery/orders/${secureId}`, url)));
+    const current = view.ok ? ((await view.json()) as { order?: { delivery?: { status?: unknown } } }) : {};
+    const chain = ['idle', 'courier_assigned', 'delivering', 'delivered'];
+    const from = chain.indexOf(String(current.order?.delivery?.status));
+    const to = chain.indexOf(String(wanted));
+    for (const step of from >= 0 && to > from + 1 ? chain.slice(from + 1, to) : []) {
+      const answer = await mock.fetch(
+        new Request(url, { method: 'PUT', headers: request.headers, body: JSON.stringify({ status: step }) }),
+      );
+      if (!answer.ok) return answer;
+    }
+    return again();
   }
 
   /** The request as the mock understands it, or the service's own refusal. */
@@ -1090,6 +1363,17 @@ export function createIndependentService(options: IndependentServiceOptions = {}
     if (status === 201 && method === 'POST' && on.has('zone-created-200') && /^\/api\/delivery_zones\/?$/.test(path))
       answerStatus = 200;
     if (on.has('days-from-sunday')) eachTimetable(body, (entry) => entry.day === 7 && (entry.day = 0));
+    if (path.startsWith('/api/delivery_zones')) {
+      const sent = zoneSent.get(request);
+      if (sent && status < 300 && isRecord(body)) {
+        const shown = zoneShown.get(body.id) ?? {};
+        for (const [field, value] of Object.entries(sent))
+          if (value === undefined) delete shown[field];
+          else shown[field] = value;
+        zoneShown.set(body.id, shown);
+      }
+      eachKey(body, 'timezone', (zone) => Object.assign(zone, zoneShown.get(zone.id)));
+    }
     if (on.has('photo-later')) {
       const photo = /^\/api\/(draft_dishes|draft_categories)\/(\d+)(\/photo)?$/.exec(path);
       if (photo && method === 'PUT' && photo[3] && status < 300) processing.add(`${photo[1]}/${photo[2]}`);
@@ -1102,7 +1386,7 @@ export function createIndependentService(options: IndependentServiceOptions = {}
         const avatar = holder.avatar;
         if (isRecord(avatar) && typeof avatar.original === 'string') avatar.large = avatar.original;
       });
-    for (const change of answerChanges) eachKey(body, change.key, change.change);
+    for (const change of answerChanges) eachKey(body, change.key, (holder) => change.change(holder, mock));
     if (on.has('prices-three-decimals'))
       eachKey(body, 'price', (holder) => {
         // A dish's own price; option prices are returned exactly as sent (ConfiguratorPrice).
@@ -1145,6 +1429,20 @@ export function createIndependentService(options: IndependentServiceOptions = {}
           account: user.account,
         },
       };
+    }
+    const collection =
+      /^\/api\/(restaurants|delivery_zones|draft_categories|draft_dishes|organizations|couriers)\/?$/.exec(path);
+    if (on.has('total-all-records') && method === 'GET' && collection && isRecord(body) && isRecord(body.meta)) {
+      const tables = mock.runtime.state;
+      const table = {
+        restaurants: tables.restaurants,
+        delivery_zones: tables.deliveryZones,
+        draft_categories: tables.draftCategories,
+        draft_dishes: tables.draftDishes,
+        organizations: tables.organizations,
+        couriers: tables.couriers,
+      }[collection[1]!]!;
+      if (typeof body.meta.total === 'number') body.meta.total = table.size;
     }
     if (on.has('count-this-page') && method === 'GET' && /^\/(api\/)?orders\/?$/.test(path) && isRecord(body)) {
       const meta = body.meta;
@@ -1244,6 +1542,8 @@ export function createIndependentService(options: IndependentServiceOptions = {}
     let request = lenient.size && !url.pathname.startsWith('/__mock') ? await letThrough(original, url) : original;
     for (const change of answerChanges) if (change.request) request = change.request(request, url);
     if (url.pathname.startsWith('/__mock')) {
+      // A reset starts the world over: its zones are new records, whatever ids they reuse.
+      if (request.method === 'POST' && /^\/__mock\/reset\/?$/.test(url.pathname)) zoneShown.clear();
       // The storefront the control API shows is this service's menu too.
       const answer = await mock.fetch(request);
       if (!(answer.headers.get('content-type') ?? '').includes('json')) return answer;
@@ -1251,7 +1551,7 @@ export function createIndependentService(options: IndependentServiceOptions = {}
       if (!answerChanges.length) return answer;
       // The records it shows are this service's, written its way (a dish's configurator on the storefront).
       const body: unknown = await answer.json();
-      for (const change of answerChanges) eachKey(body, change.key, change.change);
+      for (const change of answerChanges) eachKey(body, change.key, (holder) => change.change(holder, mock));
       const headers = new Headers(answer.headers);
       headers.delete('content-length');
       return json(answer.status, body, headers);

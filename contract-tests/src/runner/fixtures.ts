@@ -420,9 +420,20 @@ export class Fixtures {
    */
   async storefrontOrder(restaurantId?: number): Promise<Rec> {
     await this.openingHours();
+    const answer = await this.storefrontAnswer(await this.zonePoint(restaurantId));
+    if (answer.status >= 300)
+      this.t.skip(`the storefront refused the fixture order: ${JSON.stringify(answer.body).slice(0, 300)}`);
+    return this.t.dig<Rec>(answer.body, ['order'], 'the order');
+  }
+
+  /**
+   * The control API's answer to a storefront order of a published, visible dish at a point of a zone, at the
+   * control API's current time (refused with 422 when the zone is closed then).
+   */
+  async storefrontAnswer(at: { zone: Rec; lat: number; lon: number }): Promise<{ status: number; body: unknown }> {
     const menu = await this.t.setup('the published menu', () => this.t.control.publishedMenu(this.orgId));
     if (!menu || menu.dishes.length === 0) this.t.skip('the organization has no published menu to order from');
-    const { zone, lat, lon } = await this.zonePoint(restaurantId);
+    const { zone, lat, lon } = at;
     const dish = [...menu.dishes].sort(
       (a: Rec, b: Rec) => Number(a.options !== null) - Number(b.options !== null),
     )[0] as Rec;
@@ -434,7 +445,7 @@ export class Fixtures {
       }));
     const minimal = Number(zone.minimal_order_price ?? 0);
     const amount = Math.min(20, Math.max(1, Math.ceil(minimal / Number(dish.price)) + 1));
-    const answer = await this.t.setup('a storefront order', () =>
+    return this.t.setup('a storefront order', () =>
       this.t.control.placeOrder({
         organization_id: this.orgId,
         restaurant_id: zone.restaurant_id,
@@ -449,9 +460,6 @@ export class Fixtures {
         items: [{ dish_id: dish.id, amount, ...(config.length ? { config } : {}) }],
       }),
     );
-    if (answer.status >= 300)
-      this.t.skip(`the storefront refused the fixture order: ${JSON.stringify(answer.body).slice(0, 300)}`);
-    return this.t.dig<Rec>(answer.body, ['order'], 'the order');
   }
 }
 

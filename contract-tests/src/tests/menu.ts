@@ -521,7 +521,9 @@ export const menuTests = [
     decisions: [
       component('schemas', 'MenuPublication'),
       component('schemas', 'ConfiguratorGroup'),
+      component('schemas', 'Configurator'),
       component('schemas', 'ConfiguratorCount'),
+      component('schemas', 'ConfiguratorPrice'),
       component('schemas', 'DraftDish/properties/options'),
     ],
     kind: 'decision',
@@ -586,6 +588,26 @@ export const menuTests = [
         ['0.50', 2],
         'prices are returned as sent',
       );
+      // Counts are whole numbers, prices at most two decimals: neither is rounded to fit.
+      for (const [what, group] of [
+        ['a fractional max', { max: 1.5, items: [{ name: 'a', price: 0 }] }],
+        ['a price with three decimals', { items: [{ name: 'a', price: '0.505' }] }],
+        ['a numeric price with three decimals', { items: [{ name: 'a', price: 0.505 }] }],
+      ] as const) {
+        const refused = await staff.post('/api/draft_dishes/', {
+          draft_dish: {
+            name: 'Rounded',
+            price: '1.00',
+            draft_category_id: category.id,
+            organization_id: t.fixtures.orgId,
+            options: [{ name: 'Pick', multiple: true, ...group }],
+          },
+        });
+        t.status(refused, 422, what);
+      }
+      // An empty configurator is accepted and kept as sent (it means no add-ons, like null).
+      const empty = await t.fixtures.createDish({ options: [] });
+      t.equal(empty.options, [], 'an empty configurator read back');
     },
   }),
 ];

@@ -719,7 +719,7 @@ function negativeTest(op: OperationInfo, profile: 'spec' | 'full'): ContractTest
         const expected = t.full ? DECIDED_STATUS[mutation.kind] : undefined;
         if (expected !== undefined && response.status !== expected)
           throw new CheckFailure(
-            `${mutation.label}: answered ${response.status}, the document decides ${expected}. ${response.text.slice(0, 200)}`,
+            `${mutation.label}: answered ${response.status}, the document decides ${expected}${decision ? ` (the decision ${decision} refuses it)` : ''}. ${response.text.slice(0, 200)}`,
           );
         if (response.status < 400 || response.status >= 500)
           throw new CheckFailure(

@@ -178,16 +178,18 @@ export const resourceTests = [
   }),
   defineTest({
     id: 'restaurant.decided-update-rules',
-    title: 'Restaurant update (decided): answer as GET, organization_id and is_running are not editable',
+    title: 'Restaurant update (decided): answer as GET, organization_id, is_running and is_delivery are not editable',
     clauses: [
       'Endpoints > Restaurants: PUT /api/restaurants/:id',
       'Resources > Restaurant: is_running',
+      'Resources > Restaurant: is_delivery',
       'Resources > Restaurant: organization_id',
     ],
     profile: 'full',
     decisions: [
       component('schemas', 'RestaurantUpdate/properties/restaurant'),
       component('schemas', 'Restaurant/properties/is_running'),
+      component('schemas', 'Restaurant/properties/is_delivery'),
       opPointer('/api/restaurants/{id}', 'put', '/responses/200'),
     ],
     kind: 'decision',
@@ -204,9 +206,11 @@ export const resourceTests = [
       const move = await staff.put(path, { restaurant: { organization_id: before.organization_id + 1000 } });
       t.status(move, 422, 'moving the restaurant to another organization');
       t.equal(move.body?.errors?.[0]?.code, 'not_editable', 'error code');
-      if (typeof before.is_running === 'boolean') {
-        const running = await staff.put(path, { restaurant: { is_running: !before.is_running } });
-        t.status(running, 422, 'changing is_running');
+      for (const field of ['is_running', 'is_delivery'] as const) {
+        if (typeof before[field] !== 'boolean') continue;
+        const changed = await staff.put(path, { restaurant: { [field]: !before[field] } });
+        t.status(changed, 422, `changing ${field}`);
+        t.equal(changed.body?.errors?.[0]?.code, 'not_editable', `error code of changing ${field}`);
       }
     },
   }),
@@ -245,6 +249,29 @@ export const resourceTests = [
         405,
         'creating a courier',
       );
+    },
+  }),
+  defineTest({
+    id: 'collections.decided-meta',
+    title:
+      "Data format rules 2 (decided): a collection's meta.count is the records in the answer, meta.total those the caller can see in all",
+    clauses: ['Data format rules 2'],
+    profile: 'full',
+    decisions: [component('schemas', 'CollectionMeta')],
+    kind: 'decision',
+    operations: ['listRestaurants', 'listDeliveryZones', 'listDraftCategories', 'listDraftDishes'],
+    async run(t) {
+      const staff = await t.as('staffMember');
+      // A staff member sees one organization (Limits 2): its own records are all it can see, on one page.
+      for (const key of ['restaurants', 'delivery_zones', 'draft_categories', 'draft_dishes']) {
+        const answer = await staff.get(`/api/${key}`, { organization_id: t.fixtures.orgId });
+        t.status(answer, 200, `listing ${key}`);
+        const records = t.list<Rec>(answer.body, [key], `the list of ${key}`);
+        const meta = (answer.body?.meta ?? {}) as Rec;
+        for (const name of ['count', 'total'] as const)
+          if (meta[name] !== undefined)
+            t.equal(meta[name], records.length, `meta.${name} of ${key} beside its ${records.length} records`);
+      }
     },
   }),
 ];

@@ -1,6 +1,9 @@
 import type { Role } from '../config.js';
 import { component, defineTest, opPointer, resourceRows } from './define.js';
 
+/** A day in milliseconds (the decided token lifetime is 30 of them). */
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 const SESSION_ROWS = [
   'Endpoints > Session: POST /api/session',
   'Endpoints > Session: GET /api/session',
@@ -173,11 +176,22 @@ export const sessionTests = [
         /^[A-Za-z0-9_-]{43,}$/.test(session.token),
         `the token is not ≥ 43 base64url characters: ${session.token}`,
       );
-      t.check(!Number.isNaN(Date.parse(session.body?.meta?.expires_at)), 'meta.expires_at is not a timestamp');
+      const expires = Date.parse(session.body?.meta?.expires_at);
+      t.check(!Number.isNaN(expires), 'meta.expires_at is not a timestamp');
+      // The decided lifetime: 30 days after the last use (a day of slack for clocks apart).
+      t.check(
+        expires > Date.now() + 29 * DAY_MS && expires < Date.now() + 31 * DAY_MS,
+        `meta.expires_at ${session.body?.meta?.expires_at} is not 30 days after this login`,
+      );
       const staff = t.list<{ organization_id: number; id: number }>(session.body, ['staff_members'], 'staff_members');
       t.equal(staff.length, 1, 'staff_members of a staff-member session');
       t.equal(staff[0]?.organization_id, t.fixtures.orgId, 'organization of the staff member');
       t.equal(staff[0]?.id, session.accountId, "staff_members holds the account's own record");
+      t.equal(
+        Object.keys(staff[0] ?? {}).sort(),
+        ['id', 'organization_id', 'restaurant_ids', 'role'],
+        'fields of the staff member record (exactly the four the spec lists)',
+      );
       const client = t.withSession(session);
       const read = await client.get('/api/session');
       t.status(read, 200);

@@ -25,6 +25,14 @@ const INVALID_AREAS: Record<string, string> = {
     'POLYGON((13.40 52.49, 13.42 52.51, 13.44 52.49, 13.44 52.53, 13.42 52.51, 13.40 52.53, 13.40 52.49))',
 };
 
+/** A square with a square hole: one connected region without self-intersections, written with two rings. */
+const HOLED_AREA =
+  'POLYGON((13.40 52.49, 13.44 52.49, 13.44 52.51, 13.40 52.51, 13.40 52.49), (13.41 52.495, 13.43 52.495, 13.43 52.505, 13.41 52.505, 13.41 52.495))';
+
+/** A zone far from the demo's (Tokyo), so that a point inside it is in no other zone, and that point. */
+const TOKYO_AREA = 'POLYGON((139.70 35.66, 139.74 35.66, 139.74 35.70, 139.70 35.70, 139.70 35.66))';
+const TOKYO_POINT = { lat: 35.68, lon: 139.72 };
+
 export const zoneTests = [
   defineTest({
     id: 'zones.lifecycle',
@@ -332,6 +340,10 @@ export const zoneTests = [
       const bowTie = await staff.put(`/api/delivery_zones/${zone.id}`, { area: SELF_INTERSECTING_AREA });
       t.status(bowTie, 422);
       t.equal(bowTie.body?.errors?.[0]?.code, 'invalid_geometry', 'error code of a self-intersecting area');
+      // A hole leaves one connected region, but the decided WKT is a single ring.
+      const holed = await staff.put(`/api/delivery_zones/${zone.id}`, { area: HOLED_AREA });
+      t.status(holed, 422, 'an area with a hole');
+      t.equal(holed.body?.errors?.[0]?.code, 'invalid_geometry', 'error code of an area with a hole');
       const echoed = await staff.put(
         `/api/delivery_zones/${zone.id}`,
         (await staff.get(`/api/delivery_zones/${zone.id}`)).body,
@@ -339,6 +351,49 @@ export const zoneTests = [
       t.status(echoed, 200, 'sending the GET body back');
       t.status(await staff.delete(`/api/delivery_zones/${zone.id}`), 204, 'deleting the zone');
       t.status(await staff.get(`/api/delivery_zones/${zone.id}`), 404, 'reading a deleted zone');
+    },
+  }),
+  defineTest({
+    id: 'zones.decided-opening-hours',
+    title:
+      "DeliveryZone timetables (decided): the time of day of open_at and close_at is wall-clock time in the zone's timezone",
+    clauses: ['Resources > DeliveryZone > Timetable entry: open_at', 'Resources > DeliveryZone: timezone'],
+    profile: 'full',
+    decisions: [component('schemas', 'Timetable'), component('schemas', 'DeliveryZone/properties/timezone')],
+    kind: 'decision',
+    needs: ['controlApi', 'mutations'],
+    operations: ['createDeliveryZone', 'getDeliveryZone'],
+    async run(t) {
+      // Open 10:00 to 14:00 in Tokyo (UTC+9, no daylight saving) every day; read as UTC, 01:00 to 05:00 there.
+      const zone = await t.fixtures.createZone({
+        name: `Tokyo ${t.unique()}`,
+        timezone: 'Asia/Tokyo',
+        area: TOKYO_AREA,
+        timetables: [1, 2, 3, 4, 5, 6, 7].map((day) => ({
+          day,
+          open_at: '2000-01-01T10:00:00Z',
+          close_at: '2000-01-01T14:00:00Z',
+          is_working: true,
+        })),
+      });
+      const staff = await t.as('staffMember');
+      t.cleanup(async () => void (await staff.delete(`/api/delivery_zones/${zone.id}`)));
+      const today = new Date().toISOString().slice(0, 10);
+      const at = async (time: string): Promise<number> => {
+        await t.setup('the clock', () => t.control.setClock(`${today}T${time}Z`, false));
+        return (await t.fixtures.storefrontAnswer({ zone, ...TOKYO_POINT })).status;
+      };
+      const evening = await at('12:00:00');
+      const noon = await at('03:00:00');
+      await t.fixtures.openingHours();
+      t.check(
+        evening >= 400,
+        `an order at 21:00 in Tokyo (12:00 UTC) was taken (${evening}): the zone opens 10:00-14:00 there`,
+      );
+      t.check(
+        noon < 300,
+        `an order at 12:00 in Tokyo (03:00 UTC) was refused (${noon}): the zone opens 10:00-14:00 there`,
+      );
     },
   }),
 ];

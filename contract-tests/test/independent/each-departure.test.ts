@@ -62,6 +62,14 @@ const PROBES: Record<DepartureName, string[]> = {
   'count-this-page': ['listOrders'],
   'categories-newest-first': ['listDraftCategories'],
   'weight-zero': ['getDraftDish', 'createDraftDish'],
+  'read-only-ignored': ['updateRestaurant'],
+  'any-time-zone': ['createDeliveryZone', 'updateDeliveryZone'],
+  'ids-by-value': ['getOrder'],
+  'configurator-rounded': ['createDraftDish'],
+  'area-holes': ['updateDeliveryZone'],
+  'hours-in-utc': ['getDeliveryZone'],
+  'delivery-skips': ['updateCarrierDelivery'],
+  'total-all-records': ['listRestaurants'],
 };
 
 /** The configuration of a departure's runs, where it differs from the mock's (an account by API key). */
