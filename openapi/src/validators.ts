@@ -163,7 +163,15 @@ export function issuesOf(errors: ErrorObject[] | null | undefined, location: Iss
   }
   // Branch errors of oneOf/anyOf repeat the specific ones; keep the specific ones when there are any.
   const specific = issues.filter((issue) => !['oneOf', 'anyOf', 'if', 'not'].includes(issue.keyword));
-  return specific.length > 0 ? specific : issues;
+  if (specific.length === 0) return issues;
+  // A value that fails another keyword at or below its place had the type of the branch that checked it: the type
+  // errors of the other branches there (`must be null` beside a weight's pattern) are not what is wrong with it.
+  const fitsABranch = (issue: ValidationIssue): boolean =>
+    specific.some(
+      (other) =>
+        other.keyword !== 'type' && (other.pointer === issue.pointer || other.pointer.startsWith(`${issue.pointer}/`)),
+    );
+  return specific.filter((issue) => issue.keyword !== 'type' || !fitsABranch(issue));
 }
 
 function parameterIssue(location: 'path' | 'query', name: string, keyword: string, problem: string): ValidationIssue {
