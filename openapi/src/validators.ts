@@ -164,12 +164,14 @@ export function issuesOf(errors: ErrorObject[] | null | undefined, location: Iss
   // Branch errors of oneOf/anyOf repeat the specific ones; keep the specific ones when there are any.
   const specific = issues.filter((issue) => !['oneOf', 'anyOf', 'if', 'not'].includes(issue.keyword));
   if (specific.length === 0) return issues;
-  // A value that fails another keyword at or below its place had the type of the branch that checked it: the type
-  // errors of the other branches there (`must be null` beside a weight's pattern) are not what is wrong with it.
+  // A value that fails a keyword of one type (a pattern, a minimum, a member) at or below its place had the type of
+  // the branch that checked it: the type errors of the other branches there (`must be null` beside a weight's
+  // pattern) are not what is wrong with it. `enum` and `const` judge any type, so they prove nothing.
   const fitsABranch = (issue: ValidationIssue): boolean =>
     specific.some(
       (other) =>
-        other.keyword !== 'type' && (other.pointer === issue.pointer || other.pointer.startsWith(`${issue.pointer}/`)),
+        !['type', 'enum', 'const'].includes(other.keyword) &&
+        (other.pointer === issue.pointer || other.pointer.startsWith(`${issue.pointer}/`)),
     );
   return specific.filter((issue) => issue.keyword !== 'type' || !fitsABranch(issue));
 }
