@@ -117,6 +117,67 @@ test('a decided field missing is decided: the carrier delivery block without its
   ]);
 });
 
+test('a marker narrowed by x-decided leaves the field stated: a dish weight as a number or missing fails', () => {
+  // The markers on DraftDish.weight and DishWeight decide what `null` means and the string's format, not that the
+  // weight is there nor that it is a string.
+  const body = example('getDraftDish');
+  body.draft_dish.weight = 450;
+  delete body.draft_dish.external_id;
+  body.draft_dish.options = '[]';
+  const { stated, decided } = check('getDraftDish', body);
+  expect(decided).toEqual([]);
+  expect(stated.map((i) => `${i.pointer} ${i.keyword}`).sort()).toEqual([
+    '/draft_dish/external_id required',
+    '/draft_dish/options type',
+    '/draft_dish/weight type',
+  ]);
+  // A three-decimal weight fails the string branch's pattern: the null branch's "must be null" is not its fault.
+  const three = example('getDraftDish');
+  three.draft_dish.weight = '450.000';
+  expect(check('getDraftDish', three)).toMatchObject({
+    stated: [],
+    decided: [
+      expect.objectContaining({ decision: expect.objectContaining({ pointer: '/components/schemas/DishWeight' }) }),
+    ],
+  });
+  // An enum judges any type: a number for the (decided) order status is still a stated type error.
+  const order = example('getOrder');
+  order.order.status = 12345;
+  expect(check('getOrder', order).stated).toEqual([
+    expect.objectContaining({ pointer: '/order/status', keyword: 'type' }),
+  ]);
+});
+
+test("a member's presence is its holder's: a courier without last_known_position fails, a WKT position is decided", () => {
+  // CourierPosition's marker decides the value's structure; the field itself is stated (Courier, as embedded).
+  const body = example('getOrder');
+  delete body.couriers[0].last_known_position;
+  delete body.restaurants[0].is_running;
+  const { stated, decided } = check('getOrder', body);
+  expect(decided).toEqual([]);
+  expect(stated.map((i) => `${i.pointer} ${i.keyword}`).sort()).toEqual([
+    '/couriers/0/last_known_position required',
+    '/restaurants/0/is_running required',
+  ]);
+  const wkt = example('getOrder');
+  wkt.couriers[0].last_known_position = 'POINT(13.43 52.49)';
+  expect(check('getOrder', wkt)).toMatchObject({
+    stated: [],
+    decided: [
+      expect.objectContaining({
+        decision: expect.objectContaining({ pointer: '/components/schemas/CourierPosition' }),
+      }),
+    ],
+  });
+  // Outside an order response the restaurant flags may be left out (decided), but a flag is a boolean wherever.
+  const { restaurants } = example('getRestaurant');
+  delete restaurants[0].is_running;
+  restaurants[0].is_delivery = 'yes';
+  expect(check('getRestaurant', { restaurants }).stated.map((i) => `${i.pointer} ${i.keyword}`)).toEqual([
+    '/restaurants/0/is_delivery type',
+  ]);
+});
+
 test('a decided range: an id below 1 is decided, an id that is not an integer is stated', () => {
   const body = example('getRestaurant');
   body.restaurants[0].organization_id = 0;

@@ -127,7 +127,9 @@ function unescape(segment: string): string {
  * operation's response, its schema path (through `$ref`, `allOf`, `oneOf`, `anyOf`, `properties` and
  * `items`) and the declared headers. A marker covers everything at and below its node, unless it lists
  * the aspects it fixes in `x-decided` (JSON Schema keywords such as `minimum`; `status`, `body` and
- * `headers` on a response); then only those, at that node. Everything not covered is stated.
+ * `headers` on a response); then only those, at that node. A missing member is decided by a marker on the
+ * member as its holder writes it (with no list, or `presence` in it), not by one on the schema it refers to.
+ * Everything not covered is stated.
  * @example
  * const classifier = createDepartureClassifier(createApiDescription());
  * const { stated, decided } = classifier.checkResponse('getMenuImport', { status: 200, contentType: 'application/json', body });
@@ -189,8 +191,11 @@ export function createDepartureClassifier(description: ApiDescription): Departur
     return out;
   };
 
-  /** One instance step down from every node: a property, an array item or an additional property. */
-  const step = (nodes: Located[], segment: string): Located[] => {
+  /**
+   * One instance step down from every node: a property, an array item or an additional property, as written in
+   * its holder (before following a `$ref` or a combinator).
+   */
+  const stepOwn = (nodes: Located[], segment: string): Located[] => {
     const next: Located[] = [];
     for (const { node, pointer } of nodes) {
       const properties = node.properties;
@@ -213,7 +218,7 @@ export function createDepartureClassifier(description: ApiDescription): Departur
       if (isRecord(node.additionalProperties))
         next.push({ node: node.additionalProperties, pointer: `${pointer}/additionalProperties` });
     }
-    return expand(next);
+    return next;
   };
 
   /** The innermost marker among `nodes` that covers `aspect` (deepest pointer wins). */
@@ -230,17 +235,28 @@ export function createDepartureClassifier(description: ApiDescription): Departur
     const member = issue.keyword === 'required' || issue.keyword === 'additionalProperties';
     const objectDepth = member ? segments.length - 1 : segments.length;
     let nodes = expand([root]);
+    let own: Located[] = [];
     let decision: DecisionRef | undefined;
     for (let depth = 0; depth <= segments.length; depth += 1) {
-      if (depth > 0) nodes = step(nodes, segments[depth - 1]!);
+      if (depth > 0) {
+        own = stepOwn(nodes, segments[depth - 1]!);
+        nodes = expand(own);
+      }
       if (nodes.length === 0) break;
       // A value of none of a oneOf's types departs from the marker that chose the alternatives, not from the
       // marker of one alternative (a WKT string for a position decided as `null` or an object).
       const outer = issue.keyword === 'type' ? nodes.filter((item) => !item.branch) : [];
       const atKeyword =
         depth === objectDepth ? (innermost(outer, issue.keyword) ?? innermost(nodes, issue.keyword)) : undefined;
-      // A member that is missing or extra is decided when its own node is (a decided field missing).
-      const atMember = member && depth === segments.length ? innermost(nodes, issue.keyword) : undefined;
+      // A member that is missing is decided when the member as its holder writes it is: a marker there with no
+      // `x-decided` list or with `presence` in it (a decided field missing). A marker on the schema the member
+      // refers to decides its value, not whether it is there. An extra member is decided by its own node.
+      const atMember =
+        member && depth === segments.length
+          ? issue.keyword === 'required'
+            ? innermost(own, 'presence')
+            : innermost(nodes, issue.keyword)
+          : undefined;
       const below = depth < objectDepth ? innermost(nodes, undefined) : undefined;
       decision = atMember ?? atKeyword ?? below ?? decision;
     }

@@ -163,7 +163,17 @@ export function issuesOf(errors: ErrorObject[] | null | undefined, location: Iss
   }
   // Branch errors of oneOf/anyOf repeat the specific ones; keep the specific ones when there are any.
   const specific = issues.filter((issue) => !['oneOf', 'anyOf', 'if', 'not'].includes(issue.keyword));
-  return specific.length > 0 ? specific : issues;
+  if (specific.length === 0) return issues;
+  // A value that fails a keyword of one type (a pattern, a minimum, a member) at or below its place had the type of
+  // the branch that checked it: the type errors of the other branches there (`must be null` beside a weight's
+  // pattern) are not what is wrong with it. `enum` and `const` judge any type, so they prove nothing.
+  const fitsABranch = (issue: ValidationIssue): boolean =>
+    specific.some(
+      (other) =>
+        !['type', 'enum', 'const'].includes(other.keyword) &&
+        (other.pointer === issue.pointer || other.pointer.startsWith(`${issue.pointer}/`)),
+    );
+  return specific.filter((issue) => issue.keyword !== 'type' || !fitsABranch(issue));
 }
 
 function parameterIssue(location: 'path' | 'query', name: string, keyword: string, problem: string): ValidationIssue {

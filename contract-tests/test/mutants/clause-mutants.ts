@@ -7,7 +7,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { jsonAnswer, tokenOf, transformJson, type Handle } from './mutants.js';
 import { CLAUSES } from '../../src/generated/clauses.js';
-import { DECIDED_FIELD_TYPES, SITES, atSite, type StatedMutant } from './stated-mutants.js';
+import { DECIDED_FIELD_TYPES, SITES, atSite, type RecordSite, type StatedMutant } from './stated-mutants.js';
 
 const ORIGIN = 'http://mock.local';
 const ORDER = /^\/(?:api\/)?orders\/(\d+)$/;
@@ -127,48 +127,72 @@ export function configuratorMutants(clauseIds: readonly string[]): StatedMutant[
 }
 
 /**
- * Fields whose type is decided where `spec` also lets the field be missing: the property's decision marker has no
- * `x-decided` list, so it covers the member's presence too (openapi/src/departures.ts). A mutant that leaves the
- * field out survives `spec`. The fix is an `x-decided` list on each marker naming only what was decided (left for
- * the owners of openapi/: the independent harness's departures lean on these markers).
+ * Fields whose presence is not stated (the spec lets a record leave them out) or is decided by a marker that covers
+ * it, with the reason: a mutant that drops them survives `spec`, so another mutant breaks their clause.
  */
-export const PRESENCE_DECIDED: Readonly<Record<string, string>> = Object.fromEntries(
-  [
-    'Order: courier_id',
-    'DraftDish: photo',
-    'DraftDish: weight',
-    'DraftDish: external_id',
-    'DraftDish: options',
-    'DraftCategory: photo',
-    'DeliveryZone: timezone',
-    'DeliveryZone: area',
-    'Restaurant: is_running',
-    'Restaurant: is_delivery',
-    'Courier: last_known_position',
-    'DeliveryZone > Timetable entry: date',
-  ].map((field) => [`Resources > ${field}`, "the marker on the field's type covers its presence too"]),
-);
+export const PRESENCE_DECIDED: Readonly<Record<string, string>> = {
+  'Resources > DeliveryZone: area': "the marker on the field's type covers its presence too (a zone made without one)",
+  'Resources > DeliveryZone > Timetable entry: date':
+    'the spec says "nullable or absent": a weekly entry has none (timetable-date-dropped drops the date of a dated entry)',
+};
 
 /**
- * One mutant per stated field whose type is decided ({@link DECIDED_FIELD_TYPES}: another type only warns): the
- * field is left out of the record the schema test reads. That the field is there is stated, whatever its type
- * (but see {@link PRESENCE_DECIDED}).
+ * Stated fields whose type the decision markers narrowed (`x-decided`: what `null` means, a format, an editability)
+ * but whose presence is stated: the missing-field family drops them as well as the fields of
+ * {@link DECIDED_FIELD_TYPES}. Their wrong-type mutants are stated-mutants.ts's field family.
+ */
+const PRESENCE_STATED = [
+  'Order: courier_id',
+  'DraftDish: photo',
+  'DraftDish: weight',
+  'DraftDish: external_id',
+  'DraftDish: options',
+  'DraftCategory: photo',
+  'DeliveryZone: timezone',
+  'Restaurant: is_running',
+  'Restaurant: is_delivery',
+  'Courier: last_known_position',
+].map((field) => `Resources > ${field}`);
+
+/**
+ * Where the spec states a record's fields when it is not the record's own endpoint: the restaurants and couriers
+ * embedded in an order response (the spec lists is_running and is_delivery there, and describes the Courier as
+ * embedded in one; the courier endpoints are decided as a whole).
+ */
+const inOrder = (resource: string, root: string): RecordSite => ({
+  resource,
+  root,
+  method: 'GET',
+  path: ORDER,
+  test: 'orders.read-with-sideloads',
+});
+const IN_ORDER: Readonly<Record<string, RecordSite>> = {
+  Restaurant: inOrder('Restaurant', 'restaurants'),
+  Courier: inOrder('Courier', 'couriers'),
+};
+
+/**
+ * One mutant per stated field whose presence is stated while its type is (partly) decided: the field is left out of
+ * the record the schema test reads, or of the order response that embeds it ({@link IN_ORDER}).
  */
 export function missingFieldMutants(clauseIds: readonly string[]): StatedMutant[] {
   const out: StatedMutant[] = [];
-  for (const site of SITES)
+  for (const own of SITES) {
+    const site = IN_ORDER[own.resource] ?? own;
     for (const clause of clauseIds) {
       const prefix = `Resources > ${site.resource}: `;
-      if (!clause.startsWith(prefix) || !DECIDED_FIELD_TYPES[clause] || PRESENCE_DECIDED[clause]) continue;
+      if (!clause.startsWith(prefix) || PRESENCE_DECIDED[clause]) continue;
+      if (!DECIDED_FIELD_TYPES[clause] && !PRESENCE_STATED.includes(clause)) continue;
       const field = clause.slice(prefix.length).trim();
       out.push({
         id: `missing-${site.resource.toLowerCase().replace(/[^a-z]+/g, '-')}-${field}`,
-        description: `${site.resource} comes back without its stated field ${field}`,
+        description: `${site.resource} comes back without its stated field ${field}${site === own ? '' : ' in an order response'}`,
         clauses: [clause],
         selection: { ids: [site.test] },
         wrap: atSite(site, (record) => void delete record[field]),
       });
     }
+  }
   return out;
 }
 
@@ -436,6 +460,65 @@ export const RULE_MUTANTS: StatedMutant[] = [
       (r, url, status) => r.method === 'GET' && url.pathname === '/__mock/notifications' && status === 200,
       (body) => ({ ...body, notifications: [] }),
     ),
+  },
+  {
+    id: 'timetable-date-dropped',
+    description: 'a dated timetable entry is read back without its `date`: it becomes an entry of every such weekday',
+    clauses: ['Resources > DeliveryZone > Timetable entry: date'],
+    selection: { ids: ['zones.timetable'] },
+    wrap: transformJson(
+      (r, url, status) => r.method === 'GET' && /^\/api\/delivery_zones(\/\d+)?\/?$/.test(url.pathname) && status < 300,
+      (body) => {
+        for (const zone of [body, ...(Array.isArray(body?.delivery_zones) ? body.delivery_zones : [])])
+          for (const entry of Array.isArray(zone?.timetables) ? zone.timetables : [])
+            if (entry?.date) delete entry.date;
+        return body;
+      },
+    ),
+  },
+  {
+    id: 'carrier-api-ignores-secure-id',
+    description: 'the carrier API finds no order by the secure_id its callback carried (404 on every secure_id)',
+    clauses: ['Authentication 8'],
+    selection: { ids: ['carrier.read-and-update'] },
+    wrap: (handle) => async (request) => {
+      if (!/^\/api-delivery\/orders\/[^/]+/.test(new URL(request.url).pathname)) return handle(request);
+      return Response.json(
+        { errors: [{ status: '404', code: 'not_found', title: 'No order with this secure_id' }] },
+        { status: 404 },
+      );
+    },
+  },
+  {
+    id: 'status-change-not-announced',
+    description:
+      "a handed-over order's status change sends no `order_status_changed` callback (order_created still goes out)",
+    clauses: ['Events: order_status_changed'],
+    selection: { ids: ['carrier.round-trip', 'schema.callbacks'] },
+    wrap: (handle) => {
+      // The callbacks leave the mock on their own: the fault is the carrier unregistered (control API) before any
+      // request that can change an order's status, so the mock has no one to tell. Orders keep their secure_id.
+      const registered: { id: number; session: string | null }[] = [];
+      return async (request) => {
+        const url = new URL(request.url);
+        if (request.method === 'POST' && url.pathname === '/__mock/carriers') {
+          const response = await handle(request);
+          const id = response.ok ? ((await response.clone().json()) as any)?.carrier?.id : undefined;
+          if (typeof id === 'number') registered.push({ id, session: request.headers.get('x-mock-session') });
+          return response;
+        }
+        const changes = /^\/(?:api\/)?orders\/\d+(?:\/status)?$|^\/api-delivery\/orders\/[^/]+\/delivery$/;
+        if (request.method === 'PUT' && changes.test(url.pathname))
+          for (const { id, session } of registered.splice(0))
+            await handle(
+              new Request(`${ORIGIN}/__mock/carriers/${id}`, {
+                method: 'DELETE',
+                headers: session ? { 'X-Mock-Session': session } : {},
+              }),
+            );
+        return handle(request);
+      };
+    },
   },
 ];
 

@@ -220,18 +220,9 @@ function wrongType(value: unknown): unknown {
  * spec gives none), so another type is a warning, not a failure.
  */
 export const DECIDED_FIELD_TYPES: Readonly<Record<string, string>> = {
-  'Resources > Order: courier_id': 'nullable by decision (Order › .courier_id covers its type)',
-  'Resources > DraftDish: photo': 'its shape before an upload is decided (DraftDish › .photo)',
-  'Resources > DraftDish: weight': 'a dish without a known weight is decided (DraftDish › .weight)',
-  'Resources > DraftDish: external_id': 'a dish without one is decided (DraftDish › .external_id)',
-  'Resources > DraftDish: options': 'how a stored configurator is returned is decided (DraftDish › .options)',
-  'Resources > Restaurant: is_running': 'outside an order response the field is decided (Restaurant › .is_running)',
-  'Resources > Restaurant: is_delivery': 'outside an order response the field is decided (Restaurant › .is_delivery)',
-  'Resources > DraftCategory: photo': 'its shape before an upload is decided (DraftCategory › .photo)',
   'Resources > Courier: last_known_position': 'its structure is decided (Courier › .last_known_position)',
   'Resources > DeliveryZone: free_delivery_price': 'its type is decided: the spec says only "nullable"',
   'Resources > DeliveryZone: minimal_order_price': 'its type is decided: the spec says only "nullable"',
-  'Resources > DeliveryZone: timezone': 'the marker on DeliveryZone › .timezone covers the whole property',
   'Resources > DeliveryZone: area': 'the marker on DeliveryZone › .area covers the whole property',
   'Resources > DeliveryZone > Timetable entry: date':
     'the spec gives no type ("a special date"): its format is decided (Timetable › .date)',

@@ -1496,8 +1496,11 @@ export interface components {
          */
         OrderResponse: {
             order: components["schemas"]["Order"];
-            /** @description The order's restaurant. */
-            restaurants: components["schemas"]["Restaurant"][];
+            /** @description The order's restaurant, with `is_running` and `is_delivery`, which the spec lists for the restaurant embedded in an order response. */
+            restaurants: (components["schemas"]["Restaurant"] & {
+                is_running: boolean;
+                is_delivery: boolean;
+            })[];
             /** @description The assigned courier; empty while no courier is assigned. */
             couriers: components["schemas"]["Courier"][];
             /** @description The order's payment (`payment_id`); empty for orders without cashless payment. */

@@ -3896,6 +3896,9 @@ export const controlDocument: Record<string, unknown> = {
                 "type": "null"
               }
             ],
+            "x-decided": [
+              "type"
+            ],
             "x-decision": "The structure of last_known_position is not shown beyond being nullable. It is `null` until a first position is reported, then a CourierPosition object; JSON numbers rather than a WKT string, because positions arrive as lat/lon numbers (carrier delivery block) and clients put them straight on a map."
           },
           "comment": {
@@ -4020,12 +4023,18 @@ export const controlDocument: Record<string, unknown> = {
             "type": "boolean",
             "readOnly": true,
             "description": "Whether the restaurant is running. Read-only.",
+            "x-decided": [
+              "readOnly"
+            ],
             "x-decision": "The spec lists is_running only for the restaurant embedded in an order response and leaves its editability unspecified. It is read-only (sending it in PUT is 422 `not_editable`) because the spec names no way to change it; the service sends it wherever a restaurant appears, but it stays optional so that clients do not depend on it outside the order sideload."
           },
           "is_delivery": {
             "type": "boolean",
             "readOnly": true,
             "description": "Whether the restaurant delivers. Read-only.",
+            "x-decided": [
+              "readOnly"
+            ],
             "x-decision": "The spec lists is_delivery only for the restaurant embedded in an order response and leaves its editability unspecified. It is read-only (sending it in PUT is 422 `not_editable`) because the spec names no way to change it; the service sends it wherever a restaurant appears, but it stays optional so that clients do not depend on it outside the order sideload."
           }
         }
@@ -4109,6 +4118,9 @@ export const controlDocument: Record<string, unknown> = {
         "description": "Weight in grams as a decimal string, e.g. `450`.",
         "examples": [
           "450"
+        ],
+        "x-decided": [
+          "pattern"
         ],
         "x-decision": "The spec says the weight is in grams and returned as a string, without its format. It is a non-negative decimal with a dot and at most two decimals, without trailing zeros (`450`, `12.5`), like the spec's other decimal strings."
       },
@@ -4207,6 +4219,9 @@ export const controlDocument: Record<string, unknown> = {
         "items": {
           "$ref": "#/components/schemas/ConfiguratorGroup"
         },
+        "x-decided": [
+          "errors"
+        ],
         "x-decision": "The spec does not say whether the array may be empty or whether names must be unique. An empty array is accepted and means the same as `null`: the dish has no add-ons. Group names must be unique within the configurator (compared exactly), so a chosen option can be named unambiguously by group and item name; a duplicate is refused with 422 `invalid_configuration`. The service stores the configurator as sent and returns it unchanged (a price sent as a string stays a string).",
         "examples": [
           [
@@ -4301,6 +4316,7 @@ export const controlDocument: Record<string, unknown> = {
                 "type": "null"
               }
             ],
+            "x-decided": [],
             "x-decision": "The spec shows `photo` only as an object of URLs. It is `null` while no photo has been uploaded, rather than an object of empty or placeholder URLs, so clients can tell \"no photo\" apart."
           },
           "weight": {
@@ -4313,6 +4329,7 @@ export const controlDocument: Record<string, unknown> = {
                 "type": "null"
               }
             ],
+            "x-decided": [],
             "x-decision": "The spec returns the weight as a string but does not say what a dish without a known weight shows. It is `null`, not `\"0\"`, since weight is optional on create and a zero weight would be shown as a fact."
           },
           "ingredients": {
@@ -4333,6 +4350,9 @@ export const controlDocument: Record<string, unknown> = {
               "null"
             ],
             "description": "External identifier of the dish, used by the widget on an external site; `null` when not set.",
+            "x-decided": [
+              "errors"
+            ],
             "x-decision": "The spec gives `external_id` as a string without saying what a dish without one shows. It is `null` when not set. When set it is unique within the organization (422 on a duplicate), since the widget and the menu import identify a dish by it."
           },
           "options": {
@@ -4345,6 +4365,7 @@ export const controlDocument: Record<string, unknown> = {
                 "$ref": "#/components/schemas/Configurator"
               }
             ],
+            "x-decided": [],
             "x-decision": "The spec does not say how a stored configurator is returned. It is returned exactly as sent (numbers stay numbers, numeric strings stay strings), so a client reads back what it wrote."
           },
           "draft_category_id": {
@@ -4422,6 +4443,7 @@ export const controlDocument: Record<string, unknown> = {
                 "type": "null"
               }
             ],
+            "x-decided": [],
             "x-decision": "The spec shows `photo` only as an object of URLs. It is `null` while no photo has been uploaded, rather than an object of empty or placeholder URLs, so clients can tell \"no photo\" apart."
           },
           "draft_dish_ids": {
@@ -4552,6 +4574,10 @@ export const controlDocument: Record<string, unknown> = {
             "description": "Time zone name, an IANA time zone database name such as\n`Europe/Berlin`. The timetable's times of day are read in this\nzone.\n",
             "examples": [
               "Europe/Berlin"
+            ],
+            "x-decided": [
+              "naming",
+              "errors"
             ],
             "x-decision": "The spec only says \"time zone name\". It is an IANA time zone database name (`Europe/Berlin`), the only naming that is unambiguous and DST-aware; an unknown name is refused with 422 `invalid_value`, pointer `/timezone`, so a typo cannot silently shift the opening hours."
           },
@@ -5023,6 +5049,7 @@ export const controlDocument: Record<string, unknown> = {
                 "type": "null"
               }
             ],
+            "x-decided": [],
             "x-decision": "The spec gives courier_id as an integer, but a new order has no courier until one is assigned (couriers see only assigned orders). courier_id is `null` while the order is unassigned, and `PUT /api/orders/{id}` with `courier_id: null` takes the courier off the order."
           },
           "payment_id": {
@@ -5536,9 +5563,27 @@ export const controlDocument: Record<string, unknown> = {
           },
           "restaurants": {
             "type": "array",
-            "description": "The order's restaurant.",
+            "description": "The order's restaurant, with `is_running` and `is_delivery`, which the spec lists for the restaurant embedded in an order response.",
             "items": {
-              "$ref": "#/components/schemas/Restaurant"
+              "allOf": [
+                {
+                  "$ref": "#/components/schemas/Restaurant"
+                },
+                {
+                  "required": [
+                    "is_running",
+                    "is_delivery"
+                  ],
+                  "properties": {
+                    "is_running": {
+                      "type": "boolean"
+                    },
+                    "is_delivery": {
+                      "type": "boolean"
+                    }
+                  }
+                }
+              ]
             }
           },
           "couriers": {

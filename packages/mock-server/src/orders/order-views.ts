@@ -6,6 +6,7 @@ import type { MockRuntime } from '../engine/runtime.js';
 import type { Actor } from '../session/actor.js';
 import { seesOrder } from '../model/access.js';
 import { orderLinks } from '../model/order.js';
+import { restaurantView } from '../restaurants/restaurant-handlers.js';
 import type { OrderRecord } from '../state/mock-state.js';
 
 type S = components['schemas'];
@@ -118,7 +119,8 @@ function sideloadsOf(runtime: MockRuntime, order: OrderRecord): Omit<OrderRespon
   const courier = order.courier_id === null ? undefined : state.couriers.get(order.courier_id);
   const payment = order.payment_id === null ? undefined : state.payments.get(order.payment_id);
   return {
-    restaurants: restaurant ? [restaurant] : [],
+    // The spec lists is_running and is_delivery for the restaurant embedded in an order response.
+    restaurants: restaurant ? [restaurantView(restaurant)] : [],
     couriers: courier ? [courier] : [],
     payments: payment ? [payment] : [],
   };

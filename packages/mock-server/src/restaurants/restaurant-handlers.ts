@@ -14,7 +14,7 @@ const NOT_EDITABLE = ['id', 'organization_id', 'is_running', 'is_delivery'] as c
  * The API view of a restaurant: `is_running` and `is_delivery` are sent wherever
  * a restaurant appears (decided), so a record without them reads as running and delivering.
  */
-export function restaurantView(restaurant: Restaurant): Restaurant {
+export function restaurantView(restaurant: Restaurant): Restaurant & { is_running: boolean; is_delivery: boolean } {
   return { ...restaurant, is_running: restaurant.is_running ?? true, is_delivery: restaurant.is_delivery ?? true };
 }
 
