@@ -62,6 +62,16 @@ const PROBES: Record<DepartureName, string[]> = {
   'count-this-page': ['listOrders'],
   'categories-newest-first': ['listDraftCategories'],
   'weight-zero': ['getDraftDish', 'createDraftDish'],
+  'dispatcher-imports': ['importMenu', 'getMenuImport', 'importClients', 'getClientImport', 'importOrders'],
+  'dispatcher-confirms': ['confirmOrder'],
+  'import-pending-only': ['importOrders'],
+  'empty-orders-answered': ['importOrders'],
+  'clients-at-least-one': ['importClients'],
+  'carrier-finished-gone': ['getCarrierOrder', 'updateCarrierDelivery'],
+  'carrier-repeat-409': ['updateCarrierDelivery'],
+  'callbacks-with-body': ['getCarrierOrder', 'updateCarrierDelivery'],
+  'callback-extra-kind': ['getCarrierOrder', 'updateCarrierDelivery'],
+  'callback-carrier-status': ['getCarrierOrder', 'updateCarrierDelivery'],
 };
 
 /** The configuration of a departure's runs, where it differs from the mock's (an account by API key). */
