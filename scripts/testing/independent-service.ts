@@ -361,6 +361,13 @@ export const DEPARTURES = {
     area: 'enum name',
     decision: '/components/schemas/OrderStatusChangedEvent/properties/status',
   },
+  'from-scratch-every-client': {
+    does: '`from_scratch=true` deletes every client of the organization, those the storefront registered too: an imported order naming one by `client_id` then ends with an error',
+    area: 'body shape',
+    decision: '/paths/~1api~1organizations~1{id}~1import~1clients/post/parameters/0',
+    silentUnderSpec:
+      'the spec tests name by client_id no client the storefront registered; only the decided from_scratch test of full does',
+  },
 } as const satisfies Record<string, Departure>;
 
 /** The name of one departure. */
@@ -973,6 +980,8 @@ export function createIndependentService(options: IndependentServiceOptions = {}
   const lenient = new Set(families.filter((f) => f.family === 'refusal').map((f) => f.decision));
   /** Records whose photo was just uploaded and not read since (`photo-later`). */
   const processing = new Set<string>();
+  /** Clients the storefront registered that a `from_scratch` import deleted, by mock session (`from-scratch-every-client`). */
+  const storefrontGone = new Map<string, Set<number>>();
   /** Tokens of the demo staff members, by mock session and login (`dispatcher-imports`, `dispatcher-confirms`). */
   const staffTokens = new Map<string, string>();
 
@@ -1108,7 +1117,29 @@ export function createIndependentService(options: IndependentServiceOptions = {}
       if (isRecord(body) && Array.isArray(body.clients) && body.clients.length === 0)
         return invalidField('/clients', 'clients must hold at least one client');
     }
+    const session = request.headers.get(SESSION_HEADER) ?? '';
+    if (clientImport && on.has('from-scratch-every-client') && url.searchParams.get('from_scratch') === 'true') {
+      // The mock keeps the clients without an external_id (the storefront's): this service deletes them too.
+      const organization = Number(/organizations\/(\d+)\//.exec(path)?.[1]);
+      const state = (await (await side(request, '/__mock/state')).json()) as {
+        clients?: { rows?: { id: number; organization_id: number; external_id: string | null }[] };
+      };
+      const gone = storefrontGone.get(session) ?? new Set<number>();
+      for (const client of state.clients?.rows ?? [])
+        if (client.organization_id === organization && client.external_id === null) gone.add(client.id);
+      storefrontGone.set(session, gone);
+    }
     const orderImport = method === 'POST' && /^\/api\/organizations\/[^/]+\/import\/orders$/.test(path);
+    const gone = storefrontGone.get(session);
+    if (orderImport && gone?.size) {
+      const body = await jsonOf(request);
+      if (isRecord(body) && Array.isArray(body.orders)) {
+        // A deleted client is unknown: the mock refuses the order as it refuses any unknown client_id.
+        for (const order of body.orders)
+          if (isRecord(order) && gone.has(Number(order.client_id))) order.client_id = 2_000_000_000;
+        request = new Request(url, { method, headers: request.headers, body: JSON.stringify(body) });
+      }
+    }
     if (orderImport && (on.has('import-pending-only') || on.has('empty-orders-answered'))) {
       const body = await jsonOf(request);
       const list = isRecord(body) && Array.isArray(body.orders) ? body.orders : undefined;

@@ -3,6 +3,7 @@ import type { Rec } from '../runner/fixtures.js';
 import { CallbackReceiver } from '../runner/receiver.js';
 import { PNG } from './menu.js';
 import { component, defineTest, opPointer } from './define.js';
+import { placedOrder, plainDish, storefrontOrder, zoneWith } from './stated-rules.js';
 
 const MENU = 'Resources > Import payloads > Menu import body';
 const CLIENT = 'Resources > Import payloads > Client import body';
@@ -576,6 +577,31 @@ export const importTests = [
       const fresh = await importedOrder(t, await t.fixtures.orderDraft({ client_external_id: kept }));
       const again = await importedOrder(t, await t.fixtures.orderDraft({ client_external_id: kept }));
       t.equal(again.order?.client_id, fresh.order?.client_id, 'the client imported with from_scratch');
+    },
+  }),
+  defineTest({
+    id: 'imports.clients-from-scratch-decided',
+    title:
+      'Client import (decided): from_scratch deletes the clients imports created and keeps those the storefront registered',
+    clauses: ['Endpoints > Organizations: POST /api/organizations/:id/import/clients'],
+    profile: 'full',
+    decisions: [opPointer('/api/organizations/{id}/import/clients', 'post', '/parameters/0')],
+    kind: 'decision',
+    needs: ['controlApi', 'mutations'],
+    operations: ['importClients', 'importOrders'],
+    async run(t) {
+      const place = await zoneWith(t, () => true, 'an area');
+      const dish = await plainDish(t);
+      const amount = Math.max(1, Math.ceil(Number(place.zone.minimal_order_price ?? 0) / Number(dish.price)));
+      const placed = await placedOrder(t, await storefrontOrder(t, place, dish, amount), 'a storefront order');
+      await t.fixtures.importClients([{ external_id: `client-${t.unique()}`, name: 'After the storefront' }], true);
+      const answer = await t.fixtures.importOrders([await t.fixtures.orderDraft({ client_id: placed.client_id })]);
+      t.status(answer, 200, 'importing an order of the client the storefront registered');
+      t.equal(
+        answer.body?.organization_import?.[0]?.status,
+        'imported',
+        `an order of client ${placed.client_id}, whom the storefront registered, after a from_scratch client import`,
+      );
     },
   }),
   defineTest({

@@ -72,6 +72,7 @@ const PROBES: Record<DepartureName, string[]> = {
   'callbacks-with-body': ['getCarrierOrder', 'updateCarrierDelivery'],
   'callback-extra-kind': ['getCarrierOrder', 'updateCarrierDelivery'],
   'callback-carrier-status': ['getCarrierOrder', 'updateCarrierDelivery'],
+  'from-scratch-every-client': ['importClients', 'importOrders'],
 };
 
 /** The configuration of a departure's runs, where it differs from the mock's (an account by API key). */
