@@ -368,6 +368,12 @@ export const DEPARTURES = {
     silentUnderSpec:
       'the spec tests name by client_id no client the storefront registered; only the decided from_scratch test of full does',
   },
+  'empty-menu-import': {
+    does: 'a menu import with an empty `dishes` list is taken: it empties the menu (the job imports a placeholder dish, which the service deletes once the job is done)',
+    area: 'refusal',
+    decision: '/components/schemas/MenuImport/properties/dishes',
+    silentUnderSpec: 'the spec tests import at least one dish; only the decided menu import test of full sends none',
+  },
 } as const satisfies Record<string, Departure>;
 
 /** The name of one departure. */
@@ -938,6 +944,9 @@ const CARRIER_STATUS: Readonly<Record<string, string>> = Object.fromEntries(
   enumOf('OrderStatus').map((status, index) => [status, enumOf('CarrierOrderStatus')[index]!]),
 );
 
+/** The name of the placeholder dish and category of an empty menu import (`empty-menu-import`). */
+const PLACEHOLDER = 'independent-empty-menu-placeholder';
+
 /** The staff members of the demo organizations (password `demo`), whom a widened request is replayed as. */
 const DEMO_STAFF = ['admin@pizza.demo', 'admin@sushi.demo'];
 
@@ -982,6 +991,8 @@ export function createIndependentService(options: IndependentServiceOptions = {}
   const processing = new Set<string>();
   /** Clients the storefront registered that a `from_scratch` import deleted, by mock session (`from-scratch-every-client`). */
   const storefrontGone = new Map<string, Set<number>>();
+  /** Menu imports whose placeholder dish is still to be deleted, by mock session and organization (`empty-menu-import`). */
+  const placeholders = new Map<string, { publish: boolean }>();
   /** Tokens of the demo staff members, by mock session and login (`dispatcher-imports`, `dispatcher-confirms`). */
   const staffTokens = new Map<string, string>();
 
@@ -1062,6 +1073,24 @@ export function createIndependentService(options: IndependentServiceOptions = {}
     return undefined;
   }
 
+  /**
+   * Deletes the placeholder dish and category of an empty menu import once its job is done, as the caller, and
+   * publishes the menu if the import asked to; whether it is done.
+   */
+  async function dropPlaceholder(request: Request, organization: string, publish: boolean): Promise<boolean> {
+    const auth = { authorization: request.headers.get('authorization') ?? '' };
+    const state = await side(request, `/api/organizations/${organization}/import/menu`, { headers: auth });
+    if (state.status !== 200 || ((await state.json()) as Json).status !== 'idle') return false;
+    for (const kind of ['draft_dishes', 'draft_categories']) {
+      const list = (await (await side(request, `/api/${kind}`, { headers: auth })).json()) as Json;
+      for (const record of Array.isArray(list[kind]) ? list[kind] : [])
+        if (isRecord(record) && record.name === PLACEHOLDER)
+          await side(request, `/api/${kind}/${String(record.id)}`, { method: 'DELETE', headers: auth });
+    }
+    if (publish) await side(request, `/api/organizations/${organization}/publish`, { method: 'POST', headers: auth });
+    return true;
+  }
+
   /** The carrier view of an order, as the mock shows it (undefined when there is none). */
   async function carrierView(request: Request, secureId: string): Promise<Json | undefined> {
     const answer = await side(request, `/api-delivery/orders/${secureId}`);
@@ -1128,6 +1157,29 @@ export function createIndependentService(options: IndependentServiceOptions = {}
       for (const client of state.clients?.rows ?? [])
         if (client.organization_id === organization && client.external_id === null) gone.add(client.id);
       storefrontGone.set(session, gone);
+    }
+    if (on.has('empty-menu-import')) {
+      const menuImport = /^\/api\/organizations\/(\d+)\/import\/menu$/.exec(path);
+      if (menuImport && method === 'POST') {
+        const body = await jsonOf(request);
+        if (isRecord(body) && Array.isArray(body.dishes) && body.dishes.length === 0) {
+          // The mock imports at least one dish: a placeholder, deleted (and the menu published) after the job.
+          const config = isRecord(body.config) ? body.config : {};
+          const publish = config.publish_menu === true;
+          body.config = { ...config, publish_menu: false };
+          body.dishes = [{ name: PLACEHOLDER, external_id: PLACEHOLDER, price: 1, category_name: PLACEHOLDER }];
+          const answer = await mock.fetch(
+            new Request(url, { method, headers: request.headers, body: JSON.stringify(body) }),
+          );
+          if (answer.status < 300) placeholders.set(`${session} ${menuImport[1]}`, { publish });
+          return answer;
+        }
+      }
+      const reads =
+        method === 'GET' && /^\/api\/(draft_dishes|draft_categories|organizations\/\d+\/import\/menu)/.test(path);
+      for (const [key, pending] of reads ? [...placeholders] : [])
+        if (key.startsWith(`${session} `) && (await dropPlaceholder(request, key.split(' ')[1]!, pending.publish)))
+          placeholders.delete(key);
     }
     const orderImport = method === 'POST' && /^\/api\/organizations\/[^/]+\/import\/orders$/.test(path);
     const gone = storefrontGone.get(session);

@@ -73,6 +73,7 @@ const PROBES: Record<DepartureName, string[]> = {
   'callback-extra-kind': ['getCarrierOrder', 'updateCarrierDelivery'],
   'callback-carrier-status': ['getCarrierOrder', 'updateCarrierDelivery'],
   'from-scratch-every-client': ['importClients', 'importOrders'],
+  'empty-menu-import': ['importMenu', 'getMenuImport'],
 };
 
 /** The configuration of a departure's runs, where it differs from the mock's (an account by API key). */
