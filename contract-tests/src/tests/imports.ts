@@ -3,10 +3,13 @@ import type { Rec } from '../runner/fixtures.js';
 import { CallbackReceiver } from '../runner/receiver.js';
 import { PNG } from './menu.js';
 import { component, defineTest, opPointer } from './define.js';
+import { placedOrder, plainDish, storefrontOrder, zoneWith } from './stated-rules.js';
 
 const MENU = 'Resources > Import payloads > Menu import body';
 const CLIENT = 'Resources > Import payloads > Client import body';
 const ORDER = 'Resources > Import payloads > Order import body';
+/** The decision of the statuses an imported order may have (the spec shows only `pending`). */
+const IMPORT_STATUS = component('schemas', 'OrderImportStatus');
 
 function menuDish(name: string, extra: Rec = {}): Rec {
   return { name, price: 7.5, category_name: 'Contract Mains', ...extra };
@@ -443,7 +446,13 @@ export const importTests = [
       const staff = await t.as('staffMember');
       const path = `/api/organizations/${t.fixtures.orgId}/import/menu`;
       await t.fixtures.waitForImport('menu');
-      t.status(await staff.post(path, { dishes: [] }), 422, 'an empty dishes list');
+      const empty = await staff.post(path, { dishes: [] });
+      t.decided(
+        component('schemas', 'MenuImport/properties/dishes'),
+        empty.status === 422,
+        `an empty dishes list answered ${empty.status}, the document decided 422 (an import never wipes the menu)`,
+        empty,
+      );
       t.status(
         await staff.post(path, {
           categories: [{ name: 'A', external_id: 'a' }],
@@ -469,6 +478,11 @@ export const importTests = [
       t.notEqual((await dishByExternal(t)).get('ct-decided')?.id, keptId, 'destroy_menu keeps a dish id');
       for (const role of ['dispatcher', 'courier'] as const)
         t.status(await (await t.as(role)).get(path), 403, `${role} reads the import state`);
+      t.status(
+        await (await t.as('dispatcher')).post(path, { dishes: [menuDish('Refused')] }),
+        403,
+        'a dispatcher imports a menu',
+      );
     },
   }),
   defineTest({
@@ -572,6 +586,31 @@ export const importTests = [
     },
   }),
   defineTest({
+    id: 'imports.clients-from-scratch-decided',
+    title:
+      'Client import (decided): from_scratch deletes the clients imports created and keeps those the storefront registered',
+    clauses: ['Endpoints > Organizations: POST /api/organizations/:id/import/clients'],
+    profile: 'full',
+    decisions: [opPointer('/api/organizations/{id}/import/clients', 'post', '/parameters/0')],
+    kind: 'decision',
+    needs: ['controlApi', 'mutations'],
+    operations: ['importClients', 'importOrders'],
+    async run(t) {
+      const place = await zoneWith(t, () => true, 'an area');
+      const dish = await plainDish(t);
+      const amount = Math.max(1, Math.ceil(Number(place.zone.minimal_order_price ?? 0) / Number(dish.price)));
+      const placed = await placedOrder(t, await storefrontOrder(t, place, dish, amount), 'a storefront order');
+      await t.fixtures.importClients([{ external_id: `client-${t.unique()}`, name: 'After the storefront' }], true);
+      const answer = await t.fixtures.importOrders([await t.fixtures.orderDraft({ client_id: placed.client_id })]);
+      t.status(answer, 200, 'importing an order of the client the storefront registered');
+      t.equal(
+        answer.body?.organization_import?.[0]?.status,
+        'imported',
+        `an order of client ${placed.client_id}, whom the storefront registered, after a from_scratch client import`,
+      );
+    },
+  }),
+  defineTest({
     id: 'imports.clients-decided',
     title:
       'Client import (decided): 202, one client import at a time (409 busy), duplicates and impossible dates are 422',
@@ -607,10 +646,17 @@ export const importTests = [
         'starting a client import',
       );
       const busy = await staff.post(path, { clients: [] });
+      t.decided(
+        component('schemas', 'ClientImport/properties/clients'),
+        busy.status !== 422,
+        'an empty clients list was refused with 422 (decided: it may be empty)',
+        busy,
+      );
       t.status(busy, 409, 'a second client import');
       t.equal(busy.body?.status, 'busy', 'status of the busy answer');
       await t.fixtures.waitForImport('clients');
       t.status(await (await t.as('dispatcher')).post(path, { clients: [] }), 403, 'a dispatcher imports clients');
+      t.status(await (await t.as('dispatcher')).get(path), 403, 'a dispatcher reads the client import state');
     },
   }),
   defineTest({
@@ -851,10 +897,24 @@ export const importTests = [
         t,
         await t.fixtures.orderDraft({ status: 'pending', client_external_id: client }),
       );
-      const accepted = await importedOrder(
-        t,
-        await t.fixtures.orderDraft({ status: 'accepted', client_external_id: client }),
-      );
+      // Only `pending` is shown: another status is decided (OrderImportStatus), and a service may refuse it.
+      const acceptedDraft = await t.fixtures.orderDraft({ status: 'accepted', client_external_id: client });
+      const acceptedAnswer = await t.fixtures.importOrders([acceptedDraft]);
+      const acceptedItem = acceptedAnswer.body?.organization_import?.[0] as Rec | undefined;
+      const refused =
+        t.declined(acceptedAnswer, IMPORT_STATUS, 'importing an order as `accepted` (the spec shows only `pending`)') ||
+        (acceptedAnswer.status < 300 && acceptedItem?.status === 'error');
+      if (refused && acceptedAnswer.status < 300)
+        t.decided(
+          IMPORT_STATUS,
+          false,
+          `importing an order as \`accepted\` ended with error: ${JSON.stringify(acceptedItem?.errors)}`,
+          acceptedAnswer,
+        );
+      if (!refused) t.status(acceptedAnswer, '2xx', 'importing an order as `accepted`');
+      const accepted = refused
+        ? undefined
+        : { order: await t.fixtures.findOrderByContact(acceptedDraft.contact_name as string) };
       const notes = await t.setup('the notification outbox', () => t.control.notifications());
       const about = (order: Rec | undefined): string[] =>
         notes
@@ -862,7 +922,7 @@ export const importTests = [
           .map((n) => n.channel)
           .sort();
       t.equal(about(pending.order), ['email', 'sms'], 'notifications about an order imported as pending');
-      t.equal(about(accepted.order), [], 'notifications about an order imported as accepted');
+      if (accepted) t.equal(about(accepted.order), [], 'notifications about an order imported as accepted');
     },
   }),
   defineTest({
@@ -877,6 +937,7 @@ export const importTests = [
       component('schemas', 'OrderImportResult/properties/errors'),
       component('schemas', 'OrderImportOrder'),
       component('schemas', 'OrderImport'),
+      component('schemas', 'OrderImport/properties/orders'),
     ],
     kind: 'decision',
     needs: ['mutations'],
@@ -912,6 +973,14 @@ export const importTests = [
         ).post(`/api/organizations/${t.fixtures.orgId}/import/orders`, { orders: [await t.fixtures.orderDraft()] }),
         403,
         'a courier imports orders',
+      );
+      const staff = await t.as('staffMember');
+      const path = `/api/organizations/${t.fixtures.orgId}/import/orders`;
+      t.status(await staff.post(path, { orders: [] }), 422, 'an empty orders list');
+      t.status(
+        await (await t.as('dispatcher')).post(path, { orders: [await t.fixtures.orderDraft()] }),
+        403,
+        'a dispatcher imports orders',
       );
     },
   }),

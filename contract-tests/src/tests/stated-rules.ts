@@ -22,7 +22,7 @@ function sameMoney(a: number, b: number): boolean {
 }
 
 /** A published dish without a configurator (so an order needs no configuration), the cheapest first. */
-async function plainDish(t: TestContext): Promise<Rec> {
+export async function plainDish(t: TestContext): Promise<Rec> {
   const menu = await t.setup('the published menu', () => t.control.publishedMenu(t.fixtures.orgId));
   const dishes = (menu?.dishes ?? []).filter((d: Rec) => d.options == null || (d.options as Rec[]).length === 0);
   if (dishes.length === 0) t.skip('the published menu has no dish without options to order');
@@ -30,7 +30,7 @@ async function plainDish(t: TestContext): Promise<Rec> {
 }
 
 /** A zone of the organization with an area, a point inside it, and the zone's own terms. */
-async function zoneWith(
+export async function zoneWith(
   t: TestContext,
   wanted: (zone: Rec) => boolean,
   what: string,
@@ -47,7 +47,7 @@ async function zoneWith(
  * Places an order as the storefront would (the control API: the spec shows no public cart), `amount` of one dish
  * in the zone; answers the control API's status and the order's contact name.
  */
-async function storefrontOrder(
+export async function storefrontOrder(
   t: TestContext,
   place: { zone: Rec; lat: number; lon: number },
   dish: Rec,
@@ -74,7 +74,7 @@ async function storefrontOrder(
 }
 
 /** The order as the main API shows it (`GET /api/orders/{id}`), from a storefront answer. */
-async function placedOrder(t: TestContext, placed: { status: number; order?: Rec }, what: string): Promise<Rec> {
+export async function placedOrder(t: TestContext, placed: { status: number; order?: Rec }, what: string): Promise<Rec> {
   if (placed.status >= 300 || !placed.order?.id)
     t.skip(`the storefront refused ${what} (${placed.status}), so the rule cannot be tried`);
   return t.fixtures.order(placed.order.id as number, 'staffMember');

@@ -70,6 +70,18 @@ const PROBES: Record<DepartureName, string[]> = {
   'hours-in-utc': ['getDeliveryZone'],
   'delivery-skips': ['updateCarrierDelivery'],
   'total-all-records': ['listRestaurants'],
+  'dispatcher-imports': ['importMenu', 'getMenuImport', 'importClients', 'getClientImport', 'importOrders'],
+  'dispatcher-confirms': ['confirmOrder'],
+  'import-pending-only': ['importOrders'],
+  'empty-orders-answered': ['importOrders'],
+  'clients-at-least-one': ['importClients'],
+  'carrier-finished-gone': ['getCarrierOrder', 'updateCarrierDelivery'],
+  'carrier-repeat-409': ['updateCarrierDelivery'],
+  'callbacks-with-body': ['getCarrierOrder', 'updateCarrierDelivery'],
+  'callback-extra-kind': ['getCarrierOrder', 'updateCarrierDelivery'],
+  'callback-carrier-status': ['getCarrierOrder', 'updateCarrierDelivery'],
+  'from-scratch-every-client': ['importClients', 'importOrders'],
+  'empty-menu-import': ['importMenu', 'getMenuImport'],
 };
 
 /** The configuration of a departure's runs, where it differs from the mock's (an account by API key). */
