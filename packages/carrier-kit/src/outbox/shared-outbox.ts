@@ -102,6 +102,15 @@ export function createSharedOutbox(options: SharedOutboxOptions): Outbox {
     })();
   };
 
+  /**
+   * After a send: a poll only when a call could start (a poll per answer otherwise, twice per update, each an
+   * async round through the store for nothing while all `batch` calls are under way) or this replica's
+   * queued updates are due a reconciliation.
+   */
+  const refill = (): void => {
+    if (calling < batch || (local.size > 0 && scheduler.now() - reconciledAt >= pollMs)) kick();
+  };
+
   let reconciledAt = Number.NEGATIVE_INFINITY;
   let reconciledThrough = Number.NEGATIVE_INFINITY;
   const poll = async (): Promise<void> => {
@@ -150,7 +159,7 @@ export function createSharedOutbox(options: SharedOutboxOptions): Outbox {
       }
       settling.add(entry.id);
       // The store writes answers in batches: the next update goes out while this one's answer is written.
-      kick();
+      refill();
       if (answered) {
         const { order } = answered;
         await store.markSent(entry.id);
@@ -206,7 +215,8 @@ export function createSharedOutbox(options: SharedOutboxOptions): Outbox {
       .catch((error: unknown) => logger.error('outbox store failed', { error: String(error) }))
       .finally(() => {
         settling.delete(entry.id);
-        kick();
+        // The settle may have moved the order on to its next update (in the store's local queue).
+        refill();
       });
     sends.add(work);
     void work.finally(() => sends.delete(work));

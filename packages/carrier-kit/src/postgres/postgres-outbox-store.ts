@@ -108,7 +108,7 @@ export function createPostgresOutboxStore(options: PostgresOutboxStoreOptions): 
     (await pool.query<R>(named(key, values))).rows;
 
   /** Claimed updates not handed out yet, the longest waiting first, with when they were leased. */
-  let queue: { entry: OutboxEntry; leasedAt: number }[] = [];
+  const queue: { entry: OutboxEntry; leasedAt: number }[] = [];
   let refilling: Promise<void> | undefined;
   /** No claim before this time: the last one took every due order (a wake-up or `idleMs` later, the next one asks). */
   let idleUntil = 0;
@@ -300,8 +300,11 @@ export function createPostgresOutboxStore(options: PostgresOutboxStoreOptions): 
       }
       // An update that waited in the local queue for half its lease is left to whoever claims its order
       // next: sent this late, it could go out after another replica already sent the update following it.
+      // The queue is in the order its updates were leased (claims and settles append), so the stale ones lead.
       const fresh = Date.now() - leaseMs / 2;
-      if (queue.some((item) => item.leasedAt < fresh)) queue = queue.filter((item) => item.leasedAt >= fresh);
+      let stale = 0;
+      while (stale < queue.length && queue[stale]!.leasedAt < fresh) stale += 1;
+      if (stale > 0) queue.splice(0, stale);
       if (!listener && wakes.size > 0) void subscribe().catch(() => undefined);
       if (queue.length < refillBelow && !refilling && Date.now() >= idleUntil) {
         refilling = refill().finally(() => (refilling = undefined));
