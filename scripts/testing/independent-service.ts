@@ -624,6 +624,12 @@ interface AnswerChange {
   request?(request: Request, url: URL): Request;
 }
 
+/** Writes `field` of each record of `list` as a JSON number where it is a string. */
+function stringsToNumbers(list: unknown, field: string): void {
+  for (const item of Array.isArray(list) ? list : [])
+    if (isRecord(item) && typeof item[field] === 'string') item[field] = Number(item[field]);
+}
+
 /** The `answer value` departures, by marker. */
 const ANSWER_CHANGES: Readonly<Record<string, AnswerChange>> = {
   '/components/schemas/Error/properties/status': {
@@ -631,10 +637,7 @@ const ANSWER_CHANGES: Readonly<Record<string, AnswerChange>> = {
     probe: ['createDraftDish'],
     shows: 'menu.draft-dish-required-fields',
     key: 'errors',
-    change: (holder) => {
-      for (const error of Array.isArray(holder.errors) ? holder.errors : [])
-        if (isRecord(error) && typeof error.status === 'string') error.status = Number(error.status);
-    },
+    change: (holder) => stringsToNumbers(holder.errors, 'status'),
   },
   '/components/schemas/Delivery': {
     does: 'a delivery block leaves out the fields the carrier has not sent yet, instead of showing them as `null`',
@@ -833,10 +836,7 @@ const ANSWER_CHANGES: Readonly<Record<string, AnswerChange>> = {
     probe: ['getOrder'],
     shows: 'schema.getOrder',
     key: 'payments',
-    change: (holder) => {
-      for (const payment of Array.isArray(holder.payments) ? holder.payments : [])
-        if (isRecord(payment) && typeof payment.amount === 'string') payment.amount = Number(payment.amount);
-    },
+    change: (holder) => stringsToNumbers(holder.payments, 'amount'),
   },
   '/components/schemas/Courier/properties/last_known_position': {
     does: "a courier's last known position is a WKT point (`POINT(13.4 52.5)`, longitude first), not an object",
