@@ -62,6 +62,41 @@ async function replica(
   return { outbox, store };
 }
 
+/** Queues the three updates of each order, one after another, from a store that sends nothing. */
+async function queueEvery(url: string, orders: string[]): Promise<void> {
+  const queuer = createPostgresOutboxStore({ pool: pool(url) });
+  for (const secureId of orders)
+    for (let step = 1; step <= STEPS.length; step += 1)
+      await queuer.enqueue({ secureId, kind: 'status', patch: update(step), terminal: step === 3, minIntervalMs: 0 });
+}
+
+/** "Kills" replica `name`: its database sessions end, and it neither answers nor gives anything back. */
+async function kill(url: string, name: string): Promise<void> {
+  await pool(url).query(
+    `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()`,
+    [name],
+  );
+}
+
+/**
+ * Runs `body` beside replica `name`, whose sends go to `api` (calls that hang die with it): the body kills it
+ * (see {@link kill}); its sends are never waited for.
+ */
+async function besideDoomed(url: string, api: CarrierApi, name: string, body: () => Promise<void>): Promise<void> {
+  const doomed = await replica(api, url, { name, leaseMs: 500, batch: 4 });
+  outboxes.splice(outboxes.indexOf(doomed.outbox), 1);
+  try {
+    await body();
+  } finally {
+    void doomed.outbox.stop();
+  }
+}
+
+/** Checks that each order's updates were taken once each, in the order queued. */
+function expectInOrder(orders: string[], byOrder: () => Map<string, number[]>): void {
+  for (const secureId of orders) expect([secureId, byOrder().get(secureId)]).toEqual([secureId, [1, 2, 3]]);
+}
+
 test.runIf(run)('orders are served first in, first out', async () => {
   const url = await database();
   // Queued before any replica runs, one after another: o1 first.
@@ -95,7 +130,7 @@ test.runIf(run)(
     );
     await eventually(() => taken.length === orders.length * STEPS.length, 15_000, 'every update to go through');
     expect(failedOnce.size).toBe(orders.length);
-    for (const secureId of orders) expect([secureId, byOrder().get(secureId)]).toEqual([secureId, [1, 2, 3]]);
+    expectInOrder(orders, byOrder);
   },
   30_000,
 );
@@ -108,33 +143,84 @@ test.runIf(run)(
     // The doomed replica's calls never come back: they die with it.
     const hanging: CarrierApi = { ...api, updateDelivery: () => new Promise(() => undefined) };
     const orders = Array.from({ length: 12 }, (_, i) => `k${i + 1}`);
-    const queuer = createPostgresOutboxStore({ pool: pool(url) });
-    for (const secureId of orders)
-      for (let step = 1; step <= STEPS.length; step += 1)
-        await queuer.enqueue({ secureId, kind: 'status', patch: update(step), terminal: step === 3, minIntervalMs: 0 });
+    await queueEvery(url, orders);
     let calls = 0;
     const counted: CarrierApi = { ...hanging, updateDelivery: (...args) => (calls++, hanging.updateDelivery(...args)) };
-    const doomed = await replica(counted, url, { name: 'doomed', leaseMs: 500, batch: 4 });
-    outboxes.splice(outboxes.indexOf(doomed.outbox), 1); // its sends never end: nothing waits for them
-    try {
-      // Its first claim takes every order: 4 calls in flight, the other orders in its local queue. Then it dies:
-      // its database sessions end, and it neither answers nor gives anything back.
+    await besideDoomed(url, counted, 'doomed', async () => {
+      // Its first claim takes every order: 4 calls in flight, the other orders in its local queue. Then it dies.
       await eventually(() => calls === 4, 5000, 'the doomed replica to have 4 calls in flight');
-      const admin = pool(url);
-      const leased = await admin.query(`SELECT 1 FROM carrier_outbox_orders WHERE lease_owner IS NOT NULL`);
+      const leased = await pool(url).query(`SELECT 1 FROM carrier_outbox_orders WHERE lease_owner IS NOT NULL`);
       expect(leased.rowCount).toBe(orders.length);
-      await admin.query(
-        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'doomed' AND pid <> pg_backend_pid()`,
-      );
+      await kill(url, 'doomed');
       const survivor = await replica(api, url, { name: 'survivor', leaseMs: 500 });
       await eventually(() => taken.length === orders.length * STEPS.length, 15_000, 'the survivor to send everything');
-      for (const secureId of orders) expect([secureId, byOrder().get(secureId)]).toEqual([secureId, [1, 2, 3]]);
+      expectInOrder(orders, byOrder);
       // Each update was taken once: what the doomed replica had claimed went out once, from the survivor.
       expect(taken).toHaveLength(orders.length * STEPS.length);
       await eventually(() => survivor.outbox.stats.sent === orders.length * STEPS.length, 5000, 'the answers written');
-    } finally {
-      void doomed.outbox.stop();
+    });
+  },
+  30_000,
+);
+
+test.runIf(run)(
+  'a replica killed mid-order (update 1 sent, update 2 in flight): another sends 2 and 3 after its lease, each once',
+  async () => {
+    const url = await database();
+    const { api, taken, byOrder } = service();
+    // The doomed replica's service takes update 1 and never answers update 2: the replica dies with it in flight.
+    let hung = 0;
+    const midOrder: CarrierApi = {
+      ...api,
+      updateDelivery: (secureId, patch) =>
+        stepOf(patch) === 1 ? api.updateDelivery(secureId, patch) : (hung++, new Promise(() => undefined)),
+    };
+    const orders = Array.from({ length: 4 }, (_, i) => `m${i + 1}`); // one per call the doomed replica has
+    await queueEvery(url, orders);
+    await besideDoomed(url, midOrder, 'doomed-mid', async () => {
+      await eventually(() => hung === orders.length, 5000, 'every order to have update 2 in flight');
+      expect(taken.map((t) => t.step)).toEqual(orders.map(() => 1));
+      await kill(url, 'doomed-mid');
+      await replica(api, url, { name: 'survivor-mid', leaseMs: 500 });
+      await eventually(() => taken.length === orders.length * STEPS.length, 15_000, 'the survivor to send 2 and 3');
+      // Update 1 is not sent again (its answer was committed before update 2 went out), and 2 comes before 3.
+      expectInOrder(orders, byOrder);
+    });
+  },
+  30_000,
+);
+
+test.runIf(run)(
+  "updates queued by one replica while another holds the order's update in flight go out after it, in order, once",
+  async () => {
+    const url = await database();
+    const { api, taken, byOrder } = service();
+    // Replica a's calls wait for a gate, opened once b queued the rest: each order's first update is in flight meanwhile.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let held = 0;
+    const gated: CarrierApi = {
+      ...api,
+      updateDelivery: async (secureId, patch) => {
+        held += 1;
+        await gate;
+        return api.updateDelivery(secureId, patch);
+      },
+    };
+    const a = await replica(gated, url, { name: 'holder' });
+    const orders = Array.from({ length: 8 }, (_, i) => `h${i + 1}`);
+    for (const secureId of orders) await a.outbox.enqueue(secureId, update(1));
+    await eventually(() => held === orders.length, 5000, 'a to hold every order');
+    const b = await replica(api, url, { name: 'queuer' });
+    for (const secureId of orders) {
+      await b.outbox.enqueue(secureId, update(2));
+      await b.outbox.enqueue(secureId, update(3));
     }
+    await new Promise((resolve) => setTimeout(resolve, 100)); // b's polls had time to take what they could
+    expect(taken).toHaveLength(0); // nothing of an order went out while its first update was in flight
+    open();
+    await eventually(() => taken.length === orders.length * STEPS.length, 15_000, 'every update to go through');
+    expectInOrder(orders, byOrder);
   },
   30_000,
 );
