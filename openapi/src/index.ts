@@ -24,6 +24,7 @@ export { createControlClient, type ControlClient, type ControlClientOptions } fr
 export {
   decodeStrict,
   nonCanonical,
+  nonCanonicalKeyword,
   parameterSyntax,
   parseQueryStrict,
   type ParameterSyntax,

@@ -89,3 +89,15 @@ export function nonCanonical(syntax: ParameterSyntax, text: string): string | un
     return `must be a decimal number such as 4.5 (a JSON number: no +, leading zero, space or hex); got ${shown}`;
   return undefined;
 }
+
+/**
+ * The keyword of a parameter refused by {@link nonCanonical}: `type` when the text is no value of its type
+ * (`abc`, `1.5` for an integer), `format` when it is one written another way (`01`, `+1`, `1.0`, `0x1`), and
+ * `maximum` for an integer past 2^53 − 1. Only the type is stated; the written form and the range are the
+ * decision on `Id`, so a service that reads `01` as 1 departs from that decision, not from the spec.
+ */
+export function nonCanonicalKeyword(syntax: ParameterSyntax, text: string): 'type' | 'format' | 'maximum' {
+  const value = text.trim() === '' ? Number.NaN : Number(text);
+  if (!Number.isFinite(value) || (syntax === 'integer' && !Number.isInteger(value))) return 'type';
+  return syntax === 'integer' && !Number.isSafeInteger(value) ? 'maximum' : 'format';
+}

@@ -11,7 +11,13 @@ import {
   type ParameterInfo,
   type RouteMatch,
 } from './operations.js';
-import { nonCanonical, parameterSyntax, parseQueryStrict, type ParameterSyntax } from './strict-parameters.js';
+import {
+  nonCanonical,
+  nonCanonicalKeyword,
+  parameterSyntax,
+  parseQueryStrict,
+  type ParameterSyntax,
+} from './strict-parameters.js';
 
 const DOCUMENT_ID = 'openapi.json';
 
@@ -187,18 +193,6 @@ function splitList(values: readonly string[]): string[] {
   return items;
 }
 
-/**
- * The keyword of a parameter refused by {@link nonCanonical}: `type` when the text is no value of its type
- * (`abc`, `1.5` for an integer), `format` when it is one written another way (`01`, `+1`, `1.0`, `0x1`), and
- * `maximum` for an integer past 2^53 − 1. Only the type is stated; the written form and the range are the
- * decision on `Id`, so a service that reads `01` as 1 departs from that decision, not from the spec.
- */
-function syntaxKeyword(syntax: ParameterSyntax, text: string): 'type' | 'format' | 'maximum' {
-  const value = text.trim() === '' ? Number.NaN : Number(text);
-  if (!Number.isFinite(value) || (syntax === 'integer' && !Number.isInteger(value))) return 'type';
-  return syntax === 'integer' && !Number.isSafeInteger(value) ? 'maximum' : 'format';
-}
-
 /** Refuses a parameter (each item of an array one) not written in the canonical form of its type. */
 function checkSyntax(
   location: 'path' | 'query',
@@ -213,7 +207,7 @@ function checkSyntax(
     const problem = typeof text === 'string' ? nonCanonical(syntax, text) : undefined;
     if (problem === undefined) continue;
     refused.add(name);
-    issues.push(parameterIssue(location, name, syntaxKeyword(syntax, text), problem));
+    issues.push(parameterIssue(location, name, nonCanonicalKeyword(syntax, text), problem));
     return;
   }
 }

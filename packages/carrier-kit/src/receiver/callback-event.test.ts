@@ -48,10 +48,21 @@ test('the default parser compiles nothing at run time (Workers refuse eval)', ()
 });
 
 test('an order id not written canonically is refused by name, never read as another order', () => {
-  for (const id of ['0x1', '%2B5001', '05001', '5001%20', '5e3', '5001.0']) {
+  // A number written another way is refused for its form (the decision on Id); text that is no integer for its type.
+  const refused: [string, string][] = [
+    ['0x1', 'format'],
+    ['%2B5001', 'format'],
+    ['05001', 'format'],
+    ['5001%20', 'format'],
+    ['5e3', 'format'],
+    ['5001.0', 'format'],
+    ['5001.5', 'type'],
+    ['abc', 'type'],
+  ];
+  for (const [id, keyword] of refused) {
     const parsed = parseCallback(new URLSearchParams(`type=order_created&order_id=${id}&order_secure_id=c9f3`));
     expect(parsed.kind === 'invalid' && parsed.issues.map((issue) => [issue.name, issue.keyword]), id).toEqual([
-      ['order_id', 'type'],
+      ['order_id', keyword],
     ]);
   }
 });

@@ -2,6 +2,7 @@ import {
   createApiDescription,
   issuesOf,
   nonCanonical,
+  nonCanonicalKeyword,
   type ParameterSyntax,
   type ApiDescription,
   type CallbackEvent,
@@ -87,7 +88,13 @@ export function parseCallback(query: URLSearchParams, validator?: ApiDescription
     for (const [name, syntax] of Object.entries(compiled.syntax)) {
       const problem = value[name] === undefined ? undefined : nonCanonical(syntax, value[name]);
       if (problem)
-        refused.push({ in: 'query', pointer: `/${name}`, name, keyword: 'type', message: `${name} ${problem}` });
+        refused.push({
+          in: 'query',
+          pointer: `/${name}`,
+          name,
+          keyword: nonCanonicalKeyword(syntax, value[name]!),
+          message: `${name} ${problem}`,
+        });
     }
     const issues = compiled.check(value)
       ? refused
