@@ -3,10 +3,8 @@
  * 3 at a time and refuse more with 400: under `spec` no test may ask it for a bigger page (issue 36).
  */
 import { expect, test } from 'vitest';
-import { createMock } from '@restoapi/mock-server';
-import { runContractSuite } from '../../src/index.js';
-import { IN_PROCESS_URL, MOCK_CONFIG, fetchOf } from '../helpers.js';
 import type { Handle } from '../mutants/mutants.js';
+import { runAgainst } from '../mutants/run-mutant.js';
 
 const MAXIMUM = 3;
 
@@ -36,22 +34,13 @@ const smallPages =
   };
 
 test(`a service listing at most ${MAXIMUM} orders a page, refusing more, passes the order list tests under spec`, async () => {
-  const mock = createMock();
-  try {
-    const result = await runContractSuite({
-      baseUrl: IN_PROCESS_URL,
-      fetch: fetchOf(smallPages(mock.handle)),
-      config: MOCK_CONFIG,
-      profile: 'spec',
-      seed: 23,
-      selection: { operations: ['listOrders'] },
-      stateful: { runs: 1 },
-    });
-    expect(result.summary.total).toBeGreaterThan(5);
-    expect(result.results.filter((r) => r.status !== 'passed').map((r) => `${r.id}: ${r.status} ${r.failure}`)).toEqual(
-      [],
-    );
-  } finally {
-    mock.close();
-  }
+  const selection = { operations: ['listOrders'] };
+  const result = await runAgainst(
+    { id: 'small-pages', description: `at most ${MAXIMUM} orders a page`, selection, wrap: smallPages },
+    { selection, profile: 'spec', seed: 23, stateful: { runs: 1 } },
+  );
+  expect(result.summary.total).toBeGreaterThan(5);
+  expect(result.results.filter((r) => r.status !== 'passed').map((r) => `${r.id}: ${r.status} ${r.failure}`)).toEqual(
+    [],
+  );
 }, 120_000);

@@ -4,10 +4,8 @@
  */
 /* eslint-disable @typescript-eslint/no-explicit-any */
 import { expect, test } from 'vitest';
-import { createMock } from '@restoapi/mock-server';
-import { runContractSuite } from '../../src/index.js';
-import { IN_PROCESS_URL, MOCK_CONFIG, fetchOf } from '../helpers.js';
 import { transformJson } from '../mutants/mutants.js';
+import { runAgainst } from '../mutants/run-mutant.js';
 import { isCrash, isUncheckedRead } from './mangle.js';
 
 /** The order import's answer keeps only the orders that were imported. */
@@ -21,25 +19,22 @@ const withoutFailures = transformJson(
 );
 
 test('an order import answer without its failed orders: the import tests fail naming the missing result, none throws', async () => {
-  const mock = createMock();
-  try {
-    const result = await runContractSuite({
-      baseUrl: IN_PROCESS_URL,
-      fetch: fetchOf(withoutFailures(mock.handle)),
-      config: MOCK_CONFIG,
-      profile: 'full',
-      seed: 3,
-      selection: { ids: ['imports.orders-*'] },
-    });
-    const failed = result.results.filter((r) => r.status === 'failed');
-    expect(failed.map((r) => r.id)).toContain('imports.orders-decided');
-    const decided = failed.find((r) => r.id === 'imports.orders-decided')!;
-    expect(decided.failure).toMatch(/expected the failed order's error at organization_import\.0\.errors\.0/);
-    for (const r of failed) {
-      expect(isCrash(r.failure), `${r.id} crashed: ${r.failure}`).toBe(false);
-      expect(isUncheckedRead(r.failure), `${r.id} read the answer unchecked: ${r.failure}`).toBe(false);
-    }
-  } finally {
-    mock.close();
+  const selection = { ids: ['imports.orders-*'] };
+  const result = await runAgainst(
+    {
+      id: 'import-answer-without-failures',
+      description: 'the failed orders left out',
+      selection,
+      wrap: withoutFailures,
+    },
+    { selection },
+  );
+  const failed = result.results.filter((r) => r.status === 'failed');
+  expect(failed.map((r) => r.id)).toContain('imports.orders-decided');
+  const decided = failed.find((r) => r.id === 'imports.orders-decided')!;
+  expect(decided.failure).toMatch(/expected the failed order's error at organization_import\.0\.errors\.0/);
+  for (const r of failed) {
+    expect(isCrash(r.failure), `${r.id} crashed: ${r.failure}`).toBe(false);
+    expect(isUncheckedRead(r.failure), `${r.id} read the answer unchecked: ${r.failure}`).toBe(false);
   }
 }, 60_000);
