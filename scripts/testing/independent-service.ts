@@ -1609,7 +1609,8 @@ export function createIndependentService(options: IndependentServiceOptions = {}
         return new Request(url, request);
       }
     }
-    if (on.has('per-page-50') && request.method === 'GET' && /^\/api\/orders\/?$/.test(url.pathname)) {
+    // Both forms of the path: the spec states that /orders and /api/orders are the same endpoints.
+    if (on.has('per-page-50') && request.method === 'GET' && /^\/(api\/)?orders\/?$/.test(url.pathname)) {
       const perPage = url.searchParams.get('per_page');
       if (perPage === null) url.searchParams.set('per_page', '10');
       else if (/^\d+$/.test(perPage) && Number(perPage) > 50)
