@@ -163,7 +163,7 @@ export const DEPARTURES = {
     also: ['/paths/~1api~1couriers~1{id}/get'],
   },
   'no-order-links': {
-    does: "has no endpoints at an order's `items` and `buddies` links: they answer 404",
+    does: "has no endpoints at an order's `items` and `buddies` links: they answer 501 Not Implemented",
     area: 'endpoint',
     decision: '/paths/~1api~1orders~1{id}~1items/get',
     also: ['/paths/~1api~1orders~1{id}~1buddies/get'],
@@ -1303,11 +1303,12 @@ export function createIndependentService(options: IndependentServiceOptions = {}
     if (on.has('ids-by-value') && byValue(url)) request = new Request(url, request);
     const path = url.pathname;
     const method = request.method;
-    const absent = (status: number) =>
-      json(status, { errors: [{ status: String(status), code: 'not_found', title: 'No such endpoint' }] });
+    const absent = (status: number, code = 'not_found') =>
+      json(status, { errors: [{ status: String(status), code, title: 'No such endpoint' }] });
     if (on.has('no-couriers') && /^\/api\/couriers(\/[^/]+)?\/?$/.test(path)) return absent(404);
+    // 501, where the other missing endpoints answer 404 or 405: the suite must take each of the three as absence.
     if (on.has('no-order-links') && method === 'GET' && /^\/(api\/)?orders\/[^/]+\/(items|buddies)$/.test(path))
-      return absent(404);
+      return absent(501, 'not_implemented');
     if (on.has('no-category-create') && method === 'POST' && /^\/api\/draft_categories\/?$/.test(path))
       return absent(405);
     if (on.has('no-zone-delete') && method === 'DELETE' && /^\/api\/delivery_zones\/[^/]+$/.test(path))
@@ -1608,7 +1609,8 @@ export function createIndependentService(options: IndependentServiceOptions = {}
         return new Request(url, request);
       }
     }
-    if (on.has('per-page-50') && request.method === 'GET' && /^\/api\/orders\/?$/.test(url.pathname)) {
+    // Both forms of the path: the spec states that /orders and /api/orders are the same endpoints.
+    if (on.has('per-page-50') && request.method === 'GET' && /^\/(api\/)?orders\/?$/.test(url.pathname)) {
       const perPage = url.searchParams.get('per_page');
       if (perPage === null) url.searchParams.set('per_page', '10');
       else if (/^\d+$/.test(perPage) && Number(perPage) > 50)

@@ -268,8 +268,10 @@ export const orderTests = [
     operations: ['getOrder', 'listOrders'],
     async run(t) {
       const staff = await t.as('staffMember');
-      const short = await staff.get('/orders', { per_page: 5 });
-      const long = await staff.get('/api/orders', { per_page: 5 });
+      // Under spec the service's own page size: the spec shows no maximum of per_page, and any number may pass it.
+      const page = t.full ? { per_page: 5 } : {};
+      const short = await staff.get('/orders', page);
+      const long = await staff.get('/api/orders', page);
       t.status(short, 200, 'GET /orders');
       t.equal(short.body, long.body, 'GET /orders and GET /api/orders');
       const order = t.list<Rec>(long.body, ['orders'], 'the orders')[0] ?? t.skip('the staff member sees no order');
