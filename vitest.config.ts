@@ -40,10 +40,7 @@ export default defineConfig({
     globalSetup: ['./scripts/testing/global-setup.ts'],
     // Vitest's default in a run is one worker per core but one, so a single worker on the 2-core CI machine; most
     // files wait on child processes, sockets and timers, so two workers cut the wall time by about 40%.
-    // The full run adds files that mostly wait (16 suite shares through a 40 ms proxy, carrier timings, crash loops,
-    // Respect and Chromium in child processes): a third worker runs other files meanwhile. Its vitest step used 1.82
-    // of the 2 cores with two workers (28.2 CPU-min in 15m31s); npm test keeps two.
-    maxWorkers: process.env.RESTOAPI_TEST_FULL === '1' ? 3 : 2,
+    maxWorkers: 2,
     // A worker runs file after file without a fresh module graph for each: the sources the files share (the mock,
     // the contract suite, the OpenAPI document and its validators) are loaded once per worker rather than once per
     // file, which cut the CPU of the mock server's 81 files from 188 s to 100 s. Test files must therefore leave no

@@ -31,7 +31,7 @@ export function slowestFiles(reportFile = 'reports/vitest.json', count = 20) {
   });
   const when = new Date(report.startTime ?? Date.now()).toISOString();
   return [
-    `The ${Math.min(count, files.length)} slowest of ${files.length} test files (vitest run of ${when}; ${(total / 1000).toFixed(0)}s summed over all files, ${process.env.RESTOAPI_TEST_FULL === '1' ? 3 : 2} workers)`,
+    `The ${Math.min(count, files.length)} slowest of ${files.length} test files (vitest run of ${when}; ${(total / 1000).toFixed(0)}s summed over all files, 2 workers)`,
     ...lines,
   ].join('\n');
 }
