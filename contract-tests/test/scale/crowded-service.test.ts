@@ -80,6 +80,10 @@ async function perTest(
       },
     ],
   });
+  // A failure is named with its message: the verdict tables compared below show only that it failed.
+  for (const r of result.results)
+    if (r.status === 'failed')
+      console.log(`${profile} ${r.id} failed against ${mock === demo ? 'the demo' : 'the crowd'}: ${r.failure}`);
   const verdicts = Object.fromEntries(
     result.results.map((r) => [r.id, `${r.status}, ${r.requests - (polls[r.id] ?? 0)} requests`]),
   );
