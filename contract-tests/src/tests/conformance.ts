@@ -121,10 +121,16 @@ const RECIPES: Recipe[] = [
     op: 'importMenu',
     clauses: [E('Organizations', 'POST /api/organizations/:id/import/menu')],
     needs: ['mutations', 'menuImport'],
-    run: async (t) =>
-      (await t.as('staffMember')).post(`/api/organizations/${t.fixtures.orgId}/import/menu`, {
+    // The job is waited for: left running, it replaces the menu under a later test (a service without resets).
+    run: async (t) => {
+      const answer = await (
+        await t.as('staffMember')
+      ).post(`/api/organizations/${t.fixtures.orgId}/import/menu`, {
         dishes: [{ name: 'Conformance dish', price: 5, category_name: 'Conformance' }],
-      }),
+      });
+      if (answer.status >= 200 && answer.status < 300) await t.fixtures.waitForImport('menu');
+      return answer;
+    },
   },
   {
     op: 'getMenuImport',
@@ -135,10 +141,15 @@ const RECIPES: Recipe[] = [
     op: 'importClients',
     clauses: [E('Organizations', 'POST /api/organizations/:id/import/clients')],
     needs: ['mutations'],
-    run: async (t) =>
-      (await t.as('staffMember')).post(`/api/organizations/${t.fixtures.orgId}/import/clients`, {
+    run: async (t) => {
+      const answer = await (
+        await t.as('staffMember')
+      ).post(`/api/organizations/${t.fixtures.orgId}/import/clients`, {
         clients: [{ external_id: `conformance-${t.unique()}`, name: 'Conformance client' }],
-      }),
+      });
+      if (answer.status >= 200 && answer.status < 300) await t.fixtures.waitForImport('clients');
+      return answer;
+    },
   },
   {
     op: 'getClientImport',
