@@ -45,6 +45,14 @@ export interface FixtureContext {
 const TERMINAL = new Set(['complete', 'cancelled']);
 
 /**
+ * Whether an import state says a job runs: `busy` (the spec's word), or a job `queued` or `working` (the spec's only
+ * job_status). Any other value, whatever its name, means the job is over.
+ */
+function importRunning(state: Rec): boolean {
+  return state.status === 'busy' || state.job_status === 'queued' || state.job_status === 'working';
+}
+
+/**
  * Fixtures: the records tests need, found through the configuration and
  * the API, or created through the API (and the control API where the API
  * has no way). Everything here goes through the checking client.
@@ -340,6 +348,27 @@ export class Fixtures {
       .filter((c) => c.organization_id === this.orgId);
   }
 
+  /**
+   * Waits, within the import budget, until no job of that import runs, judging nothing: for a test that started a
+   * job only to check its answer (a static mock such as Prism shows it busy for ever). Left running, a job changes
+   * what later tests read on a service without resets.
+   */
+  async importSettled(kind: 'menu' | 'clients'): Promise<void> {
+    const staff = await this.t.as('staffMember');
+    const deadline = Date.now() + this.t.config.timeouts.importMs;
+    while (Date.now() < deadline) {
+      const state = (await staff.get(`/api/organizations/${this.orgId}/import/${kind}`)).body;
+      if (typeof state !== 'object' || state === null || !importRunning(state as Rec)) return;
+      await this.importPause();
+    }
+  }
+
+  /** The wait between two reads of an import state: the control API's clock moved, else a quarter second. */
+  private async importPause(): Promise<void> {
+    if (this.t.hasControl) await this.t.setup('moving the clock', () => this.t.control.advanceClock(60_000));
+    else await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+
   /** Polls `GET …/import/{kind}` until no job runs (moving the control API's clock when there is one). */
   async waitForImport(kind: 'menu' | 'clients'): Promise<Rec> {
     const staff = await this.t.as('staffMember');
@@ -352,16 +381,12 @@ export class Fixtures {
         state !== null && typeof state === 'object' && !Array.isArray(state),
         `expected the ${kind} import state (an object with status and job_status), got ${JSON.stringify(state) ?? 'no body'}`,
       );
-      // A job runs while the state says busy (the spec's word) or the job is queued or `working` (the
-      // spec's only job_status): any other value, whatever its name, means the job is over.
-      const running = state.status === 'busy' || state.job_status === 'queued' || state.job_status === 'working';
-      if (!running) return state;
+      if (!importRunning(state)) return state;
       if (Date.now() > deadline)
         this.t.fail(
           `the ${kind} import did not finish within ${this.t.config.timeouts.importMs} ms: ${JSON.stringify(state)}`,
         );
-      if (this.t.hasControl) await this.t.setup('moving the clock', () => this.t.control.advanceClock(60_000));
-      else await new Promise((resolve) => setTimeout(resolve, 250));
+      await this.importPause();
     }
   }
 

@@ -1,3 +1,4 @@
+import { openapiDocument } from '@restoapi/openapi';
 import type { TestContext } from '../runner/context.js';
 import type { Rec } from '../runner/fixtures.js';
 import { CallbackReceiver, type ReceivedCallback } from '../runner/receiver.js';
@@ -35,8 +36,9 @@ export const DELIVERY_FIELDS = [
 
 /** The decision of the status an `order_status_changed` callback names (the main API's). */
 const STATUS_IN_EVENT = component('schemas', 'OrderStatusChangedEvent/properties/status');
-/** The main API's order statuses (`OrderStatus`), which the decided callbacks name. */
-const MAIN_STATUSES = ['pending', 'accepted', 'cooking', 'ready', 'delivery', 'complete', 'cancelled'];
+/** The main API's order statuses (`OrderStatus` of the document), which the decided callbacks name. */
+const MAIN_STATUSES = (openapiDocument as { components: { schemas: { OrderStatus: { enum: string[] } } } }).components
+  .schemas.OrderStatus.enum;
 /** The decisions of the callbacks' form (an empty body) and of their kinds (only these two). */
 const CREATED_CALLBACK = '/webhooks/order_created/post';
 const STATUS_CALLBACK = '/webhooks/order_status_changed/post';

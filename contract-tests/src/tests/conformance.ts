@@ -55,21 +55,6 @@ interface Recipe {
   run(t: TestContext): Promise<ApiResponse | void>;
 }
 
-/**
- * Waits, within the import budget, until no job of that import runs, checking nothing: a schema test judges the
- * answer, and a static mock (Prism) shows a job busy for ever. Left running, a job changes what later tests read.
- */
-async function importSettled(t: TestContext, kind: 'menu' | 'clients'): Promise<void> {
-  const staff = await t.as('staffMember');
-  const deadline = Date.now() + t.config.timeouts.importMs;
-  while (Date.now() < deadline) {
-    const state = (await staff.get(`/api/organizations/${t.fixtures.orgId}/import/${kind}`)).body as Rec | undefined;
-    if (!(state?.status === 'busy' || state?.job_status === 'queued' || state?.job_status === 'working')) return;
-    if (t.hasControl) await t.setup('moving the clock', () => t.control.advanceClock(60_000));
-    else await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
 async function first(t: TestContext, path: string, key: string, query: Record<string, any> = {}): Promise<Rec> {
   const staff = await t.as('staffMember');
   const response = await staff.get(path, { organization_id: t.fixtures.orgId, ...query });
@@ -143,7 +128,7 @@ const RECIPES: Recipe[] = [
       ).post(`/api/organizations/${t.fixtures.orgId}/import/menu`, {
         dishes: [{ name: 'Conformance dish', price: 5, category_name: 'Conformance' }],
       });
-      if (answer.status >= 200 && answer.status < 300) await importSettled(t, 'menu');
+      if (answer.status >= 200 && answer.status < 300) await t.fixtures.importSettled('menu');
       return answer;
     },
   },
@@ -162,7 +147,7 @@ const RECIPES: Recipe[] = [
       ).post(`/api/organizations/${t.fixtures.orgId}/import/clients`, {
         clients: [{ external_id: `conformance-${t.unique()}`, name: 'Conformance client' }],
       });
-      if (answer.status >= 200 && answer.status < 300) await importSettled(t, 'clients');
+      if (answer.status >= 200 && answer.status < 300) await t.fixtures.importSettled('clients');
       return answer;
     },
   },
