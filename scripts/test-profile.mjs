@@ -2,6 +2,8 @@
 // `npm run test:profile`: the 20 slowest test files of the last vitest run (reports/vitest.json, which the vitest
 // step of `npm test` writes), from vitest's own per-file start and end times. Also written to reports/slowest.txt
 // by every run of that step. Another report: `node scripts/test-profile.mjs path/to/vitest.json [count]`.
+// `--save-durations [default|full]` records the files' durations in scripts/testing/file-durations.json, the order a
+// fresh clone starts them in (scripts/testing/longest-first-sequencer.ts); the mode is the last run's by default.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,7 +43,35 @@ export function writeSlowest() {
   writeFileSync('reports/slowest.txt', `${slowestFiles()}\n`);
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+/** Seconds per file of a vitest JSON report, the longest first; files under a second are left out (their order
+ * does not matter). */
+export function fileSeconds(reportFile = 'reports/vitest.json') {
+  const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+  const files = report.testResults
+    .map((file) => [path.relative(process.cwd(), file.name), ((file.endTime ?? 0) - (file.startTime ?? 0)) / 1000])
+    .filter(([, seconds]) => seconds >= 1)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  return Object.fromEntries(files.map(([name, seconds]) => [name, Math.round(seconds * 10) / 10]));
+}
+
+const DURATIONS = 'scripts/testing/file-durations.json';
+
+if (
+  process.argv[1] &&
+  fileURLToPath(import.meta.url) === path.resolve(process.argv[1]) &&
+  process.argv[2] === '--save-durations'
+) {
+  const steps = existsSync('reports/steps.txt') ? readFileSync('reports/steps.txt', 'utf8') : '';
+  const mode = process.argv[3] ?? (steps.includes('(full run)') ? 'full' : 'default');
+  if (!['default', 'full'].includes(mode) || !existsSync('reports/vitest.json')) {
+    console.error('usage: after a vitest run, node scripts/test-profile.mjs --save-durations [default|full]');
+    process.exit(2);
+  }
+  const table = JSON.parse(readFileSync(DURATIONS, 'utf8'));
+  table[mode] = fileSeconds();
+  writeFileSync(DURATIONS, `${JSON.stringify(table, null, 2)}\n`);
+  console.log(`${DURATIONS}: the ${mode} run's durations of ${Object.keys(table[mode]).length} files recorded`);
+} else if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const [file = 'reports/vitest.json', count = '20'] = process.argv.slice(2);
   if (!existsSync(file)) {
     console.error(`${file} does not exist: run the vitest step first (node scripts/test-all.mjs vitest)`);

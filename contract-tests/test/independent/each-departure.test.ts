@@ -8,6 +8,7 @@ import {
 import { fullRunOnly } from '../../../scripts/testing/test-mode.js';
 import { runContractSuite, type ContractConfig, type SuiteResult } from '../../src/index.js';
 import { MOCK_CONFIG } from '../helpers.js';
+import { PROBE_STATEFUL_RUNS } from './probe-run.js';
 
 // Each departure of the independent service alone, under both profiles (issue 36): `spec` gives 0 failures
 // and names its decision in a warning; `full` fails, naming it. Each departure runs against the tests of the
@@ -92,9 +93,6 @@ const CONFIGS: Partial<Record<DepartureName, ContractConfig>> = {
   },
 };
 
-/** Sequences per stateful machine in a probe (the first is the machine's tour). */
-const STATEFUL_RUNS = 2;
-
 /** The sample `npm test` runs: one departure of each family the issue names first. */
 // no-order-links answers 501 where no-couriers answers 404: both ways of saying an endpoint is missing.
 const SAMPLE: DepartureName[] = ['zone-wrapped', 'no-couriers', 'no-order-links', 'coerce-names'];
@@ -117,9 +115,7 @@ async function run(name: DepartureName, profile: 'spec' | 'full'): Promise<Suite
       profile,
       seed: 23,
       selection: { operations: PROBES[name] },
-      // The tour (every write, then every view) and one random sequence per machine: the whole harness's run
-      // (independent-service.test.ts) runs the machines' 20 sequences against every departure at once.
-      stateful: { runs: STATEFUL_RUNS },
+      stateful: { runs: PROBE_STATEFUL_RUNS },
     });
   } finally {
     await service.close();

@@ -2,14 +2,13 @@ import { afterAll, expect, test } from 'vitest';
 import { FAMILY_DEPARTURES } from '../../../scripts/testing/independent-service.js';
 import { fullRunOnly } from '../../../scripts/testing/test-mode.js';
 import type { SuiteResult } from '../../src/index.js';
-import { probeRun } from './probe-run.js';
+import { PROBE_STATEFUL_RUNS, probeRun } from './probe-run.js';
 
 // The generated departures (issue 36: the harness covers the decisions, not a sample of them): one mechanism
 // per family, applied to every marker of its kind that no hand-made departure covers, read from the document's
 // x-decision markers. Each alone, against the tests of the operations it touches: `spec` gives 0 failures and
 // names its decision in a warning; `full` fails, naming it. npm test tries one of each family. Each alone runs the
-// tour of each stateful machine (every write, then every view) and one random sequence, as each-departure.test.ts
-// does; the machines' 20 sequences run once against every generated departure at once, under spec (the last test).
+// tour of each stateful machine (every write, then every view), as each-departure.test.ts does; the machines' 20 sequences run once against every generated departure at once, under spec (the last test).
 
 // The refusal and answer value families have their own, cheaper check (generated-departures.test.ts).
 const NAMES = Object.keys(FAMILY_DEPARTURES).filter(
@@ -20,14 +19,11 @@ const SAMPLE = new Set(
   ['other-status:deleteSession', 'other-error:InvalidCredentials'].filter((n) => NAMES.includes(n)),
 );
 
-/** Sequences per stateful machine in a departure's run alone (the first is the machine's tour). */
-const STATEFUL_RUNS = 2;
-
 const lines: string[] = [];
 
 function run(name: string, profile: 'spec' | 'full'): Promise<SuiteResult> {
   return probeRun({ departures: [], families: [name] }, FAMILY_DEPARTURES[name]!.probe, profile, undefined, {
-    stateful: { runs: STATEFUL_RUNS },
+    stateful: { runs: PROBE_STATEFUL_RUNS },
   });
 }
 
