@@ -136,6 +136,18 @@ function unescape(segment: string): string {
  * decided[0]?.decision?.pointer; // "/components/schemas/ImportJobStatus"
  */
 export function createDepartureClassifier(description: ApiDescription): DepartureClassifier {
+  let classifier = classifiers.get(description);
+  if (!classifier) classifiers.set(description, (classifier = classify(description)));
+  return classifier;
+}
+
+/**
+ * The classifier of each description made so far: a new one compiles ajv's meta-schema and the document's header
+ * schemas again (half the CPU of a short contract run), and a classifier holds no state between calls.
+ */
+const classifiers = new WeakMap<ApiDescription, DepartureClassifier>();
+
+function classify(description: ApiDescription): DepartureClassifier {
   const document = description.document;
   const refs = new Map<string, DecisionRef | undefined>();
   const headerAjv = createAjv({ coerceTypes: true });
