@@ -62,7 +62,7 @@ if (
   process.argv[2] === '--save-durations'
 ) {
   const steps = existsSync('reports/steps.txt') ? readFileSync('reports/steps.txt', 'utf8') : '';
-  const mode = process.argv[3] ?? (steps.includes('(full run)') ? 'full' : 'default');
+  const mode = process.argv[3] ?? (/, full run\)/.test(steps) ? 'full' : 'default');
   if (!['default', 'full'].includes(mode) || !existsSync('reports/vitest.json')) {
     console.error('usage: after a vitest run, node scripts/test-profile.mjs --save-durations [default|full]');
     process.exit(2);
