@@ -876,14 +876,10 @@ const ANSWER_CHANGES: Readonly<Record<string, AnswerChange>> = {
   },
 };
 
-/** The document, its validators and its classifier, made once (compiling the validators takes a while). */
-let described: { api: ApiDescription; classifier: DepartureClassifier } | undefined;
+/** The document, its validators and its classifier: one of each per process (both factories share theirs). */
 function describedApi(): { api: ApiDescription; classifier: DepartureClassifier } {
-  if (!described) {
-    const api = createApiDescription();
-    described = { api, classifier: createDepartureClassifier(api) };
-  }
-  return described;
+  const api = createApiDescription();
+  return { api, classifier: createDepartureClassifier(api) };
 }
 
 /** A marker's pointer as a short name: `OrderUpdate.order`, `listOrders.status`. */

@@ -19,12 +19,9 @@ export type CallbackEventOf<T extends CallbackType> = Extract<CallbackEvent, { t
 /** The callback events as the document's standalone schemas type them (generated in `@restoapi/openapi`). */
 export type { CallbackEvent, OrderCreatedEvent, OrderStatusChangedEvent } from '@restoapi/openapi';
 
-let sharedValidator: ApiDescription | undefined;
-
-/** The validator built from the bundled document, created once per process. */
+/** The validator built from the bundled document, one per process (createApiDescription shares it). */
 export function defaultValidator(): ApiDescription {
-  sharedValidator ??= createApiDescription();
-  return sharedValidator;
+  return createApiDescription();
 }
 
 /** The outcome of {@link parseCallback}. */

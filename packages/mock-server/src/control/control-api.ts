@@ -53,12 +53,12 @@ type ControlHandlers = {
 };
 
 const PREFIX = '/__mock';
-const shared: { api?: ApiDescription } = {};
-
-/** The control document's router and ajv validators, shared by every instance (schemas compile once). */
+/**
+ * The control document's router and ajv validators, shared by every instance (schemas compile once):
+ * createApiDescription answers the same description for the same document.
+ */
 export function controlApiDescription(): ApiDescription {
-  shared.api ??= createApiDescription({ document: controlDocument });
-  return shared.api;
+  return createApiDescription({ document: controlDocument });
 }
 
 function carrierView(carrier: CarrierRecord): C['Carrier'] {

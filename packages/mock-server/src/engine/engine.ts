@@ -53,12 +53,12 @@ export interface MockEngineOptions {
 }
 
 let requestCounter = 0;
-const SHARED_API: { value?: ApiDescription } = {};
-
-/** The validator shared by every instance of the process (compiling schemas once keeps new instances cheap). */
+/**
+ * The validator shared by every instance of the process (compiling schemas once keeps new instances cheap):
+ * createApiDescription answers the same description for the same document.
+ */
 export function sharedApiValidator(): ApiDescription {
-  SHARED_API.value ??= createApiDescription();
-  return SHARED_API.value;
+  return createApiDescription();
 }
 
 let idMs = -1;
