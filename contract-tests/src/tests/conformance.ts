@@ -48,6 +48,16 @@ const R = {
 
 const E = (section: string, row: string): string => `Endpoints > ${section}: ${row}`;
 
+/**
+ * Starts an import and, once it is accepted, waits for its job without judging it: left running, the job replaces
+ * what a later test reads on a service without resets (the menu under the next draft-dish test).
+ */
+async function startImport(t: TestContext, kind: 'menu' | 'clients', body: Rec): Promise<ApiResponse> {
+  const answer = await (await t.as('staffMember')).post(`/api/organizations/${t.fixtures.orgId}/import/${kind}`, body);
+  if (answer.status >= 200 && answer.status < 300) await t.fixtures.importSettled(kind);
+  return answer;
+}
+
 interface Recipe {
   op: string;
   clauses: string[];
@@ -121,16 +131,8 @@ const RECIPES: Recipe[] = [
     op: 'importMenu',
     clauses: [E('Organizations', 'POST /api/organizations/:id/import/menu')],
     needs: ['mutations', 'menuImport'],
-    // The job is waited for: left running, it replaces the menu under a later test (a service without resets).
-    run: async (t) => {
-      const answer = await (
-        await t.as('staffMember')
-      ).post(`/api/organizations/${t.fixtures.orgId}/import/menu`, {
-        dishes: [{ name: 'Conformance dish', price: 5, category_name: 'Conformance' }],
-      });
-      if (answer.status >= 200 && answer.status < 300) await t.fixtures.importSettled('menu');
-      return answer;
-    },
+    run: (t) =>
+      startImport(t, 'menu', { dishes: [{ name: 'Conformance dish', price: 5, category_name: 'Conformance' }] }),
   },
   {
     op: 'getMenuImport',
@@ -141,15 +143,10 @@ const RECIPES: Recipe[] = [
     op: 'importClients',
     clauses: [E('Organizations', 'POST /api/organizations/:id/import/clients')],
     needs: ['mutations'],
-    run: async (t) => {
-      const answer = await (
-        await t.as('staffMember')
-      ).post(`/api/organizations/${t.fixtures.orgId}/import/clients`, {
+    run: (t) =>
+      startImport(t, 'clients', {
         clients: [{ external_id: `conformance-${t.unique()}`, name: 'Conformance client' }],
-      });
-      if (answer.status >= 200 && answer.status < 300) await t.fixtures.importSettled('clients');
-      return answer;
-    },
+      }),
   },
   {
     op: 'getClientImport',
