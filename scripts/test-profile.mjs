@@ -9,12 +9,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The `count` slowest files of a vitest JSON report as lines of text: wall time of the file (its tests, hooks and
- * imports, as vitest measured them), its test counts and its path relative to the repository.
+ * The files of a vitest JSON report, the longest first (then by name): path relative to the repository, wall time
+ * (its tests, hooks and imports, as vitest measured them) and test counts.
  */
-export function slowestFiles(reportFile = 'reports/vitest.json', count = 20) {
+function fileTimes(reportFile) {
   const report = JSON.parse(readFileSync(reportFile, 'utf8'));
-  const root = process.cwd();
   const files = report.testResults.map((file) => {
     const counts = { passed: 0, failed: 0, skipped: 0 };
     for (const test of file.assertionResults) {
@@ -22,9 +21,18 @@ export function slowestFiles(reportFile = 'reports/vitest.json', count = 20) {
       else if (test.status === 'failed') counts.failed += 1;
       else counts.skipped += 1;
     }
-    return { name: path.relative(root, file.name), ms: (file.endTime ?? 0) - (file.startTime ?? 0), counts };
+    return { name: path.relative(process.cwd(), file.name), ms: (file.endTime ?? 0) - (file.startTime ?? 0), counts };
   });
-  files.sort((a, b) => b.ms - a.ms);
+  files.sort((a, b) => b.ms - a.ms || a.name.localeCompare(b.name));
+  return { report, files };
+}
+
+/**
+ * The `count` slowest files of a vitest JSON report as lines of text: wall time of the file (its tests, hooks and
+ * imports, as vitest measured them), its test counts and its path relative to the repository.
+ */
+export function slowestFiles(reportFile = 'reports/vitest.json', count = 20) {
+  const { report, files } = fileTimes(reportFile);
   const total = files.reduce((sum, file) => sum + file.ms, 0);
   const lines = files.slice(0, count).map((file, i) => {
     const { passed, failed, skipped } = file.counts;
@@ -46,21 +54,14 @@ export function writeSlowest() {
 /** Seconds per file of a vitest JSON report, the longest first; files under a second are left out (their order
  * does not matter). */
 export function fileSeconds(reportFile = 'reports/vitest.json') {
-  const report = JSON.parse(readFileSync(reportFile, 'utf8'));
-  const files = report.testResults
-    .map((file) => [path.relative(process.cwd(), file.name), ((file.endTime ?? 0) - (file.startTime ?? 0)) / 1000])
-    .filter(([, seconds]) => seconds >= 1)
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-  return Object.fromEntries(files.map(([name, seconds]) => [name, Math.round(seconds * 10) / 10]));
+  const files = fileTimes(reportFile).files.filter((file) => file.ms >= 1000);
+  return Object.fromEntries(files.map((file) => [file.name, Math.round(file.ms / 100) / 10]));
 }
 
 const DURATIONS = 'scripts/testing/file-durations.json';
 
-if (
-  process.argv[1] &&
-  fileURLToPath(import.meta.url) === path.resolve(process.argv[1]) &&
-  process.argv[2] === '--save-durations'
-) {
+const runAsScript = process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1]);
+if (runAsScript && process.argv[2] === '--save-durations') {
   const steps = existsSync('reports/steps.txt') ? readFileSync('reports/steps.txt', 'utf8') : '';
   const mode = process.argv[3] ?? (/, full run\)/.test(steps) ? 'full' : 'default');
   if (!['default', 'full'].includes(mode) || !existsSync('reports/vitest.json')) {
@@ -71,7 +72,7 @@ if (
   table[mode] = fileSeconds();
   writeFileSync(DURATIONS, `${JSON.stringify(table, null, 2)}\n`);
   console.log(`${DURATIONS}: the ${mode} run's durations of ${Object.keys(table[mode]).length} files recorded`);
-} else if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+} else if (runAsScript) {
   const [file = 'reports/vitest.json', count = '20'] = process.argv.slice(2);
   if (!existsSync(file)) {
     console.error(`${file} does not exist: run the vitest step first (node scripts/test-all.mjs vitest)`);

@@ -8,7 +8,8 @@ import { PROBE_STATEFUL_RUNS, probeRun } from './probe-run.js';
 // per family, applied to every marker of its kind that no hand-made departure covers, read from the document's
 // x-decision markers. Each alone, against the tests of the operations it touches: `spec` gives 0 failures and
 // names its decision in a warning; `full` fails, naming it. npm test tries one of each family. Each alone runs the
-// tour of each stateful machine (every write, then every view), as each-departure.test.ts does; the machines' 20 sequences run once against every generated departure at once, under spec (the last test).
+// tour of each stateful machine (every write, then every view), as each-departure.test.ts does; the machines' 20
+// sequences run once against every generated departure at once, under spec (the last test).
 
 // The refusal and answer value families have their own, cheaper check (generated-departures.test.ts).
 const NAMES = Object.keys(FAMILY_DEPARTURES).filter(
