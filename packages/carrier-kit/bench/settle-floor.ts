@@ -1,8 +1,9 @@
 /**
  * The floor under the drained case of bench/outbox-vs-graphile.ts: what the database and the pg client
  * spend per update, with no HTTP at all, for
- *   - the outbox's own drain: claims of 64 orders and settles of 32 (carrier_outbox_settle, each order
- *     moved on to its next update), as a replica drains ORDERS × 5 queued updates;
+ *   - the outbox's own drain: claims of 64 orders, each with its run of updates, then per 32 updates a
+ *     step marking those in the middle of a run and a settle of those that end one (carrier_outbox_settle,
+ *     each order moved on), as a replica drains ORDERS × 5 queued updates;
  *   - a sketch of leasing a whole order (its updates read at the claim, each only marked sent after);
  *   - the least any durable outbox writes per update: one batched UPDATE marking 32 updates sent, by id
  *     (no lease, no order row, no next update: less than per-order order needs);
@@ -82,31 +83,61 @@ async function measure(server: TestPostgres, drain: (client: pg.Client) => Promi
   }
 }
 
-/** The outbox's drain: claims of up to 64 orders when fewer than 32 wait, settles of 32 moving each order on. */
+/**
+ * The outbox's drain as a replica runs it: claims of up to 64 orders (each with its run) when fewer than 32
+ * wait; then, per batch of 32 updates handed out, the ones in the middle of a run marked by one step and the
+ * last ones settled (carrier_outbox_settle, each order moved on), each run's next update handed out after.
+ */
 async function outboxDrain(client: pg.Client): Promise<number> {
   let queue: string[] = [];
+  const next = new Map<string, string[]>(); // an update handed out → the rest of its run
   let sent = 0;
   let statements = 0;
   while (sent < UPDATES) {
     if (queue.length < 32) {
-      const { rows } = await client.query<{ id: string }>({
+      const { rows } = await client.query<{ id: string; secure_id: string }>({
         name: 'claim',
         text: OUTBOX_SQL.claim,
         values: ['floor', 30_000, 64 - queue.length],
       });
       statements += 1;
-      queue.push(...rows.map((row) => row.id));
+      for (const [i, row] of rows.entries()) {
+        if (rows[i - 1]?.secure_id === row.secure_id) continue;
+        const rest = rows.filter((r, j) => j > i && r.secure_id === row.secure_id).map((r) => r.id);
+        queue.push(row.id);
+        if (rest.length > 0) next.set(row.id, rest);
+      }
     }
     const batch = queue.splice(0, 32);
     if (batch.length === 0) throw new Error(`nothing claimed with ${UPDATES - sent} updates left`);
-    const { rows } = await client.query<{ id: string }>({
-      name: 'settle',
-      text: OUTBOX_SQL.settle,
-      values: [batch, batch.map(() => 'sent'), batch.map(() => 0), batch.map(() => null), 'floor', 30_000, true],
-    });
-    statements += 1;
+    const steps = batch.filter((id) => next.has(id));
+    const ends = batch.filter((id) => !next.has(id));
+    if (steps.length > 0) {
+      const { rows } = await client.query<{ id: string }>({
+        name: 'step',
+        text: OUTBOX_SQL.step,
+        values: [steps, steps.map(() => 'sent'), steps.map(() => null), 'floor', steps.map((id) => next.get(id)![0])],
+      });
+      statements += 1;
+      const allowed = new Set(rows.map((row) => row.id));
+      for (const id of steps) {
+        const [following, ...rest] = next.get(id)!;
+        next.delete(id);
+        if (!allowed.has(following!)) continue;
+        queue.push(following!);
+        if (rest.length > 0) next.set(following!, rest);
+      }
+    }
+    if (ends.length > 0) {
+      const { rows } = await client.query<{ id: string }>({
+        name: 'settle',
+        text: OUTBOX_SQL.settle,
+        values: [ends, ends.map(() => 'sent'), ends.map(() => 0), ends.map(() => null), 'floor', 30_000, true],
+      });
+      statements += 1;
+      queue = [...queue, ...rows.map((row) => row.id)];
+    }
     sent += batch.length;
-    queue = [...queue, ...rows.map((row) => row.id)];
   }
   return statements;
 }

@@ -11,6 +11,260 @@ export interface Migration {
   sql: string;
 }
 
+/**
+ * carrier_outbox_enqueue as migration 3 made it (kept apart so migration 6 can widen what it counts as
+ * in flight without restating it).
+ */
+const ENQUEUE_FUNCTION = `-- Queues an update in one call: $1 order, $2 order id, $3 kind, $4 patch, $5 final status, $6 replica, $7 ms
+-- between positions, $8 wake the replicas. A status takes the order's row FOR KEY SHARE only (claims and
+-- settles of the order go on meanwhile: their FOR NO KEY UPDATE does not conflict), queues its row, and
+-- writes the order's due time only when the order needs a replica sooner and no claim or settle holds its
+-- row (one that does re-checks the order before it leaves it idle: carrier_outbox_recheck). A position, or
+-- a final status that takes the order's waiting position along, takes the row FOR UPDATE: it rewrites
+-- rows a claim reads. Answers the outcome (queued, coalesced, dropped_terminal), whether a position was
+-- folded, and the update queued.
+CREATE FUNCTION carrier_outbox_enqueue(text, integer, text, jsonb, boolean, text, float8, boolean)
+RETURNS TABLE (outcome text, folded boolean, woke boolean, id bigint, secure_id text, order_id integer, kind text, patch jsonb, attempts integer, last_error text, created_ms float8, not_before_ms float8) LANGUAGE plpgsql AS $fn$
+#variable_conflict use_column
+DECLARE
+  made boolean;
+  alone boolean;
+  waiting bigint;
+  taken jsonb;
+  e carrier_outbox%ROWTYPE;
+  sooner integer := 0;
+BEGIN
+  alone := $3 = 'position' OR ($5 AND NOT ($4 ? 'lat' OR $4 ? 'lon') AND EXISTS (
+    SELECT 1 FROM carrier_outbox w JOIN carrier_outbox_orders o ON o.secure_id = w.secure_id
+    WHERE w.secure_id = $1 AND w.state = 'pending' AND w.kind = 'position'
+      AND NOT coalesce(o.lease_id = w.id AND o.lease_until >= now(), false)));
+  -- The order's row: made when new (due at once), else locked, never written here. A row pruned between the
+  -- two statements is made again.
+  LOOP
+    INSERT INTO carrier_outbox_orders (secure_id, order_id, due_at) VALUES ($1, $2, now())
+    ON CONFLICT DO NOTHING RETURNING true INTO made;
+    EXIT WHEN made;
+    IF alone THEN
+      PERFORM 1 FROM carrier_outbox_orders o WHERE o.secure_id = $1 FOR UPDATE;
+    ELSE
+      PERFORM 1 FROM carrier_outbox_orders o WHERE o.secure_id = $1 FOR KEY SHARE;
+    END IF;
+    EXIT WHEN FOUND;
+  END LOOP;
+  made := coalesce(made, false);
+  IF alone AND NOT made THEN
+    IF $3 = 'position' AND (
+      EXISTS (SELECT 1 FROM carrier_outbox_orders o WHERE o.secure_id = $1 AND o.closed)
+      OR EXISTS (SELECT 1 FROM carrier_outbox t WHERE t.secure_id = $1 AND t.state = 'pending' AND t.terminal)) THEN
+      RETURN QUERY SELECT 'dropped_terminal'::text, false, false, NULL::bigint, NULL::text, NULL::integer, NULL::text,
+        NULL::jsonb, NULL::integer, NULL::text, NULL::float8, NULL::float8;
+      RETURN;
+    END IF;
+    SELECT w.id INTO waiting FROM carrier_outbox w JOIN carrier_outbox_orders o ON o.secure_id = w.secure_id
+    WHERE w.secure_id = $1 AND w.state = 'pending' AND w.kind = 'position'
+      AND NOT coalesce(o.lease_id = w.id AND o.lease_until >= now(), false)
+    ORDER BY w.id DESC LIMIT 1;
+    IF waiting IS NOT NULL AND $3 = 'position' THEN
+      UPDATE carrier_outbox w SET patch = $4 WHERE w.id = waiting;
+      RETURN QUERY SELECT 'coalesced'::text, false, false, NULL::bigint, NULL::text, NULL::integer, NULL::text,
+        NULL::jsonb, NULL::integer, NULL::text, NULL::float8, NULL::float8;
+      RETURN;
+    ELSIF waiting IS NOT NULL AND NOT ($4 ? 'lat' OR $4 ? 'lon') THEN
+      UPDATE carrier_outbox w SET state = 'coalesced' WHERE w.id = waiting AND w.state = 'pending'
+      RETURNING jsonb_build_object('lat', w.patch -> 'lat', 'lon', w.patch -> 'lon') INTO taken;
+    END IF;
+  END IF;
+  -- A position waits for the interval since the order's last position sent (by any replica); one in flight
+  -- (its answer not written yet) counts as sent now.
+  INSERT INTO carrier_outbox AS w (secure_id, order_id, kind, patch, enqueued_by, terminal, not_before)
+  VALUES ($1, $2, $3, $4 || coalesce(taken, '{}'::jsonb), $6, $5,
+    CASE WHEN $3 = 'position' THEN greatest(now(), (
+      SELECT max(s.sent_at) FROM carrier_outbox s WHERE s.secure_id = $1 AND s.kind = 'position' AND s.state = 'sent'
+    ) + $7 * interval '1 millisecond', (
+      SELECT now() + $7 * interval '1 millisecond' FROM carrier_outbox f JOIN carrier_outbox_orders o ON o.lease_id = f.id
+      WHERE o.secure_id = $1 AND f.kind = 'position' AND f.state = 'pending' AND o.lease_until >= now()
+    )) ELSE now() END)
+  RETURNING w.* INTO e;
+  IF NOT made THEN
+    -- Sooner only, and never into a lease: skipped while a claim or settle holds the row (it re-checks).
+    UPDATE carrier_outbox_orders o SET due_at = least(o.due_at, e.not_before), order_id = coalesce(o.order_id, $2)
+    WHERE o.secure_id = (SELECT l.secure_id FROM carrier_outbox_orders l WHERE l.secure_id = $1
+      AND (l.due_at IS NULL OR (l.due_at > e.not_before AND NOT coalesce(l.lease_until >= now(), false)))
+      FOR NO KEY UPDATE SKIP LOCKED);
+    GET DIAGNOSTICS sooner = ROW_COUNT;
+  END IF;
+  IF $8 AND (made OR sooner > 0) THEN PERFORM pg_notify('carrier_outbox', ''); END IF;
+  RETURN QUERY SELECT 'queued'::text, taken IS NOT NULL, made OR sooner > 0, e.id, e.secure_id, e.order_id, e.kind, e.patch, e.attempts,
+    e.last_error, (extract(epoch FROM e.created_at) * 1000)::float8, (extract(epoch FROM e.not_before) * 1000)::float8;
+END $fn$;`;
+
+/** carrier_outbox_enqueue_statuses as migration 3 made it (see {@link ENQUEUE_FUNCTION}). */
+const ENQUEUE_STATUSES_FUNCTION = `-- Queues a batch of statuses in one transaction (the enqueues that came together on one replica): $1 orders,
+-- $2 order ids, $3 patches, $4 final, $5 replica, $6 wake the replicas. The orders' rows are made or taken FOR
+-- KEY SHARE all at once, in one order (no deadlock with a re-check, which takes them FOR UPDATE in the same
+-- order); then, in a fresh snapshot, the orders that need a replica sooner are made due (skipping those a
+-- claim or settle holds: it re-checks them); then the updates are queued in the order given. A final status
+-- of an order with a waiting position is answered 'deferred', not queued: it is queued by
+-- carrier_outbox_enqueue, which takes the position along.
+CREATE FUNCTION carrier_outbox_enqueue_statuses(text[], integer[], jsonb[], boolean[], text, boolean)
+RETURNS TABLE (ord integer, outcome text, woke boolean, id bigint, secure_id text, order_id integer, kind text, patch jsonb, attempts integer, last_error text, created_ms float8, not_before_ms float8) LANGUAGE plpgsql AS $fn$
+#variable_conflict use_column
+DECLARE
+  deferred integer[];
+  orders text[];
+  made text[] := '{}';
+  more text[];
+  held integer;
+  sooner text[];
+  e carrier_outbox%ROWTYPE;
+BEGIN
+  deferred := ARRAY(SELECT u.i FROM unnest($1, $3, $4) WITH ORDINALITY AS u(sid, p, fin, i)
+    WHERE u.fin AND NOT (u.p ? 'lat' OR u.p ? 'lon') AND EXISTS (
+      SELECT 1 FROM carrier_outbox w JOIN carrier_outbox_orders o ON o.secure_id = w.secure_id
+      WHERE w.secure_id = u.sid AND w.state = 'pending' AND w.kind = 'position'
+        AND NOT coalesce(o.lease_id = w.id AND o.lease_until >= now(), false)));
+  orders := ARRAY(SELECT DISTINCT u.sid FROM unnest($1) WITH ORDINALITY AS u(sid, i) WHERE u.i <> ALL(deferred) ORDER BY 1);
+  LOOP
+    WITH ins AS (
+      INSERT INTO carrier_outbox_orders (secure_id, order_id, due_at)
+      SELECT DISTINCT ON (u.sid) u.sid, u.oid, now() FROM unnest($1, $2) AS u(sid, oid)
+      WHERE u.sid = ANY(orders) AND u.sid <> ALL(made) ORDER BY u.sid, u.oid
+      ON CONFLICT DO NOTHING RETURNING secure_id
+    ) SELECT coalesce(array_agg(ins.secure_id), '{}') INTO more FROM ins;
+    made := made || more;
+    SELECT count(*) INTO held FROM (
+      SELECT 1 FROM carrier_outbox_orders o WHERE o.secure_id = ANY(orders) AND o.secure_id <> ALL(made)
+      ORDER BY o.secure_id FOR KEY SHARE) l;
+    EXIT WHEN held + cardinality(made) = cardinality(orders);
+  END LOOP;
+  WITH need AS (
+    SELECT l.secure_id FROM carrier_outbox_orders l
+    WHERE l.secure_id = ANY(orders) AND l.secure_id <> ALL(made)
+      AND (l.due_at IS NULL OR (l.due_at > now() AND NOT coalesce(l.lease_until >= now(), false)))
+    ORDER BY l.secure_id FOR NO KEY UPDATE SKIP LOCKED
+  ), moved AS (
+    UPDATE carrier_outbox_orders o SET due_at = least(o.due_at, now()) FROM need WHERE o.secure_id = need.secure_id
+    RETURNING o.secure_id
+  ) SELECT coalesce(array_agg(moved.secure_id), '{}') INTO sooner FROM moved;
+  IF $6 AND cardinality(made) + cardinality(sooner) > 0 THEN PERFORM pg_notify('carrier_outbox', ''); END IF;
+  FOR i IN 1 .. cardinality($1) LOOP
+    ord := i;
+    IF i = ANY(deferred) THEN
+      outcome := 'deferred'; woke := false; id := NULL; secure_id := NULL; order_id := NULL; kind := NULL;
+      patch := NULL; attempts := NULL; last_error := NULL; created_ms := NULL; not_before_ms := NULL;
+    ELSE
+      INSERT INTO carrier_outbox AS w (secure_id, order_id, kind, patch, enqueued_by, terminal)
+      VALUES ($1[i], $2[i], 'status', $3[i], $5, $4[i]) RETURNING w.* INTO e;
+      outcome := 'queued'; woke := $1[i] = ANY(made) OR $1[i] = ANY(sooner);
+      id := e.id; secure_id := e.secure_id; order_id := e.order_id; kind := e.kind; patch := e.patch;
+      attempts := e.attempts; last_error := e.last_error;
+      created_ms := (extract(epoch FROM e.created_at) * 1000)::float8;
+      not_before_ms := (extract(epoch FROM e.not_before) * 1000)::float8;
+    END IF;
+    RETURN NEXT;
+  END LOOP;
+END $fn$;`;
+
+/** carrier_outbox_settle as migration 5 made it (see {@link ENQUEUE_FUNCTION}). */
+const SETTLE_FUNCTION = `CREATE OR REPLACE FUNCTION carrier_outbox_settle(bigint[], text[], float8[], text[], text, float8, boolean)
+RETURNS TABLE (id bigint, secure_id text, order_id integer, kind text, patch jsonb, attempts integer, last_error text, created_ms float8, not_before_ms float8) LANGUAGE plpgsql AS $fn$
+#variable_conflict use_column
+DECLARE orders text[];
+BEGIN
+  orders := ARRAY(SELECT DISTINCT e.secure_id FROM carrier_outbox e WHERE e.id = ANY($1::bigint[]));
+  PERFORM o.secure_id FROM carrier_outbox_orders o WHERE o.secure_id = ANY(orders)
+  ORDER BY o.secure_id FOR NO KEY UPDATE OF o;
+  RETURN QUERY WITH s AS (
+    SELECT * FROM unnest($1::bigint[], $2::text[], $3::float8[], $4::text[]) AS s(id, outcome, delay_ms, error)
+  ), done AS (
+    UPDATE carrier_outbox e SET
+      state = CASE WHEN s.outcome = 'retry' THEN 'pending' ELSE s.outcome END,
+      attempts = e.attempts + CASE WHEN s.outcome = 'retry' THEN 1 ELSE 0 END,
+      not_before = CASE WHEN s.outcome = 'retry' THEN now() + s.delay_ms * interval '1 millisecond' ELSE e.not_before END,
+      last_error = coalesce(s.error, e.last_error),
+      sent_at = CASE WHEN s.outcome = 'sent' THEN clock_timestamp() ELSE e.sent_at END,
+      sent_by = CASE WHEN s.outcome = 'sent' THEN $5 ELSE e.sent_by END,
+      sent_seq = CASE WHEN s.outcome = 'sent' THEN nextval('carrier_outbox_sent_seq') ELSE e.sent_seq END
+    FROM s
+    WHERE e.id = ANY($1::bigint[]) AND e.id = s.id AND e.state = 'pending'
+      AND (s.outcome <> 'retry' OR EXISTS (SELECT 1 FROM carrier_outbox_orders o
+                                           WHERE o.secure_id = e.secure_id AND o.lease_owner = $5 AND o.lease_id = e.id))
+    RETURNING e.id, e.secure_id, e.kind, e.attempts, e.not_before, e.state, e.terminal
+  ), d AS (
+    -- Per order: the updates settled; ends: its final status was settled; retried: one is pending again.
+    SELECT done.secure_id, array_agg(done.id) AS ids, bool_or(done.terminal AND done.state <> 'pending') AS ends,
+      bool_or(done.state = 'pending') AS retried
+    FROM done GROUP BY done.secure_id
+  ), n AS (
+    -- mine: the order's lease is for one of these updates, or has run out. A statement does not see its own
+    -- writes, so the updates left pending are the order's other pending rows and those retried here.
+    SELECT o.secure_id, l.mine, d.ends, h.head_id, h.head_due, h.first_due,
+      coalesce(l.mine AND $7::boolean AND h.head_due <= now() AND h.head_id <> ALL(d.ids), false) AS take
+    FROM d JOIN carrier_outbox_orders o ON o.secure_id = d.secure_id
+    CROSS JOIN LATERAL (SELECT coalesce(o.lease_id = ANY(d.ids), false) OR o.lease_until IS NULL OR o.lease_until < now() AS mine) l
+    CROSS JOIN LATERAL (
+      SELECT (array_agg(r.id ORDER BY r.id) FILTER (WHERE r.eligible))[1] AS head_id,
+        (array_agg(r.not_before ORDER BY r.id) FILTER (WHERE r.eligible))[1] AS head_due,
+        min(r.not_before) AS first_due
+      FROM (
+        SELECT r.id, r.not_before, NOT (r.kind = 'position' AND r.attempts = 0 AND r.not_before > now()) AS eligible
+        FROM (
+          SELECT e.id, e.kind, e.attempts, e.not_before FROM carrier_outbox e
+          WHERE e.secure_id = d.secure_id AND e.state = 'pending' AND e.id <> ALL(d.ids)
+          UNION ALL
+          SELECT x.id, x.kind, x.attempts, x.not_before FROM done x
+          WHERE d.retried AND x.secure_id = d.secure_id AND x.state = 'pending'
+        ) r
+      ) r
+    ) h
+    WHERE l.mine OR d.ends
+  ), moved AS (
+    UPDATE carrier_outbox_orders o SET
+      lease_owner = CASE WHEN NOT n.mine THEN o.lease_owner WHEN n.take THEN $5 END,
+      lease_until = CASE WHEN NOT n.mine THEN o.lease_until WHEN n.take THEN now() + $6 * interval '1 millisecond' END,
+      lease_id = CASE WHEN NOT n.mine THEN o.lease_id WHEN n.take THEN n.head_id END,
+      due_at = CASE WHEN NOT n.mine THEN o.due_at
+                    WHEN n.take AND o.due_at > now() THEN o.due_at
+                    WHEN n.take THEN now() + $6 * interval '1 millisecond'
+                    ELSE coalesce(n.head_due, n.first_due) END,
+      closed = o.closed OR n.ends
+    FROM n WHERE o.secure_id = n.secure_id
+  )
+  SELECT e.id, e.secure_id, e.order_id, e.kind, e.patch, e.attempts, e.last_error,
+    (extract(epoch FROM e.created_at) * 1000)::float8 AS created_ms,
+    (extract(epoch FROM e.not_before) * 1000)::float8 AS not_before_ms
+  FROM n CROSS JOIN LATERAL (SELECT * FROM carrier_outbox e WHERE e.id = n.head_id) e
+  WHERE n.take
+  ORDER BY e.not_before, e.id;
+  PERFORM carrier_outbox_recheck(orders);
+END $fn$;`;
+
+/** Whether the update `id` is in the range its order `o` has leased (the lease may have run out). */
+const IN_LEASED_RANGE = (id: string): string => `${id} BETWEEN coalesce(o.lease_from, o.lease_id) AND o.lease_id`;
+
+/**
+ * `sql` with each `[from, to]` edit applied to every place `from` occurs; throws when one occurs nowhere,
+ * so a change to the text a later migration rewrites cannot quietly leave that migration unchanged.
+ */
+function rewrite(sql: string, ...edits: [from: string, to: string][]): string {
+  return edits.reduce(
+    (text, [from, to]) => {
+      if (!text.includes(from)) throw new Error(`migration text to rewrite not found: ${from}`);
+      return text.replaceAll(from, to);
+    },
+    sql.replace(/^(-- .*\n)*CREATE (OR REPLACE )?FUNCTION/, 'CREATE OR REPLACE FUNCTION'),
+  );
+}
+
+/** An enqueue function of migration 3 where "in flight" is the order's leased range (migration 6). */
+function widenEnqueue(sql: string, ...edits: [from: string, to: string][]): string {
+  return rewrite(
+    sql,
+    ['o.lease_id = w.id AND o.lease_until >= now()', `${IN_LEASED_RANGE('w.id')} AND o.lease_until >= now()`],
+    ...edits,
+  );
+}
+
 /** The schema of the PostgreSQL stores, as versioned migrations (append only: never edit an applied one). */
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -349,153 +603,8 @@ BEGIN
   ORDER BY e.not_before, e.id;
   PERFORM carrier_outbox_recheck(orders);
 END $fn$;
--- Queues an update in one call: $1 order, $2 order id, $3 kind, $4 patch, $5 final status, $6 replica, $7 ms
--- between positions, $8 wake the replicas. A status takes the order's row FOR KEY SHARE only (claims and
--- settles of the order go on meanwhile: their FOR NO KEY UPDATE does not conflict), queues its row, and
--- writes the order's due time only when the order needs a replica sooner and no claim or settle holds its
--- row (one that does re-checks the order before it leaves it idle: carrier_outbox_recheck). A position, or
--- a final status that takes the order's waiting position along, takes the row FOR UPDATE: it rewrites
--- rows a claim reads. Answers the outcome (queued, coalesced, dropped_terminal), whether a position was
--- folded, and the update queued.
-CREATE FUNCTION carrier_outbox_enqueue(text, integer, text, jsonb, boolean, text, float8, boolean)
-RETURNS TABLE (outcome text, folded boolean, woke boolean, id bigint, secure_id text, order_id integer, kind text, patch jsonb, attempts integer, last_error text, created_ms float8, not_before_ms float8) LANGUAGE plpgsql AS $fn$
-#variable_conflict use_column
-DECLARE
-  made boolean;
-  alone boolean;
-  waiting bigint;
-  taken jsonb;
-  e carrier_outbox%ROWTYPE;
-  sooner integer := 0;
-BEGIN
-  alone := $3 = 'position' OR ($5 AND NOT ($4 ? 'lat' OR $4 ? 'lon') AND EXISTS (
-    SELECT 1 FROM carrier_outbox w JOIN carrier_outbox_orders o ON o.secure_id = w.secure_id
-    WHERE w.secure_id = $1 AND w.state = 'pending' AND w.kind = 'position'
-      AND NOT coalesce(o.lease_id = w.id AND o.lease_until >= now(), false)));
-  -- The order's row: made when new (due at once), else locked, never written here. A row pruned between the
-  -- two statements is made again.
-  LOOP
-    INSERT INTO carrier_outbox_orders (secure_id, order_id, due_at) VALUES ($1, $2, now())
-    ON CONFLICT DO NOTHING RETURNING true INTO made;
-    EXIT WHEN made;
-    IF alone THEN
-      PERFORM 1 FROM carrier_outbox_orders o WHERE o.secure_id = $1 FOR UPDATE;
-    ELSE
-      PERFORM 1 FROM carrier_outbox_orders o WHERE o.secure_id = $1 FOR KEY SHARE;
-    END IF;
-    EXIT WHEN FOUND;
-  END LOOP;
-  made := coalesce(made, false);
-  IF alone AND NOT made THEN
-    IF $3 = 'position' AND (
-      EXISTS (SELECT 1 FROM carrier_outbox_orders o WHERE o.secure_id = $1 AND o.closed)
-      OR EXISTS (SELECT 1 FROM carrier_outbox t WHERE t.secure_id = $1 AND t.state = 'pending' AND t.terminal)) THEN
-      RETURN QUERY SELECT 'dropped_terminal'::text, false, false, NULL::bigint, NULL::text, NULL::integer, NULL::text,
-        NULL::jsonb, NULL::integer, NULL::text, NULL::float8, NULL::float8;
-      RETURN;
-    END IF;
-    SELECT w.id INTO waiting FROM carrier_outbox w JOIN carrier_outbox_orders o ON o.secure_id = w.secure_id
-    WHERE w.secure_id = $1 AND w.state = 'pending' AND w.kind = 'position'
-      AND NOT coalesce(o.lease_id = w.id AND o.lease_until >= now(), false)
-    ORDER BY w.id DESC LIMIT 1;
-    IF waiting IS NOT NULL AND $3 = 'position' THEN
-      UPDATE carrier_outbox w SET patch = $4 WHERE w.id = waiting;
-      RETURN QUERY SELECT 'coalesced'::text, false, false, NULL::bigint, NULL::text, NULL::integer, NULL::text,
-        NULL::jsonb, NULL::integer, NULL::text, NULL::float8, NULL::float8;
-      RETURN;
-    ELSIF waiting IS NOT NULL AND NOT ($4 ? 'lat' OR $4 ? 'lon') THEN
-      UPDATE carrier_outbox w SET state = 'coalesced' WHERE w.id = waiting AND w.state = 'pending'
-      RETURNING jsonb_build_object('lat', w.patch -> 'lat', 'lon', w.patch -> 'lon') INTO taken;
-    END IF;
-  END IF;
-  -- A position waits for the interval since the order's last position sent (by any replica); one in flight
-  -- (its answer not written yet) counts as sent now.
-  INSERT INTO carrier_outbox AS w (secure_id, order_id, kind, patch, enqueued_by, terminal, not_before)
-  VALUES ($1, $2, $3, $4 || coalesce(taken, '{}'::jsonb), $6, $5,
-    CASE WHEN $3 = 'position' THEN greatest(now(), (
-      SELECT max(s.sent_at) FROM carrier_outbox s WHERE s.secure_id = $1 AND s.kind = 'position' AND s.state = 'sent'
-    ) + $7 * interval '1 millisecond', (
-      SELECT now() + $7 * interval '1 millisecond' FROM carrier_outbox f JOIN carrier_outbox_orders o ON o.lease_id = f.id
-      WHERE o.secure_id = $1 AND f.kind = 'position' AND f.state = 'pending' AND o.lease_until >= now()
-    )) ELSE now() END)
-  RETURNING w.* INTO e;
-  IF NOT made THEN
-    -- Sooner only, and never into a lease: skipped while a claim or settle holds the row (it re-checks).
-    UPDATE carrier_outbox_orders o SET due_at = least(o.due_at, e.not_before), order_id = coalesce(o.order_id, $2)
-    WHERE o.secure_id = (SELECT l.secure_id FROM carrier_outbox_orders l WHERE l.secure_id = $1
-      AND (l.due_at IS NULL OR (l.due_at > e.not_before AND NOT coalesce(l.lease_until >= now(), false)))
-      FOR NO KEY UPDATE SKIP LOCKED);
-    GET DIAGNOSTICS sooner = ROW_COUNT;
-  END IF;
-  IF $8 AND (made OR sooner > 0) THEN PERFORM pg_notify('carrier_outbox', ''); END IF;
-  RETURN QUERY SELECT 'queued'::text, taken IS NOT NULL, made OR sooner > 0, e.id, e.secure_id, e.order_id, e.kind, e.patch, e.attempts,
-    e.last_error, (extract(epoch FROM e.created_at) * 1000)::float8, (extract(epoch FROM e.not_before) * 1000)::float8;
-END $fn$;
--- Queues a batch of statuses in one transaction (the enqueues that came together on one replica): $1 orders,
--- $2 order ids, $3 patches, $4 final, $5 replica, $6 wake the replicas. The orders' rows are made or taken FOR
--- KEY SHARE all at once, in one order (no deadlock with a re-check, which takes them FOR UPDATE in the same
--- order); then, in a fresh snapshot, the orders that need a replica sooner are made due (skipping those a
--- claim or settle holds: it re-checks them); then the updates are queued in the order given. A final status
--- of an order with a waiting position is answered 'deferred', not queued: it is queued by
--- carrier_outbox_enqueue, which takes the position along.
-CREATE FUNCTION carrier_outbox_enqueue_statuses(text[], integer[], jsonb[], boolean[], text, boolean)
-RETURNS TABLE (ord integer, outcome text, woke boolean, id bigint, secure_id text, order_id integer, kind text, patch jsonb, attempts integer, last_error text, created_ms float8, not_before_ms float8) LANGUAGE plpgsql AS $fn$
-#variable_conflict use_column
-DECLARE
-  deferred integer[];
-  orders text[];
-  made text[] := '{}';
-  more text[];
-  held integer;
-  sooner text[];
-  e carrier_outbox%ROWTYPE;
-BEGIN
-  deferred := ARRAY(SELECT u.i FROM unnest($1, $3, $4) WITH ORDINALITY AS u(sid, p, fin, i)
-    WHERE u.fin AND NOT (u.p ? 'lat' OR u.p ? 'lon') AND EXISTS (
-      SELECT 1 FROM carrier_outbox w JOIN carrier_outbox_orders o ON o.secure_id = w.secure_id
-      WHERE w.secure_id = u.sid AND w.state = 'pending' AND w.kind = 'position'
-        AND NOT coalesce(o.lease_id = w.id AND o.lease_until >= now(), false)));
-  orders := ARRAY(SELECT DISTINCT u.sid FROM unnest($1) WITH ORDINALITY AS u(sid, i) WHERE u.i <> ALL(deferred) ORDER BY 1);
-  LOOP
-    WITH ins AS (
-      INSERT INTO carrier_outbox_orders (secure_id, order_id, due_at)
-      SELECT DISTINCT ON (u.sid) u.sid, u.oid, now() FROM unnest($1, $2) AS u(sid, oid)
-      WHERE u.sid = ANY(orders) AND u.sid <> ALL(made) ORDER BY u.sid, u.oid
-      ON CONFLICT DO NOTHING RETURNING secure_id
-    ) SELECT coalesce(array_agg(ins.secure_id), '{}') INTO more FROM ins;
-    made := made || more;
-    SELECT count(*) INTO held FROM (
-      SELECT 1 FROM carrier_outbox_orders o WHERE o.secure_id = ANY(orders) AND o.secure_id <> ALL(made)
-      ORDER BY o.secure_id FOR KEY SHARE) l;
-    EXIT WHEN held + cardinality(made) = cardinality(orders);
-  END LOOP;
-  WITH need AS (
-    SELECT l.secure_id FROM carrier_outbox_orders l
-    WHERE l.secure_id = ANY(orders) AND l.secure_id <> ALL(made)
-      AND (l.due_at IS NULL OR (l.due_at > now() AND NOT coalesce(l.lease_until >= now(), false)))
-    ORDER BY l.secure_id FOR NO KEY UPDATE SKIP LOCKED
-  ), moved AS (
-    UPDATE carrier_outbox_orders o SET due_at = least(o.due_at, now()) FROM need WHERE o.secure_id = need.secure_id
-    RETURNING o.secure_id
-  ) SELECT coalesce(array_agg(moved.secure_id), '{}') INTO sooner FROM moved;
-  IF $6 AND cardinality(made) + cardinality(sooner) > 0 THEN PERFORM pg_notify('carrier_outbox', ''); END IF;
-  FOR i IN 1 .. cardinality($1) LOOP
-    ord := i;
-    IF i = ANY(deferred) THEN
-      outcome := 'deferred'; woke := false; id := NULL; secure_id := NULL; order_id := NULL; kind := NULL;
-      patch := NULL; attempts := NULL; last_error := NULL; created_ms := NULL; not_before_ms := NULL;
-    ELSE
-      INSERT INTO carrier_outbox AS w (secure_id, order_id, kind, patch, enqueued_by, terminal)
-      VALUES ($1[i], $2[i], 'status', $3[i], $5, $4[i]) RETURNING w.* INTO e;
-      outcome := 'queued'; woke := $1[i] = ANY(made) OR $1[i] = ANY(sooner);
-      id := e.id; secure_id := e.secure_id; order_id := e.order_id; kind := e.kind; patch := e.patch;
-      attempts := e.attempts; last_error := e.last_error;
-      created_ms := (extract(epoch FROM e.created_at) * 1000)::float8;
-      not_before_ms := (extract(epoch FROM e.not_before) * 1000)::float8;
-    END IF;
-    RETURN NEXT;
-  END LOOP;
-END $fn$;`,
+${ENQUEUE_FUNCTION}
+${ENQUEUE_STATUSES_FUNCTION}`,
   },
   {
     version: 4,
@@ -525,78 +634,106 @@ DROP INDEX IF EXISTS carrier_outbox_order;
 ALTER TABLE carrier_outbox SET (fillfactor = 50);
 -- The settle of migration 3, with each order's next update found in one walk of that order's rows (through
 -- the index above) rather than by sorting every update left pending in the batch once per order.
-CREATE OR REPLACE FUNCTION carrier_outbox_settle(bigint[], text[], float8[], text[], text, float8, boolean)
+${SETTLE_FUNCTION}`,
+  },
+  {
+    version: 6,
+    name: 'outbox: a claim leases an order with its run of due updates, sent one after another without a settle each',
+    // Additive: one nullable column (no rewrite) and the functions replaced (same arguments and results). The
+    // order's lease now covers a range of its updates, lease_from through lease_id (lease_from null: lease_id
+    // alone, as before). A claim leases each order's run: its head and the due updates after it, up to the first
+    // that is not due and through the first final status, at most 32. The replica sends them one after another;
+    // an update in the middle of the run is marked sent or refused by OUTBOX_SQL.step (one UPDATE by id, no
+    // order row written, no walk), and only the last one, or a retry, is settled by carrier_outbox_settle, which
+    // ends the lease or moves the order on. Stop the replicas of version 5 first: they take the end of a range
+    // for the only update in flight, so they could fold or drop an update of a run another replica is sending.
+    sql: `
+ALTER TABLE carrier_outbox_orders ADD COLUMN lease_from bigint;
+-- The claim of migration 3, leasing each order's run rather than its head alone; answers every update of the
+-- runs, each order's in id order, the orders by their heads' due times (first in, first out).
+CREATE OR REPLACE FUNCTION carrier_outbox_claim(text, float8, integer)
 RETURNS TABLE (id bigint, secure_id text, order_id integer, kind text, patch jsonb, attempts integer, last_error text, created_ms float8, not_before_ms float8) LANGUAGE plpgsql AS $fn$
 #variable_conflict use_column
-DECLARE orders text[];
+DECLARE locked text[];
 BEGIN
-  orders := ARRAY(SELECT DISTINCT e.secure_id FROM carrier_outbox e WHERE e.id = ANY($1::bigint[]));
-  PERFORM o.secure_id FROM carrier_outbox_orders o WHERE o.secure_id = ANY(orders)
-  ORDER BY o.secure_id FOR NO KEY UPDATE OF o;
-  RETURN QUERY WITH s AS (
-    SELECT * FROM unnest($1::bigint[], $2::text[], $3::float8[], $4::text[]) AS s(id, outcome, delay_ms, error)
-  ), done AS (
-    UPDATE carrier_outbox e SET
-      state = CASE WHEN s.outcome = 'retry' THEN 'pending' ELSE s.outcome END,
-      attempts = e.attempts + CASE WHEN s.outcome = 'retry' THEN 1 ELSE 0 END,
-      not_before = CASE WHEN s.outcome = 'retry' THEN now() + s.delay_ms * interval '1 millisecond' ELSE e.not_before END,
-      last_error = coalesce(s.error, e.last_error),
-      sent_at = CASE WHEN s.outcome = 'sent' THEN clock_timestamp() ELSE e.sent_at END,
-      sent_by = CASE WHEN s.outcome = 'sent' THEN $5 ELSE e.sent_by END,
-      sent_seq = CASE WHEN s.outcome = 'sent' THEN nextval('carrier_outbox_sent_seq') ELSE e.sent_seq END
-    FROM s
-    WHERE e.id = ANY($1::bigint[]) AND e.id = s.id AND e.state = 'pending'
-      AND (s.outcome <> 'retry' OR EXISTS (SELECT 1 FROM carrier_outbox_orders o
-                                           WHERE o.secure_id = e.secure_id AND o.lease_owner = $5 AND o.lease_id = e.id))
-    RETURNING e.id, e.secure_id, e.kind, e.attempts, e.not_before, e.state, e.terminal
-  ), d AS (
-    -- Per order: the updates settled; ends: its final status was settled; retried: one is pending again.
-    SELECT done.secure_id, array_agg(done.id) AS ids, bool_or(done.terminal AND done.state <> 'pending') AS ends,
-      bool_or(done.state = 'pending') AS retried
-    FROM done GROUP BY done.secure_id
-  ), n AS (
-    -- mine: the order's lease is for one of these updates, or has run out. A statement does not see its own
-    -- writes, so the updates left pending are the order's other pending rows and those retried here.
-    SELECT o.secure_id, l.mine, d.ends, h.head_id, h.head_due, h.first_due,
-      coalesce(l.mine AND $7::boolean AND h.head_due <= now() AND h.head_id <> ALL(d.ids), false) AS take
-    FROM d JOIN carrier_outbox_orders o ON o.secure_id = d.secure_id
-    CROSS JOIN LATERAL (SELECT coalesce(o.lease_id = ANY(d.ids), false) OR o.lease_until IS NULL OR o.lease_until < now() AS mine) l
-    CROSS JOIN LATERAL (
-      SELECT (array_agg(r.id ORDER BY r.id) FILTER (WHERE r.eligible))[1] AS head_id,
-        (array_agg(r.not_before ORDER BY r.id) FILTER (WHERE r.eligible))[1] AS head_due,
-        min(r.not_before) AS first_due
-      FROM (
-        SELECT r.id, r.not_before, NOT (r.kind = 'position' AND r.attempts = 0 AND r.not_before > now()) AS eligible
-        FROM (
-          SELECT e.id, e.kind, e.attempts, e.not_before FROM carrier_outbox e
-          WHERE e.secure_id = d.secure_id AND e.state = 'pending' AND e.id <> ALL(d.ids)
-          UNION ALL
-          SELECT x.id, x.kind, x.attempts, x.not_before FROM done x
-          WHERE d.retried AND x.secure_id = d.secure_id AND x.state = 'pending'
-        ) r
-      ) r
-    ) h
-    WHERE l.mine OR d.ends
-  ), moved AS (
+  locked := ARRAY(SELECT secure_id FROM carrier_outbox_orders WHERE due_at <= now()
+    AND NOT coalesce(lease_until >= now(), false)
+  ORDER BY due_at LIMIT $3 FOR NO KEY UPDATE SKIP LOCKED);
+  IF cardinality(locked) = 0 THEN RETURN; END IF;
+  RETURN QUERY WITH n AS (
+    -- first_due only for an order with no update to take (the CASE runs the subquery only then).
+    SELECT o.secure_id, h.id AS head_id, h.not_before AS head_due,
+      coalesce(o.lease_until >= now(), false) AS held,
+      CASE WHEN h.id IS NULL THEN
+        (SELECT min(p.not_before) FROM carrier_outbox p WHERE p.secure_id = o.secure_id AND p.state = 'pending') END AS first_due
+    FROM carrier_outbox_orders o
+    LEFT JOIN LATERAL (
+      SELECT e.id, e.not_before FROM carrier_outbox e
+      WHERE e.secure_id = o.secure_id AND e.state = 'pending' AND NOT (e.kind = 'position' AND e.attempts = 0 AND e.not_before > now())
+      ORDER BY e.id LIMIT 1
+    ) h ON true
+    WHERE o.secure_id = ANY(locked)
+  ), run AS (
+    -- The head and the pending updates after it, while each is due and none before it in the run is final;
+    -- read once, answered from here.
+    SELECT n.head_due, n.head_id, q.id, q.secure_id, q.order_id, q.kind, q.patch, q.attempts, q.last_error,
+      q.created_at, q.not_before
+    FROM n CROSS JOIN LATERAL (
+      SELECT q.* FROM (
+        SELECT e.*, bool_and(e.not_before <= now()) OVER w AS due,
+          coalesce(bool_or(e.terminal) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), false) AS after_final
+        FROM carrier_outbox e WHERE e.secure_id = n.secure_id AND e.id >= n.head_id AND e.state = 'pending'
+        WINDOW w AS (ORDER BY e.id)
+        ORDER BY e.id LIMIT 32
+      ) q WHERE q.due AND NOT q.after_final
+    ) q
+    WHERE NOT n.held AND n.head_due <= now()
+  ), ends AS (
+    SELECT run.secure_id, max(run.id) AS last_id FROM run GROUP BY run.secure_id
+  ), leased AS (
     UPDATE carrier_outbox_orders o SET
-      lease_owner = CASE WHEN NOT n.mine THEN o.lease_owner WHEN n.take THEN $5 END,
-      lease_until = CASE WHEN NOT n.mine THEN o.lease_until WHEN n.take THEN now() + $6 * interval '1 millisecond' END,
-      lease_id = CASE WHEN NOT n.mine THEN o.lease_id WHEN n.take THEN n.head_id END,
-      due_at = CASE WHEN NOT n.mine THEN o.due_at
-                    WHEN n.take AND o.due_at > now() THEN o.due_at
-                    WHEN n.take THEN now() + $6 * interval '1 millisecond'
-                    ELSE coalesce(n.head_due, n.first_due) END,
-      closed = o.closed OR n.ends
-    FROM n WHERE o.secure_id = n.secure_id
+      lease_owner = CASE WHEN n.held THEN o.lease_owner WHEN n.head_due <= now() THEN $1 END,
+      lease_until = CASE WHEN n.held THEN o.lease_until WHEN n.head_due <= now() THEN now() + $2 * interval '1 millisecond' END,
+      lease_from = CASE WHEN n.held THEN o.lease_from WHEN n.head_due <= now() THEN n.head_id END,
+      lease_id = CASE WHEN n.held THEN o.lease_id WHEN n.head_due <= now() THEN ends.last_id END,
+      due_at = CASE WHEN n.held THEN o.lease_until WHEN n.head_due <= now() THEN now() + $2 * interval '1 millisecond'
+                    ELSE coalesce(n.head_due, n.first_due) END
+    FROM n LEFT JOIN ends ON ends.secure_id = n.secure_id WHERE o.secure_id = n.secure_id
   )
-  SELECT e.id, e.secure_id, e.order_id, e.kind, e.patch, e.attempts, e.last_error,
-    (extract(epoch FROM e.created_at) * 1000)::float8 AS created_ms,
-    (extract(epoch FROM e.not_before) * 1000)::float8 AS not_before_ms
-  FROM n CROSS JOIN LATERAL (SELECT * FROM carrier_outbox e WHERE e.id = n.head_id) e
-  WHERE n.take
-  ORDER BY e.not_before, e.id;
-  PERFORM carrier_outbox_recheck(orders);
-END $fn$;`,
+  SELECT r.id, r.secure_id, r.order_id, r.kind, r.patch, r.attempts, r.last_error,
+    (extract(epoch FROM r.created_at) * 1000)::float8 AS created_ms,
+    (extract(epoch FROM r.not_before) * 1000)::float8 AS not_before_ms
+  FROM run r
+  ORDER BY r.head_due, r.head_id, r.id;
+  PERFORM carrier_outbox_recheck(locked);
+END $fn$;
+-- The settle of migration 5 for a leased range: a retry counts while the replica's lease covers the update, and
+-- a settle of any update of the range ends the lease (the rest of a run after a retry goes back to the order's
+-- due time) or moves the order on to its next head, leased alone.
+${rewrite(
+  SETTLE_FUNCTION,
+  ['o.lease_owner = $5 AND o.lease_id = e.id))', `o.lease_owner = $5 AND ${IN_LEASED_RANGE('e.id')}))`],
+  [
+    'coalesce(o.lease_id = ANY(d.ids), false)',
+    `coalesce(EXISTS (SELECT 1 FROM unnest(d.ids) AS x(id) WHERE ${IN_LEASED_RANGE('x.id')}), false)`,
+  ],
+  [
+    '      lease_id = CASE WHEN NOT n.mine THEN o.lease_id WHEN n.take THEN n.head_id END,\n',
+    '      lease_id = CASE WHEN NOT n.mine THEN o.lease_id WHEN n.take THEN n.head_id END,\n' +
+      '      lease_from = CASE WHEN NOT n.mine THEN o.lease_from END,\n',
+  ],
+)}
+-- The enqueues of migration 3, where an update of a leased run counts as in flight: a position in it is not
+-- folded into, nor taken along by a final status, and a new position waits its interval after it.
+${widenEnqueue(
+  ENQUEUE_FUNCTION,
+  ['JOIN carrier_outbox_orders o ON o.lease_id = f.id', `JOIN carrier_outbox_orders o ON ${IN_LEASED_RANGE('f.id')}`],
+  [
+    "f.state = 'pending' AND o.lease_until >= now()\n",
+    "f.state = 'pending' AND o.lease_until >= now()\n      LIMIT 1\n",
+  ],
+)}
+${widenEnqueue(ENQUEUE_STATUSES_FUNCTION)}`,
   },
 ];
 
@@ -622,14 +759,21 @@ function entryColumns(alias = ''): string {
 }
 const ENTRY_COLUMNS = entryColumns();
 
-/** Whether outbox row `e` is in flight: its order `o` is leased for it, and the lease is live. */
-const IN_FLIGHT = `coalesce(o.lease_id = e.id AND o.lease_until >= now(), false)`;
+/**
+ * Whether outbox row `e` is in flight: its order `o` has a live lease on a range holding it, and it is the
+ * first pending update of that range (the replica sends a run one update after another, and marks each sent
+ * before it takes the next, so the rest of the run has not gone out yet).
+ */
+const IN_FLIGHT = `coalesce(o.lease_until >= now() AND e.id = (
+  SELECT min(f.id) FROM carrier_outbox f
+  WHERE f.secure_id = o.secure_id AND f.state = 'pending' AND ${IN_LEASED_RANGE('f.id')}), false)`;
 /** The NOTIFY channel that wakes the replicas when an idle order gets an update. */
 export const OUTBOX_CHANNEL = 'carrier_outbox';
 
 /**
  * Statements of the PostgreSQL outbox store. The order's row (`carrier_outbox_orders`) carries the
- * order's lease (`lease_owner`, `lease_until`, `lease_id`: the update in flight) and `due_at`, the next
+ * order's lease (`lease_owner`, `lease_until`, and the run of updates it covers, `lease_from` through
+ * `lease_id`: sent one after another, the first pending one in flight) and `due_at`, the next
  * time the order needs a replica: its head update's due time, the end of its lease while one is in
  * flight, or null when nothing is pending. A claim reads the partial index on `due_at`, so what it costs
  * depends on the orders due, not on the history kept. `due_at` may be early (a claim then corrects it),
@@ -657,20 +801,55 @@ RETURNING closed, due_at IS NULL AS idle`,
    */
   enqueueStatuses: `SELECT * FROM carrier_outbox_enqueue_statuses($1, $2, $3, $4, $5, $6)`,
   /**
-   * Claims up to $3 due orders (carrier_outbox_claim, migrations 2 and 3): the longest waiting orders
-   * first, skipping those another replica is claiming or settling; per order its head update, leased to
-   * replica $1 for $2 ms when nothing of the order is in flight.
+   * Claims up to $3 due orders (carrier_outbox_claim, migrations 2, 3 and 6): the longest waiting orders
+   * first, skipping those another replica is claiming or settling; per order its run (its head update and
+   * the due ones after it), leased to replica $1 for $2 ms when nothing of the order is in flight.
    */
   claim: `SELECT * FROM carrier_outbox_claim($1, $2, $3)`,
   /**
    * Writes the final status of a batch of updates and moves each order on to its next update: see
-   * carrier_outbox_settle (migrations 2 and 3).
+   * carrier_outbox_settle (migrations 2, 3, 5 and 6).
    */
   settle: `SELECT * FROM carrier_outbox_settle($1, $2, $3, $4, $5, $6, $7)`,
-  /** Gives back this replica's ($1) leases on updates it claimed but did not send ($2): their orders are due again. */
+  /**
+   * Marks updates in the middle of their order's leased run sent or refused ($1 ids, $2 outcomes, $3 errors,
+   * by replica $4), and answers which of the updates that follow them ($5) this replica may send now: still
+   * pending, and in its live lease of an open order. One UPDATE by id: the order's row is not written (its
+   * lease covers the run) and its updates are not walked. Only an update whose successor is known goes
+   * through here; the last of a run and a retry go through {@link OUTBOX_SQL.settle}.
+   */
+  step: `WITH s AS (
+  SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[]) AS s(id, outcome, error)
+), done AS (
+  UPDATE carrier_outbox e SET
+    state = s.outcome,
+    last_error = coalesce(s.error, e.last_error),
+    sent_at = CASE WHEN s.outcome = 'sent' THEN clock_timestamp() ELSE e.sent_at END,
+    sent_by = CASE WHEN s.outcome = 'sent' THEN $4 ELSE e.sent_by END,
+    sent_seq = CASE WHEN s.outcome = 'sent' THEN nextval('carrier_outbox_sent_seq') ELSE e.sent_seq END
+  FROM s WHERE e.id = s.id AND e.state = 'pending'
+  RETURNING e.id
+)
+-- The order of each update through its primary key, per update (a join may be planned from the orders' side,
+-- reading every order, when the statistics saw no lease).
+SELECT n.id FROM carrier_outbox n
+WHERE n.id = ANY($5::bigint[]) AND n.state = 'pending' AND (
+  SELECT NOT o.closed AND o.lease_owner = $4 AND o.lease_until >= now() AND ${IN_LEASED_RANGE('n.id')}
+  FROM carrier_outbox_orders o WHERE o.secure_id = n.secure_id)`,
+  /**
+   * Renews this replica's ($1) leases for $2 ms on the runs ending at $3, when they are still its own and
+   * live; answers the runs renewed. A run whose lease is half gone is renewed before its next update goes out.
+   */
+  renew: `UPDATE carrier_outbox_orders o SET lease_until = now() + $2 * interval '1 millisecond'
+WHERE o.lease_owner = $1 AND o.lease_id = ANY($3::bigint[]) AND o.lease_until >= now()
+RETURNING o.lease_id`,
+  /**
+   * Gives back this replica's ($1) leases on the runs ending at $2 whose updates it has not sent: their
+   * orders are due again.
+   */
   release: `UPDATE carrier_outbox_orders o
-SET lease_owner = NULL, lease_until = NULL, lease_id = NULL,
-    due_at = coalesce((SELECT e.not_before FROM carrier_outbox e WHERE e.id = o.lease_id), now())
+SET lease_owner = NULL, lease_until = NULL, lease_id = NULL, lease_from = NULL,
+    due_at = now()
 WHERE o.lease_owner = $1 AND o.lease_id = ANY($2::bigint[])`,
   /** Drops the pending updates of an order that are not in flight (its row is locked by lockOrder). */
   discard: `UPDATE carrier_outbox e SET state = 'dropped'

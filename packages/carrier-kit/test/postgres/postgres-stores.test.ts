@@ -217,7 +217,7 @@ test.runIf(run)(
   async () => {
     const url = await server.createDatabase();
     const first = await runCli([BIN_SOURCES['restoapi-carrier']!, 'migrate', '--store', url]);
-    expect(first.stdout.trim()).toBe(`applied migrations 1, 2, 3, 4, 5; the database is at schema version 5`);
+    expect(first.stdout.trim()).toBe(`applied migrations 1, 2, 3, 4, 5, 6; the database is at schema version 6`);
     const [second, bad, down, both] = await Promise.all([
       ...[url, 'mysql://db/carrier', 'postgres://u:secret@127.0.0.1:9/x'].map((store) =>
         runCli([BIN_SOURCES['restoapi-carrier']!, 'migrate', '--store', store]),
@@ -239,7 +239,7 @@ test.runIf(run)(
     ]);
     expect([second!.status, second!.stdout.trim()]).toEqual([
       0,
-      'nothing to apply; the database is at schema version 5',
+      'nothing to apply; the database is at schema version 6',
     ]);
     expect([bad!.status, bad!.stderr]).toEqual([
       2,
@@ -309,7 +309,7 @@ test.runIf(run)('migration 2 takes over the updates a deployment at version 1 le
     ('o1', 'status', '{"status":"courier_assigned"}', 'sent'),
     ('o1', 'status', '{"status":"delivering"}', 'pending'),
     ('o2', 'status', '{"status":"courier_assigned"}', 'sent')`);
-  expect(await migrate({ pool: db })).toEqual({ applied: [2, 3, 4, 5], version: 5 });
+  expect(await migrate({ pool: db })).toEqual({ applied: [2, 3, 4, 5, 6], version: 6 });
   const store = createPostgresOutboxStore({ pool: db, owner: 'new' });
   expect((await store.claim(5)).map((e) => [e.secureId, e.patch])).toEqual([['o1', { status: 'delivering' }]]);
   await store.release!();
@@ -338,7 +338,7 @@ test.runIf(run)(
       )
     ).rows as [{ id: string }];
     await db.query(`UPDATE carrier_outbox_orders SET lease_id = $1 WHERE secure_id = 'o2'`, [id]);
-    expect(await migrate({ pool: db })).toEqual({ applied: [3, 4, 5], version: 5 });
+    expect(await migrate({ pool: db })).toEqual({ applied: [3, 4, 5, 6], version: 6 });
     const store = createPostgresOutboxStore({ pool: db, owner: 'new' });
     expect((await store.enqueue(position('o1', 52.5))).outcome).toBe('dropped_terminal');
     await store.enqueue(status('o2', 'delivering'));
