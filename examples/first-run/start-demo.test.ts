@@ -40,11 +40,15 @@ test('npm start brings up the mock with the demo seed, the carrier simulator and
     ]) {
       expect(output).toContain(line);
     }
-    // The carrier took a storefront order: it holds a secure_id and a courier from the carrier.
-    const { orders } = (await (await fetch(`${base}/__mock/state`)).json()) as {
-      orders: { rows: { secure_id: string | null; delivery: { courier_name: string | null } }[] };
+    // The carrier took a storefront order: it holds a secure_id and a courier from the carrier. The line
+    // above is printed when the carrier queues the courier's assignment, which reaches the mock a moment later.
+    const courierAssigned = async (): Promise<boolean> => {
+      const { orders } = (await (await fetch(`${base}/__mock/state`)).json()) as {
+        orders: { rows: { secure_id: string | null; delivery: { courier_name: string | null } }[] };
+      };
+      return orders.rows.some((o) => o.secure_id && o.delivery.courier_name);
     };
-    expect(orders.rows.some((o) => o.secure_id && o.delivery.courier_name)).toBe(true);
+    await expect.poll(courierAssigned, { timeout: 10_000, interval: 100 }).toBe(true);
   } finally {
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
