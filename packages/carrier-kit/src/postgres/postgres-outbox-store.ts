@@ -227,13 +227,15 @@ export function createPostgresOutboxStore(options: PostgresOutboxStoreOptions): 
 
   /**
    * Writes the marks of updates in the middle of their runs in one statement, then queues each run's next
-   * update, when the store says this replica may still send it; a run whose lease is half gone is renewed
-   * first. A run that may not go on (its lease ran out, or a discard dropped the rest) is given back.
+   * update, when the store says this replica may still send it; a run whose lease is a quarter gone is
+   * renewed first (an update that waits in the local queue past half its lease is dropped as stale, so the
+   * next update of a run must start well within it). A run that may not go on (its lease ran out, or a
+   * discard dropped the rest) is given back.
    */
   const flushSteps = async (): Promise<void> => {
     const batch = steps.splice(0, SETTLE_BATCH);
     try {
-      const old = batch.filter((s) => Date.now() - s.run.leasedAt > leaseMs / 2);
+      const old = batch.filter((s) => Date.now() - s.run.leasedAt > leaseMs / 4);
       const lost = new Set<Run>(old.map((s) => s.run));
       if (old.length > 0) {
         const renewedAt = Date.now();

@@ -838,7 +838,7 @@ WHERE n.id = ANY($5::bigint[]) AND n.state = 'pending' AND (
   FROM carrier_outbox_orders o WHERE o.secure_id = n.secure_id)`,
   /**
    * Renews this replica's ($1) leases for $2 ms on the runs ending at $3, when they are still its own and
-   * live; answers the runs renewed. A run whose lease is half gone is renewed before its next update goes out.
+   * live; answers the runs renewed. A run whose lease is a quarter gone is renewed before its next update goes out.
    */
   renew: `UPDATE carrier_outbox_orders o SET lease_until = now() + $2 * interval '1 millisecond'
 WHERE o.lease_owner = $1 AND o.lease_id = ANY($3::bigint[]) AND o.lease_until >= now()

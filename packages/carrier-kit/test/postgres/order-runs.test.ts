@@ -95,7 +95,7 @@ test.runIf(run)(
   },
 );
 
-test.runIf(run)('a run whose lease is half gone is renewed before its next update goes out', async () => {
+test.runIf(run)('a run whose lease is a quarter gone is renewed before its next update goes out', async () => {
   const url = await database();
   await queue(url, 'o1', 2);
   const a = createPostgresOutboxStore({ pool: poolOf(url), owner: 'a', leaseMs: 1000 });
