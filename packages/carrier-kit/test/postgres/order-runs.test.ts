@@ -15,6 +15,17 @@ function poolOf(url: string): pg.Pool {
   return pool;
 }
 
+/** A replica's store: its own pool, named `owner`. */
+const replica = (url: string, owner: string, leaseMs = 30_000) =>
+  createPostgresOutboxStore({ pool: poolOf(url), owner, leaseMs });
+
+/** A fresh database where order `o1` has updates 1 to `count` queued. */
+async function queuedOrder(count: number): Promise<string> {
+  const url = await database();
+  await queue(url, 'o1', count);
+  return url;
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Update `n` of an order: a status whose number rides in `courier_name`. */
@@ -29,7 +40,7 @@ const numbers = (entries: OutboxEntry[]): string[] => entries.map((e) => e.patch
 
 /** Queues updates 1 to `count` of `secureId` from a store that sends nothing. */
 async function queue(url: string, secureId: string, count: number): Promise<void> {
-  const queuer = createPostgresOutboxStore({ pool: poolOf(url), owner: 'queuer' });
+  const queuer = replica(url, 'queuer');
   for (let n = 1; n <= count; n += 1) await queuer.enqueue(update(secureId, n));
 }
 
@@ -47,10 +58,9 @@ async function orderRow(url: string, secureId: string) {
 test.runIf(run)(
   "a claim leases an order with its whole run; each update goes out once the one before is marked, without writing the order's row",
   async () => {
-    const url = await database();
-    await queue(url, 'o1', 3);
-    const a = createPostgresOutboxStore({ pool: poolOf(url), owner: 'a' });
-    const b = createPostgresOutboxStore({ pool: poolOf(url), owner: 'b' });
+    const url = await queuedOrder(3);
+    const a = replica(url, 'a');
+    const b = replica(url, 'b');
     const [first] = await a.claim(5);
     expect(numbers([first!])).toEqual(['update 1']);
     const leased = await orderRow(url, 'o1');
@@ -75,10 +85,9 @@ test.runIf(run)(
 test.runIf(run)(
   'a retry in the middle of a run holds the rest back and gives the order back until the retry is due',
   async () => {
-    const url = await database();
-    await queue(url, 'o1', 3);
-    const a = createPostgresOutboxStore({ pool: poolOf(url), owner: 'a' });
-    const b = createPostgresOutboxStore({ pool: poolOf(url), owner: 'b' });
+    const url = await queuedOrder(3);
+    const a = replica(url, 'a');
+    const b = replica(url, 'b');
     const [first] = await a.claim(5);
     await a.markSent(first!.id);
     const [second] = await a.claim(5);
@@ -96,10 +105,9 @@ test.runIf(run)(
 );
 
 test.runIf(run)('a run whose lease is a quarter gone is renewed before its next update goes out', async () => {
-  const url = await database();
-  await queue(url, 'o1', 2);
-  const a = createPostgresOutboxStore({ pool: poolOf(url), owner: 'a', leaseMs: 1000 });
-  const b = createPostgresOutboxStore({ pool: poolOf(url), owner: 'b', leaseMs: 1000 });
+  const url = await queuedOrder(2);
+  const a = replica(url, 'a', 1000);
+  const b = replica(url, 'b', 1000);
   const claimedAt = Date.now();
   const [first] = await a.claim(5);
   await sleep(600);
@@ -117,10 +125,9 @@ test.runIf(run)('a run whose lease is a quarter gone is renewed before its next 
 test.runIf(run)(
   "a replica whose run's lease ran out does not go on with it: the replica that took the order over sends the rest",
   async () => {
-    const url = await database();
-    await queue(url, 'o1', 3);
-    const slow = createPostgresOutboxStore({ pool: poolOf(url), owner: 'slow', leaseMs: 300 });
-    const other = createPostgresOutboxStore({ pool: poolOf(url), owner: 'other', leaseMs: 30_000 });
+    const url = await queuedOrder(3);
+    const slow = replica(url, 'slow', 300);
+    const other = replica(url, 'other', 30_000);
     const [late] = await slow.claim(5);
     await sleep(400);
     const [taken] = await other.claim(5);
@@ -137,9 +144,8 @@ test.runIf(run)(
 test.runIf(run)(
   'a discard in the middle of a run drops the rest; the update in flight is answered and the order given back',
   async () => {
-    const url = await database();
-    await queue(url, 'o1', 3);
-    const a = createPostgresOutboxStore({ pool: poolOf(url), owner: 'a' });
+    const url = await queuedOrder(3);
+    const a = replica(url, 'a');
     const [first] = await a.claim(5);
     expect(numbers(await a.discard('o1'))).toEqual(['update 2', 'update 3']);
     await a.markSent(first!.id);
@@ -150,10 +156,9 @@ test.runIf(run)(
 );
 
 test.runIf(run)('a replica that stops mid-run gives the rest back once the update in flight is answered', async () => {
-  const url = await database();
-  await queue(url, 'o1', 3);
-  const a = createPostgresOutboxStore({ pool: poolOf(url), owner: 'a' });
-  const b = createPostgresOutboxStore({ pool: poolOf(url), owner: 'b' });
+  const url = await queuedOrder(3);
+  const a = replica(url, 'a');
+  const b = replica(url, 'b');
   const [first] = await a.claim(5);
   const stopped = a.release!();
   await a.markSent(first!.id);
@@ -164,7 +169,7 @@ test.runIf(run)('a replica that stops mid-run gives the rest back once the updat
 
 test.runIf(run)('a position in a run is in flight: a newer one is queued after it, not folded into it', async () => {
   const url = await database();
-  const a = createPostgresOutboxStore({ pool: poolOf(url), owner: 'a' });
+  const a = replica(url, 'a');
   await a.enqueue(update('o1', 1));
   await a.enqueue({
     secureId: 'o1',
