@@ -101,11 +101,11 @@ async function outboxDrain(client: pg.Client): Promise<number> {
         values: ['floor', 30_000, 64 - queue.length],
       });
       statements += 1;
-      for (const [i, row] of rows.entries()) {
-        if (rows[i - 1]?.secure_id === row.secure_id) continue;
-        const rest = rows.filter((r, j) => j > i && r.secure_id === row.secure_id).map((r) => r.id);
-        queue.push(row.id);
-        if (rest.length > 0) next.set(row.id, rest);
+      const claimed = new Map<string, string[]>(); // each order's run, in id order
+      for (const row of rows) claimed.set(row.secure_id, [...(claimed.get(row.secure_id) ?? []), row.id]);
+      for (const [head, ...rest] of claimed.values()) {
+        queue.push(head!);
+        if (rest.length > 0) next.set(head!, rest);
       }
     }
     const batch = queue.splice(0, 32);

@@ -235,13 +235,15 @@ export function createPostgresOutboxStore(options: PostgresOutboxStoreOptions): 
   const flushSteps = async (): Promise<void> => {
     const batch = steps.splice(0, SETTLE_BATCH);
     try {
-      const old = batch.filter((s) => Date.now() - s.run.leasedAt > leaseMs / 4);
-      const lost = new Set<Run>(old.map((s) => s.run));
-      if (old.length > 0) {
+      // The runs to renew, by the end of their lease (what the statement answers).
+      const aging = new Map(
+        batch.filter((s) => Date.now() - s.run.leasedAt > leaseMs / 4).map((s) => [s.run.end, s.run]),
+      );
+      const lost = new Set<Run>(aging.values());
+      if (aging.size > 0) {
         const renewedAt = Date.now();
-        const renewed = await query<{ lease_id: string }>('renew', [owner, leaseMs, old.map((s) => s.run.end)]);
-        for (const row of renewed) {
-          const run = old.find((s) => s.run.end === Number(row.lease_id))!.run;
+        for (const row of await query<{ lease_id: string }>('renew', [owner, leaseMs, [...aging.keys()]])) {
+          const run = aging.get(Number(row.lease_id))!;
           run.leasedAt = renewedAt;
           lost.delete(run);
         }
