@@ -16,7 +16,10 @@
  * A third system, `bound`, has no queue: each replica sends the same updates from memory with the same HTTP
  * call, the ceiling of any queue on this machine (a ratio to the anchor it does not reach, no queue can).
  * The CPU of the database server's processes, the replicas' and the service's (/proc/<pid>/stat) is read
- * around each timed phase, and a second table splits each update's CPU among them. Each round
+ * around each timed phase, and a second table splits each update's CPU among them, beside the busiest
+ * replica's CPU and its main thread's time waiting for a core (/proc/<pid>/schedstat) over the wall time:
+ * near 100 together, that replica never idles, and whether it waits or runs says if the machine's cores or
+ * its own thread hold the drain. Each round
  * runs every case for both systems (in turns, on fresh databases), and the ratios are paired by round:
  * the machine is shared, so compare ratios, not absolute figures.
  * Then the claim's cost as history grows: buffers one claim touches (EXPLAIN (ANALYZE, BUFFERS)) with
@@ -48,6 +51,18 @@ const TICKS = 100; // USER_HZ of /proc/<pid>/stat on Linux
 /** CPU seconds the server's processes used so far: the live ones, and the backends that ended (cutime). */
 const serverCpuSeconds = (server: TestPostgres): number => cpuSeconds(server.pids());
 
+/**
+ * Seconds the main thread of process `pid` spent runnable but waiting for a core so far (the second field of
+ * /proc/<pid>/schedstat, in ns): the time the machine's other work kept it from running.
+ */
+function runDelaySeconds(pid: number): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[1]) / 1e9;
+  } catch {
+    return Number.NaN; // a kernel without scheduler statistics: the column reads "NaN"
+  }
+}
+
 /** CPU seconds the processes `pids` used so far; the first one's ended children counted too. */
 function cpuSeconds(pids: number[]): number {
   let ticks = 0;
@@ -77,6 +92,13 @@ interface Measure {
   replicaMsPerUpdate: number;
   /** CPU the service's process used per update (the same work for every system). */
   serviceMsPerUpdate: number;
+  /**
+   * The busiest replica's CPU (all its threads) over the wall time, in %. With `replicaWaiting` it says what
+   * holds the throughput: near 100 together, the replica's thread never idles (it runs, or waits for a core).
+   */
+  replicaBusy: number;
+  /** The busiest replica's main thread's time runnable but waiting for a core, over the wall time, in %. */
+  replicaWaiting: number;
   outOfOrder: number;
 }
 
@@ -111,8 +133,12 @@ async function measure(
     const all = (cmd: string): Promise<void[]> => Promise.all(children.map((child) => child.call(cmd)));
     let started: number;
     let cpu: number;
-    const replicaCpu = (): number => children.reduce((sum, child) => sum + cpuSeconds([child.pid]), 0);
+    const eachReplicaCpu = (): number[] => children.map((child) => cpuSeconds([child.pid]));
+    const eachRunDelay = (): number[] => children.map((child) => runDelaySeconds(child.pid));
+    const replicaCpu = (): number => eachReplicaCpu().reduce((sum, seconds) => sum + seconds, 0);
     let own: number;
+    let each: number[] = [];
+    let delays: number[] = [];
     let serviceCpu = 0;
     if (mode === 'drained') {
       await all('queue');
@@ -120,6 +146,8 @@ async function measure(
       // works on what the queueing wrote at some point of the drain, or not, depending on how long queueing took.
       if (url) await settleTables(url);
       cpu = serverCpuSeconds(server);
+      each = eachReplicaCpu();
+      delays = eachRunDelay();
       own = replicaCpu();
       serviceCpu = cpuSeconds([service.pid]);
       started = performance.now();
@@ -127,6 +155,8 @@ async function measure(
     } else {
       await all('start');
       cpu = serverCpuSeconds(server);
+      each = eachReplicaCpu();
+      delays = eachRunDelay();
       own = replicaCpu();
       serviceCpu = cpuSeconds([service.pid]);
       started = performance.now();
@@ -136,6 +166,9 @@ async function measure(
     const seconds = (performance.now() - started) / 1000;
     cpu = serverCpuSeconds(server) - cpu;
     own = replicaCpu() - own;
+    const used = eachReplicaCpu().map((seconds, i) => seconds - each[i]!);
+    const busiest = used.indexOf(Math.max(...used));
+    const waited = eachRunDelay()[busiest]! - delays[busiest]!;
     serviceCpu = cpuSeconds([service.pid]) - serviceCpu;
     await all('stop');
     return {
@@ -143,6 +176,8 @@ async function measure(
       cpuMsPerUpdate: (cpu * 1000) / UPDATES,
       replicaMsPerUpdate: (own * 1000) / UPDATES,
       serviceMsPerUpdate: (serviceCpu * 1000) / UPDATES,
+      replicaBusy: (used[busiest]! / seconds) * 100,
+      replicaWaiting: (waited / seconds) * 100,
       outOfOrder,
     };
   } finally {
@@ -285,7 +320,7 @@ try {
         const m = await measure(server, service, serviceUrl, who, mode, replicas);
         entry[who].push(m);
         console.error(
-          `round ${round + 1} ${key} ${who}: ${m.rate.toFixed(0)} updates/s, ${m.cpuMsPerUpdate.toFixed(3)} DB CPU ms/update, ${m.replicaMsPerUpdate.toFixed(3)} replica CPU ms/update, ${m.serviceMsPerUpdate.toFixed(3)} service CPU ms/update, ${m.outOfOrder} out of order`,
+          `round ${round + 1} ${key} ${who}: ${m.rate.toFixed(0)} updates/s, ${m.cpuMsPerUpdate.toFixed(3)} DB CPU ms/update, ${m.replicaMsPerUpdate.toFixed(3)} replica CPU ms/update, ${m.serviceMsPerUpdate.toFixed(3)} service CPU ms/update, busiest replica ${m.replicaBusy.toFixed(0)}% busy and ${m.replicaWaiting.toFixed(0)}% waiting for a core, ${m.outOfOrder} out of order`,
         );
       }
     }
@@ -349,8 +384,10 @@ try {
   console.log(
     '\nCPU per update (ms), DB + replicas + service = all, median (range) by round; all CPU anchor / system:\n',
   );
-  console.log('| load | replicas | system | DB | replicas | service | all | anchor / system |');
-  console.log('|---|---:|---|---:|---:|---:|---:|---:|');
+  console.log(
+    '| load | replicas | system | DB | replicas | service | all | anchor / system | busiest replica: CPU / waiting for a core, % of wall |',
+  );
+  console.log('|---|---:|---|---:|---:|---:|---:|---:|---:|');
   const all = (m: Measure): number => m.cpuMsPerUpdate + m.replicaMsPerUpdate + m.serviceMsPerUpdate;
   for (const { mode, replicas } of cases) {
     const row = results.get(`${mode}/${replicas}`)!;
@@ -368,6 +405,13 @@ try {
         ),
         spread(ms.map(all), 3),
         `${spread(ms.map((m, i) => all(row.anchor[i]!) / all(m)))}×`,
+        `${spread(
+          ms.map((m) => m.replicaBusy),
+          0,
+        )}% / ${spread(
+          ms.map((m) => m.replicaWaiting),
+          0,
+        )}%`,
       ];
       console.log(`| ${cells.join(' | ')} |`);
     }

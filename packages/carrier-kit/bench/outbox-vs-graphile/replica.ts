@@ -79,22 +79,28 @@ const quiet = new Logger(() => () => undefined);
  * reach with this workload, so a ratio to the anchor above this one's cannot be reached by the queue.
  */
 function bound(): Replica {
-  const waiting: { order: number; step: number }[] = [];
-  const busy = new Set<number>();
+  /** Each order's updates not sent yet, in sequence. */
+  const waiting = new Map<number, number[]>();
+  /** Orders whose next update may go now (none of theirs in flight), first come first served. */
+  const ready: number[] = [];
+  let head = 0;
   let inFlight = 0;
   let started = false;
+  // A queue of ready orders, not a scan of every waiting update per send: the ceiling must not carry a cost
+  // of its own that grows with the backlog (a scan of it cost 0.02 ms of replica CPU per update, drained).
   const pump = (): void => {
-    while (started && inFlight < IN_FLIGHT) {
-      // The first update whose order has none in flight (an order's updates are queued in sequence).
-      const index = waiting.findIndex((update) => !busy.has(update.order));
-      if (index < 0) return;
-      const [{ order, step }] = waiting.splice(index, 1) as [{ order: number; step: number }];
-      busy.add(order);
+    while (started && inFlight < IN_FLIGHT && head < ready.length) {
+      const order = ready[head++]!;
+      if (head === ready.length) ready.length = head = 0;
+      const step = waiting.get(order)![0]!;
       inFlight += 1;
       put(setup.serviceUrl, `order-${order}`, patchOf(step)).then(
         () => {
-          busy.delete(order);
           inFlight -= 1;
+          const steps = waiting.get(order)!;
+          steps.shift();
+          if (steps.length > 0) ready.push(order);
+          else waiting.delete(order);
           pump();
         },
         (error: unknown) => {
@@ -105,7 +111,12 @@ function bound(): Replica {
   };
   return {
     enqueue(order, step) {
-      waiting.push({ order, step });
+      const steps = waiting.get(order);
+      if (steps) steps.push(step);
+      else {
+        waiting.set(order, [step]);
+        ready.push(order);
+      }
       pump();
       return Promise.resolve();
     },
