@@ -131,53 +131,41 @@ async function measure(
       ),
     );
     const all = (cmd: string): Promise<void[]> => Promise.all(children.map((child) => child.call(cmd)));
-    let started: number;
-    let cpu: number;
-    const eachReplicaCpu = (): number[] => children.map((child) => cpuSeconds([child.pid]));
-    const eachRunDelay = (): number[] => children.map((child) => runDelaySeconds(child.pid));
-    const replicaCpu = (): number => eachReplicaCpu().reduce((sum, seconds) => sum + seconds, 0);
-    let own: number;
-    let each: number[] = [];
-    let delays: number[] = [];
-    let serviceCpu = 0;
+    /** The clocks read around the timed phase: CPU seconds of each process, the replicas' waits for a core. */
+    const clocks = () => ({
+      at: performance.now(),
+      db: serverCpuSeconds(server),
+      replicas: children.map((child) => cpuSeconds([child.pid])),
+      waits: children.map((child) => runDelaySeconds(child.pid)),
+      service: cpuSeconds([service.pid]),
+    });
+    let before: ReturnType<typeof clocks>;
     if (mode === 'drained') {
       await all('queue');
       // The backlog's statistics and visibility map made now, for both systems alike: otherwise autovacuum
       // works on what the queueing wrote at some point of the drain, or not, depending on how long queueing took.
       if (url) await settleTables(url);
-      cpu = serverCpuSeconds(server);
-      each = eachReplicaCpu();
-      delays = eachRunDelay();
-      own = replicaCpu();
-      serviceCpu = cpuSeconds([service.pid]);
-      started = performance.now();
+      before = clocks();
       await all('start');
     } else {
       await all('start');
-      cpu = serverCpuSeconds(server);
-      each = eachReplicaCpu();
-      delays = eachRunDelay();
-      own = replicaCpu();
-      serviceCpu = cpuSeconds([service.pid]);
-      started = performance.now();
+      before = clocks();
       await all('queue');
     }
     const { outOfOrder } = await service.call<{ outOfOrder: number }>('wait');
-    const seconds = (performance.now() - started) / 1000;
-    cpu = serverCpuSeconds(server) - cpu;
-    own = replicaCpu() - own;
-    const used = eachReplicaCpu().map((seconds, i) => seconds - each[i]!);
-    const busiest = used.indexOf(Math.max(...used));
-    const waited = eachRunDelay()[busiest]! - delays[busiest]!;
-    serviceCpu = cpuSeconds([service.pid]) - serviceCpu;
+    const after = clocks();
     await all('stop');
+    const seconds = (after.at - before.at) / 1000;
+    const used = after.replicas.map((cpu, i) => cpu - before.replicas[i]!);
+    const busiest = used.indexOf(Math.max(...used));
+    const perUpdate = (cpuSeconds: number): number => (cpuSeconds * 1000) / UPDATES;
     return {
       rate: UPDATES / seconds,
-      cpuMsPerUpdate: (cpu * 1000) / UPDATES,
-      replicaMsPerUpdate: (own * 1000) / UPDATES,
-      serviceMsPerUpdate: (serviceCpu * 1000) / UPDATES,
+      cpuMsPerUpdate: perUpdate(after.db - before.db),
+      replicaMsPerUpdate: perUpdate(used.reduce((sum, cpu) => sum + cpu, 0)),
+      serviceMsPerUpdate: perUpdate(after.service - before.service),
       replicaBusy: (used[busiest]! / seconds) * 100,
-      replicaWaiting: (waited / seconds) * 100,
+      replicaWaiting: ((after.waits[busiest]! - before.waits[busiest]!) / seconds) * 100,
       outOfOrder,
     };
   } finally {
